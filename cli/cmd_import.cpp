@@ -1,0 +1,86 @@
+// `cqldb import --db DIR FILE...`
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "cli/progress_bar.h"
+#include "db/database.h"
+#include "import/importer.h"
+
+namespace cli {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+extern "C" void on_sigint(int) { g_cancel.store(true); }
+
+void print_summary(const import::ImportSummary& s, size_t files) {
+  double rate = s.seconds > 0 ? double(s.games_read) / s.seconds : 0;
+  std::printf("%s %s games from %zu file%s in %.2f s (%s games/s)%s\n",
+              s.interrupted ? "interrupted after reading" : "read",
+              with_commas(s.games_read).c_str(), files, files == 1 ? "" : "s", s.seconds,
+              with_commas(uint64_t(rate)).c_str(), s.interrupted ? " (Ctrl-C)" : "");
+  std::printf("  imported %s, rejected %s, warnings %s\n", with_commas(s.imported).c_str(),
+              with_commas(s.rejected).c_str(), with_commas(s.warnings).c_str());
+  if (s.imported)
+    std::printf("  game ids %u..%u, %s plies\n", s.first_id, s.last_id,
+                with_commas(s.plies).c_str());
+  for (const auto& [reason, count] : s.reasons)
+    std::printf("  rejected: %s x %s\n", with_commas(count).c_str(), reason.c_str());
+  for (const auto& [reason, count] : s.warning_reasons)
+    std::printf("  warning: %s x %s\n", with_commas(count).c_str(), reason.c_str());
+  for (const import::Rejection& r : s.first_rejections)
+    std::printf("  %s game %u line %u: %s%s%s\n", r.file.c_str(), r.ordinal, r.line,
+                r.reason.c_str(), r.move.empty() ? "" : " ", r.move.c_str());
+  if (s.rejected > s.first_rejections.size())
+    std::printf("  (all rejections are listed by `cqldb info --db DIR --log N`)\n");
+}
+
+}  // namespace
+
+int run_import(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::string db_dir;
+  std::vector<std::string> files;
+  unsigned workers = 0;
+  po::options_description options("Options");
+  options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
+      "file", po::value(&files)->required(), "PGN files (plain, .gz, .zst)")(
+      "workers", po::value(&workers)->default_value(0), "parsing threads (0 = all cores)")(
+      "quiet,q", "no progress display");
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  po::variables_map vm;
+  switch (parse_options("import", options, positional, args, vm)) {
+    case ParseOutcome::kExit: return 0;
+    case ParseOutcome::kFail: return 2;
+    case ParseOutcome::kRun: break;
+  }
+
+  db::Database database = db::Database::create_or_open(db_dir);
+  import::ImportOptions opts;
+  opts.workers = workers;
+  opts.cancel = &g_cancel;
+  g_cancel = false;
+  auto previous = std::signal(SIGINT, on_sigint);
+  ProgressBar bar(!vm.count("quiet"));
+  import::ImportSummary summary;
+  try {
+    summary = import::import_files(database, files, opts,
+                                   [&](const import::ImportProgress& p) { bar.update(p); });
+  } catch (...) {
+    bar.finish();
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  bar.finish();
+  std::signal(SIGINT, previous);
+  print_summary(summary, files.size());
+  return summary.interrupted ? 130 : 0;
+}
+
+}  // namespace cli

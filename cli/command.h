@@ -1,0 +1,36 @@
+// The table of `cqldb` commands. Each command is a row: name, one-line usage, help text and
+// a handler; `cqldb help` and `cqldb COMMAND --help` are generated from the table.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cli {
+
+/// A command's handler: receives the arguments after the command name and returns the
+/// process exit code (0 success, 1 failure, 2 usage error).
+using CommandHandler = int (*)(const std::vector<std::string>& args);
+
+/// One row of the command table.
+struct Command {
+  std::string_view name;   ///< as typed after `cqldb`
+  std::string_view usage;  ///< argument synopsis, e.g. "--db DIR FILE..."
+  std::string_view help;   ///< one paragraph shown by `cqldb help`
+  CommandHandler run;      ///< the handler
+};
+
+/// All commands, in the order help lists them.
+const std::vector<Command>& command_table();
+
+/// Finds a command by name; nullptr when there is none.
+const Command* find_command(std::string_view name);
+
+/// Prints the generated overview of all commands to stdout.
+void print_help();
+
+int run_import(const std::vector<std::string>& args);
+int run_info(const std::vector<std::string>& args);
+int run_export(const std::vector<std::string>& args);
+
+}  // namespace cli

@@ -1,0 +1,31 @@
+// `cqldb`: the command-line entry point. Dispatches to the command table (cli/command.h).
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    cli::print_help();
+    return 2;
+  }
+  std::string name = argv[1];
+  if (name == "help" || name == "--help" || name == "-h") {
+    cli::print_help();
+    return 0;
+  }
+  const cli::Command* command = cli::find_command(name);
+  if (!command) {
+    std::fprintf(stderr, "cqldb: unknown command '%s' (try `cqldb help`)\n", name.c_str());
+    return 2;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    return command->run(args);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cqldb %s: error: %s\n", name.c_str(), e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,80 @@
+// The PGN import pipeline: files -> games in a database directory.
+//
+//   reader thread:   InputStream (plain/.gz/.zst) -> PgnSplitter -> batches of raw games
+//   worker threads:  PgnParser + GameBuilder (SAN -> Move, game record, header)
+//   calling thread:  puts results back in file order, assigns game ids, writes batches
+//                    through db::GameWriter (LMDB then SQLite, one commit per batch)
+//
+// Every game read is accounted for: games_read = imported + rejected. A rejected game is
+// recorded in the database's import log with file, ordinal, line, move and reason.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace db {
+class Database;
+}
+
+namespace import {
+
+/// How an import runs.
+struct ImportOptions {
+  unsigned workers = 0;             ///< parsing threads; 0 = hardware concurrency (at least 1)
+  uint32_t games_per_commit = 20000;  ///< games written per LMDB + SQLite transaction
+  /// Set to true from another thread (e.g. a SIGINT handler) to stop after the current batch;
+  /// everything read before is committed and the summary says "interrupted".
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+/// A snapshot of a running import, for progress display.
+struct ImportProgress {
+  std::string file;          ///< the file being read
+  uint64_t games_read = 0;   ///< games read so far, all files
+  uint64_t imported = 0;     ///< games stored so far
+  uint64_t rejected = 0;     ///< games rejected so far
+  uint64_t file_bytes_done = 0;   ///< bytes of the current file consumed (compressed bytes)
+  uint64_t file_bytes_total = 0;  ///< size of the current file in bytes
+  double seconds = 0;             ///< wall time since the import started
+};
+
+/// One rejected game, as recorded in the import log.
+struct Rejection {
+  std::string file;       ///< source file path as given
+  uint32_t ordinal = 0;   ///< 1-based position of the game in its file
+  uint32_t line = 0;      ///< 1-based line of the offending token
+  std::string move;       ///< the offending move token, empty if not about a move
+  std::string reason;     ///< human-readable reason, e.g. "illegal move"
+};
+
+/// The result of an import.
+struct ImportSummary {
+  uint64_t games_read = 0;  ///< games found in the input (imported + rejected)
+  uint64_t imported = 0;    ///< games stored
+  uint64_t rejected = 0;    ///< games not stored (recorded in the import log)
+  uint64_t warnings = 0;    ///< recoverable problems (control bytes, lenient tags, ...)
+  uint64_t plies = 0;       ///< main-line plies of the stored games
+  uint64_t input_bytes = 0; ///< decompressed PGN bytes read
+  uint32_t first_id = 0;    ///< id of the first stored game (0 if none)
+  uint32_t last_id = 0;     ///< id of the last stored game (0 if none)
+  double seconds = 0;       ///< wall time
+  bool interrupted = false; ///< stopped early through ImportOptions::cancel
+  std::map<std::string, uint64_t> reasons;  ///< rejection reason -> count
+  std::map<std::string, uint64_t> warning_reasons;  ///< warning reason -> count
+  std::vector<Rejection> first_rejections;  ///< the first few rejections, for the summary
+};
+
+using ProgressCallback = std::function<void(const ImportProgress&)>;
+
+/// Imports `paths` in order into `database`, appending games with ids continuing from the
+/// current count. Calls `on_progress` from the calling thread about every 100 ms.
+/// Throws std::runtime_error for errors that stop the import (unreadable file, storage
+/// failure); games committed before such an error stay in the database.
+ImportSummary import_files(db::Database& database, const std::vector<std::string>& paths,
+                           const ImportOptions& options, const ProgressCallback& on_progress);
+
+}  // namespace import
