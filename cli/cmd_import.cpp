@@ -34,8 +34,7 @@ void print_summary(const import::ImportSummary& s, size_t files) {
   for (const auto& [reason, count] : s.warning_reasons)
     std::printf("  warning: %s x %s\n", with_commas(count).c_str(), reason.c_str());
   for (const import::Rejection& r : s.first_rejections)
-    std::printf("  %s game %u line %u: %s%s%s\n", r.file.c_str(), r.ordinal, r.line,
-                r.reason.c_str(), r.move.empty() ? "" : " ", r.move.c_str());
+    std::printf("  %s game %u line %u: %s\n", r.file.c_str(), r.ordinal, r.line, r.reason.c_str());
   if (s.rejected > s.first_rejections.size())
     std::printf("  (all rejections are listed by `cqldb info --db DIR --log N`)\n");
 }
@@ -79,6 +78,7 @@ int run_import(const std::vector<std::string>& args) {
   }
   bar.finish();
   std::signal(SIGINT, previous);
+  std::fflush(stderr);
   print_summary(summary, files.size());
   return summary.interrupted ? 130 : 0;
 }

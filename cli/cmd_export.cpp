@@ -1,0 +1,68 @@
+// `cqldb export --db DIR [--id N | --from N --to M] [-o FILE]`
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "db/database.h"
+#include "db/pgn_writer.h"
+
+namespace cli {
+
+int run_export(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::string db_dir, output;
+  uint32_t id = 0, from = 1, to = UINT32_MAX;
+  po::options_description options("Options");
+  options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
+      "id", po::value(&id), "export only game N")(
+      "from", po::value(&from), "first game id (default 1)")(
+      "to", po::value(&to), "last game id (default: the last game)")(
+      "output,o", po::value(&output), "PGN file to write (default: stdout)");
+  po::positional_options_description positional;
+  po::variables_map vm;
+  switch (parse_options("export", options, positional, args, vm)) {
+    case ParseOutcome::kExit: return 0;
+    case ParseOutcome::kFail: return 2;
+    case ParseOutcome::kRun: break;
+  }
+  if (vm.count("id")) from = to = id;
+  db::Database database = db::Database::open_readonly(db_dir);
+  db::GameReader reader = database.reader();
+  if (vm.count("id") && (id == 0 || id > reader.game_count())) {
+    std::fprintf(stderr, "cqldb export: no game %u (the database has %u games)\n", id,
+                 reader.game_count());
+    return 1;
+  }
+  std::ofstream file;
+  if (!output.empty()) {
+    file.open(output, std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "cqldb export: cannot write %s\n", output.c_str());
+      return 1;
+    }
+  }
+  std::ostream& out = output.empty() ? std::cout : file;
+  std::string text;
+  db::GameHeader header;
+  uint64_t written = 0;
+  auto scan = reader.scan(from, to);
+  uint32_t game_id;
+  std::string_view bytes;
+  while (scan.next(game_id, bytes)) {
+    reader.read_header(game_id, header);
+    text.clear();
+    db::write_pgn(header, db::RecordView::parse(bytes), text);
+    out.write(text.data(), std::streamsize(text.size()));
+    ++written;
+  }
+  out.flush();
+  if (!output.empty()) std::fprintf(stderr, "exported %llu games to %s\n",
+                                    static_cast<unsigned long long>(written), output.c_str());
+  return out ? 0 : 1;
+}
+
+}  // namespace cli

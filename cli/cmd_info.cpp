@@ -1,0 +1,79 @@
+// `cqldb info --db DIR [--log N]`
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "db/database.h"
+#include "db/schema.h"
+#include "db/sqlite_db.h"
+#include "db/sqlite_statement.h"
+
+namespace cli {
+
+namespace {
+
+std::string human_bytes(uint64_t n) {
+  char buf[32];
+  if (n >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", double(n) / (1ull << 30));
+  else if (n >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", double(n) / (1ull << 20));
+  else if (n >= 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", double(n) / 1024);
+  else std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(n));
+  return buf;
+}
+
+/// Prints the first `limit` rows of the import log (rejections first, then warnings).
+void print_log(const std::string& dir, int64_t limit) {
+  db::sqlite::Connection sql(std::string(dir) + "/" + db::schema::kHeadersFile,
+                             db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement q(sql,
+                          "SELECT f.path, l.ordinal, l.line, l.reason, l.kind "
+                          "FROM import_log l LEFT JOIN files f ON f.id = l.file_id "
+                          "ORDER BY l.kind = 'warning', l.id LIMIT ?");
+  q.bind(1, limit);
+  std::printf("import log (first %lld entries, rejections first):\n", static_cast<long long>(limit));
+  while (q.step()) {
+    std::printf("  %-8s %s game %lld line %lld: %s\n", std::string(q.column_text(4)).c_str(),
+                std::string(q.column_text(0)).c_str(), static_cast<long long>(q.column_int64(1)),
+                static_cast<long long>(q.column_int64(2)), std::string(q.column_text(3)).c_str());
+  }
+}
+
+}  // namespace
+
+int run_info(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::string db_dir;
+  int64_t log = 0;
+  po::options_description options("Options");
+  options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
+      "log", po::value(&log)->default_value(0), "also list the first N import-log entries");
+  po::positional_options_description positional;
+  po::variables_map vm;
+  switch (parse_options("info", options, positional, args, vm)) {
+    case ParseOutcome::kExit: return 0;
+    case ParseOutcome::kFail: return 2;
+    case ParseOutcome::kRun: break;
+  }
+  db::Database database = db::Database::open_readonly(db_dir);
+  db::DatabaseInfo info = database.info();
+  uint64_t total = info.games_bytes + info.headers_bytes;
+  std::printf("database:        %s\n", db_dir.c_str());
+  std::printf("games:           %s\n", with_commas(info.games).c_str());
+  std::printf("rejected:        %s\n", with_commas(info.rejected).c_str());
+  std::printf("warnings:        %s\n", with_commas(info.warnings).c_str());
+  std::printf("files imported:  %s\n", with_commas(info.files).c_str());
+  std::printf("size on disk:    %s (games.mdb %s, headers.sqlite %s)\n", human_bytes(total).c_str(),
+              human_bytes(info.games_bytes).c_str(), human_bytes(info.headers_bytes).c_str());
+  std::printf("bytes per game:  %.1f\n", info.bytes_per_game);
+  std::printf("format version:  %u (game records %u)\n", info.format_version,
+              info.record_format_version);
+  if (info.uncommitted_records)
+    std::printf("uncommitted:     %s records from an interrupted import (ignored)\n",
+                with_commas(info.uncommitted_records).c_str());
+  if (log > 0) print_log(db_dir, log);
+  return 0;
+}
+
+}  // namespace cli

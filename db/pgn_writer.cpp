@@ -1,0 +1,185 @@
+#include "db/pgn_writer.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "chess/movegen.h"
+#include "chess/position.h"
+#include "chess/san.h"
+#include "db/errors.h"
+
+namespace db {
+
+namespace {
+
+void append_tag(std::string& out, std::string_view name, std::string_view value) {
+  out += '[';
+  out += name;
+  out += " \"";
+  for (char c : value) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  out += "\"]\n";
+}
+
+/// Collects movetext tokens and wraps them into lines.
+class MovetextWriter {
+ public:
+  MovetextWriter(std::string& out, size_t width) : out_(out), width_(width) {}
+
+  void token(std::string_view t) {
+    if (column_ > 0 && column_ + 1 + t.size() > width_) {
+      out_ += '\n';
+      column_ = 0;
+    } else if (column_ > 0 && !after_open_) {
+      out_ += ' ';
+      ++column_;
+    }
+    out_ += t;
+    column_ += t.size();
+    after_open_ = t == "(";
+  }
+
+  /// A comment is written as one token; its inner line breaks are kept as spaces.
+  void comment(std::string_view text) {
+    std::string c = "{";
+    for (char ch : text) c += (ch == '\n' || ch == '\r') ? ' ' : ch;
+    c += '}';
+    token(c);
+  }
+
+  void close_paren() {
+    out_ += ')';
+    ++column_;
+    after_open_ = false;
+  }
+
+  void finish() {
+    if (column_ > 0) out_ += '\n';
+  }
+
+ private:
+  std::string& out_;
+  size_t width_;
+  size_t column_ = 0;
+  bool after_open_ = false;
+};
+
+/// A line being replayed: its board and how to take back its last move.
+struct LineState {
+  chess::Position pos;
+  chess::Move last_move;
+  chess::UndoInfo last_undo;
+  bool need_number = true;  // the next move needs its number (start, after comment/variation)
+};
+
+bool legal(const chess::Position& pos, chess::Move m) {
+  if (m == chess::Move::null()) return !pos.in_check();
+  chess::MoveList list;
+  chess::generate_legal(pos, list);
+  return std::find(list.begin(), list.end(), m) != list.end();
+}
+
+}  // namespace
+
+void write_pgn(const GameHeader& header, const RecordView& record, std::string& out,
+               const PgnWriteOptions& options) {
+  append_tag(out, "Event", header.event.empty() ? "?" : header.event);
+  append_tag(out, "Site", header.site.empty() ? "?" : header.site);
+  append_tag(out, "Date", header.date.empty() ? "????.??.??" : header.date);
+  append_tag(out, "Round", header.round.empty() ? "?" : header.round);
+  append_tag(out, "White", header.white.empty() ? "?" : header.white);
+  append_tag(out, "Black", header.black.empty() ? "?" : header.black);
+  append_tag(out, "Result", header.result.empty() ? "*" : header.result);
+  if (header.white_elo) append_tag(out, "WhiteElo", std::to_string(header.white_elo));
+  if (header.black_elo) append_tag(out, "BlackElo", std::to_string(header.black_elo));
+  if (!header.eco.empty()) append_tag(out, "ECO", header.eco);
+  if (!header.variant.empty()) append_tag(out, "Variant", header.variant);
+  bool has_setup = false;
+  for (const auto& [name, value] : header.other_tags) {
+    append_tag(out, name, value);
+    has_setup |= name == "SetUp";
+  }
+  if (!header.start_fen.empty()) {
+    if (!has_setup) append_tag(out, "SetUp", "1");
+    append_tag(out, "FEN", header.start_fen);
+  }
+  out += '\n';
+
+  std::vector<LineState> lines(1);
+  if (record.start_fen().empty()) {
+    lines[0].pos.set_start();
+  } else {
+    chess::FenError err = lines[0].pos.set_fen(record.start_fen(), record.chess960());
+    if (!err.ok()) throw CorruptRecord("stored start FEN is invalid: " + err.message);
+  }
+  MovetextWriter w(out, options.line_width);
+  auto match = options.match_plies.begin();
+  auto match_end = options.match_plies.end();
+  uint32_t main_ply = 0;
+  if (match != match_end && *match == 0) {
+    w.comment("MATCH");
+    ++match;
+  }
+  std::string text;
+  for (const Token& t : record.tokens()) {
+    switch (t.kind) {
+      case TokenKind::kMove: {
+        LineState& l = lines.back();
+        if (!legal(l.pos, t.move)) throw CorruptRecord("stored move is illegal on its board");
+        text.clear();
+        if (l.pos.side_to_move() == chess::WHITE) {
+          text = std::to_string(l.pos.fullmove_number()) + ".";
+        } else if (l.need_number) {
+          text = std::to_string(l.pos.fullmove_number()) + "...";
+        }
+        if (!text.empty()) w.token(text);
+        text.clear();
+        chess::append_san(l.pos, t.move, text);
+        w.token(text);
+        if (t.move == chess::Move::null()) l.pos.do_null_move(l.last_undo);
+        else l.pos.do_move(t.move, l.last_undo);
+        l.last_move = t.move;
+        l.need_number = false;
+        if (lines.size() == 1) {
+          ++main_ply;
+          if (match != match_end && *match == main_ply) {
+            w.comment("MATCH");
+            ++match;
+            l.need_number = true;
+          }
+        }
+        break;
+      }
+      case TokenKind::kBeginVariation: {
+        LineState child;
+        child.pos = lines.back().pos;
+        const LineState& parent = lines.back();
+        if (parent.last_move == chess::Move::null()) child.pos.undo_null_move(parent.last_undo);
+        else child.pos.undo_move(parent.last_move, parent.last_undo);
+        lines.push_back(std::move(child));
+        w.token("(");
+        break;
+      }
+      case TokenKind::kEndVariation:
+        lines.pop_back();
+        lines.back().need_number = true;
+        w.close_paren();
+        break;
+      case TokenKind::kComment:
+      case TokenKind::kCommentBefore:
+        w.comment(t.comment);
+        lines.back().need_number = true;
+        break;
+      case TokenKind::kNag:
+        w.token("$" + std::to_string(t.nag));
+        break;
+    }
+  }
+  w.token(header.result.empty() ? "*" : header.result);
+  w.finish();
+  out += '\n';
+}
+
+}  // namespace db

@@ -1,0 +1,31 @@
+// Writing stored games back as PGN: the header from headers.sqlite and the movetext rebuilt
+// from the game record (moves in SAN, variations, comments and NAGs).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "db/game_header.h"
+#include "db/record_view.h"
+
+namespace db {
+
+/// What to add while writing a game.
+struct PgnWriteOptions {
+  /// Main-line plies (0 = start position, ascending) to mark with a `{MATCH}` comment after
+  /// the move that led to the position, or before the first move for ply 0 (SPEC Output).
+  std::span<const uint32_t> match_plies;
+  /// Maximum line length of the movetext (PGN export format: 80).
+  size_t line_width = 80;
+};
+
+/// Appends game `header` + `record` to `out` as PGN in export format: the seven-tag roster,
+/// then WhiteElo, BlackElo, ECO, Variant when present, the other tags in their original
+/// order, FEN (with SetUp), a blank line, the movetext wrapped at `line_width` with the
+/// result, and a blank line. Throws CorruptRecord when a stored move is illegal on its board
+/// (a damaged database), never writes a wrong move.
+void write_pgn(const GameHeader& header, const RecordView& record, std::string& out,
+               const PgnWriteOptions& options = {});
+
+}  // namespace db

@@ -1,0 +1,207 @@
+#include "import/game_builder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <stdexcept>
+
+#include "chess/san.h"
+
+namespace import {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+/// An Elo tag value as a number; 0 for "", "?", "-" and anything unreadable.
+int parse_elo(std::string_view value) {
+  int elo = 0;
+  auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), elo);
+  if (ec != std::errc() || elo < 0 || elo > 4000) return 0;
+  return elo;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+const char* san_category(chess::SanError::Code code) {
+  switch (code) {
+    case chess::SanError::SYNTAX: return "unreadable move";
+    case chess::SanError::NO_SUCH_MOVE: return "impossible move";
+    case chess::SanError::ILLEGAL: return "illegal move";
+    case chess::SanError::AMBIGUOUS: return "ambiguous move";
+    case chess::SanError::NONE: break;
+  }
+  return "bad move";
+}
+
+}  // namespace
+
+GameBuilder::GameBuilder() { lines_.resize(8); }
+
+void GameBuilder::build(const RawGame& raw, const std::string& source_file, BuiltGame& out) {
+  out.stored = false;
+  out.header = db::GameHeader{};
+  out.header.source_file = source_file;
+  out.header.ordinal = uint32_t(raw.ordinal);
+  out.record.clear();
+  out.line = 0;
+  out.move.clear();
+  out.category.clear();
+  out.reason.clear();
+  out.warnings.clear();
+  out_ = &out;
+  tag_line_ = raw.first_line;
+
+  ParseStatus status = parser_.parse(raw, *this);
+  for (const PgnDiagnostic& d : status.diagnostics) {
+    if (d.severity == PgnSeverity::kWarning)
+      out.warnings.emplace_back(d.line, std::string(issue_name(d.issue)) + ": " + d.message);
+  }
+  if (!rejected_ && status.rejected) {
+    const PgnDiagnostic* e = status.error();
+    reject(e->line, "", issue_name(e->issue), e->message);
+  }
+  if (rejected_) return;
+  try {
+    std::string_view bytes = record_.finish();
+    out.record.assign(bytes.data(), bytes.size());
+  } catch (const std::exception& e) {
+    reject(raw.first_line, "", "malformed movetext", e.what());
+    return;
+  }
+  out.header.plies = record_.main_line_size();
+  if (out.header.result.empty()) out.header.result = "*";
+  out.stored = true;
+}
+
+void GameBuilder::reject(uint32_t line, std::string_view move, std::string category,
+                         std::string reason) {
+  if (rejected_) return;
+  rejected_ = true;
+  out_->line = line;
+  out_->move.assign(move);
+  out_->category = std::move(category);
+  out_->reason = std::move(reason);
+  skip_rest_of_game();
+}
+
+void GameBuilder::begin_game() {
+  rejected_ = false;
+  chess960_ = false;
+  depth_ = 0;
+  record_.reset();
+}
+
+void GameBuilder::tag(std::string_view name, std::string_view value) {
+  db::GameHeader& h = out_->header;
+  if (name == "White") h.white.assign(value);
+  else if (name == "Black") h.black.assign(value);
+  else if (name == "Event") h.event.assign(value);
+  else if (name == "Site") h.site.assign(value);
+  else if (name == "Date") h.date.assign(value);
+  else if (name == "Round") h.round.assign(value);
+  else if (name == "Result") h.result.assign(value);
+  else if (name == "WhiteElo") h.white_elo = parse_elo(value);
+  else if (name == "BlackElo") h.black_elo = parse_elo(value);
+  else if (name == "ECO") h.eco.assign(value);
+  else if (name == "FEN") h.start_fen.assign(trim(value));
+  else if (name == "Variant") h.variant.assign(trim(value));
+  else h.other_tags.emplace_back(name, value);
+}
+
+void GameBuilder::begin_movetext() {
+  db::GameHeader& h = out_->header;
+  std::string_view variant = h.variant;
+  if (variant.empty() || iequals(variant, "standard") || iequals(variant, "normal")) {
+    h.variant.clear();
+  } else if (iequals(variant, "chess960") || iequals(variant, "chess 960") ||
+             iequals(variant, "fischerandom") || iequals(variant, "fischer random") ||
+             iequals(variant, "960")) {
+    h.variant = "chess960";
+    chess960_ = true;
+  } else {
+    reject(tag_line_, "", "unsupported variant", "unsupported variant '" + h.variant + "'");
+    return;
+  }
+  Line& main = lines_[0];
+  main.last_move = chess::Move::none();
+  if (h.start_fen.empty()) {
+    static const chess::Position kStart;  // the standard start position
+    main.pos = kStart;
+    if (chess960_) record_.set_start_fen("", true);
+  } else {
+    chess::FenError err = main.pos.set_fen(h.start_fen, chess960_);
+    if (!err.ok()) {
+      reject(tag_line_, "", "bad FEN", "bad FEN '" + h.start_fen + "': " + err.message);
+      return;
+    }
+    // A FEN whose castling rights only make sense in Chess960 makes the game Chess960.
+    if (main.pos.is_chess960() && !chess960_) {
+      chess960_ = true;
+      h.variant = "chess960";
+    }
+    record_.set_start_fen(h.start_fen, chess960_);
+  }
+}
+
+void GameBuilder::move(std::string_view san, uint32_t line) {
+  Line& l = lines_[depth_];
+  chess::SanError err;
+  chess::Move m = chess::parse_san(l.pos, san, &err);
+  if (m == chess::Move::none()) {
+    reject(line, san, san_category(err.code), err.message);
+    return;
+  }
+  if (m == chess::Move::null()) {
+    l.pos.do_null_move(l.last_undo);
+  } else {
+    l.pos.do_move(m, l.last_undo);
+  }
+  l.last_move = m;
+  record_.add_move(m);
+}
+
+void GameBuilder::nag(uint8_t nag) { record_.add_nag(nag); }
+
+void GameBuilder::comment(std::string_view text) { record_.add_comment(text); }
+
+void GameBuilder::begin_variation() {
+  const Line& parent = lines_[depth_];
+  if (parent.last_move == chess::Move::none()) {
+    reject(tag_line_, "", "malformed movetext", "a variation before any move of its line");
+    return;
+  }
+  if (depth_ + 1 == lines_.size()) lines_.resize(lines_.size() * 2);
+  Line& child = lines_[depth_ + 1];
+  const Line& p = lines_[depth_];  // re-read: resize may have moved it
+  child.pos = p.pos;
+  if (p.last_move == chess::Move::null()) {
+    child.pos.undo_null_move(p.last_undo);
+  } else {
+    child.pos.undo_move(p.last_move, p.last_undo);
+  }
+  child.last_move = chess::Move::none();
+  ++depth_;
+  record_.begin_variation();
+}
+
+void GameBuilder::end_variation() {
+  if (depth_ == 0) return;  // the parser rejects unbalanced parentheses
+  --depth_;
+  record_.end_variation();
+}
+
+void GameBuilder::result(std::string_view result) {
+  if (out_->header.result.empty()) out_->header.result.assign(result);
+}
+
+}  // namespace import

@@ -1,0 +1,74 @@
+// GameBuilder: the PgnVisitor that turns one parsed PGN game into what the database stores:
+// SAN moves are resolved against the board (chess::parse_san), the movetext is encoded as a
+// game record (db::RecordBuilder) and the tags become a db::GameHeader.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "chess/position.h"
+#include "db/game_header.h"
+#include "db/record_builder.h"
+#include "import/pgn_parser.h"
+#include "import/pgn_visitor.h"
+
+namespace import {
+
+/// One game after parsing: either stored (header + record) or rejected (line, move, reason).
+struct BuiltGame {
+  bool stored = false;     ///< true: `header` and `record` are to be written
+  db::GameHeader header;   ///< tags, ordinal, plies (header.id is assigned by the writer)
+  std::string record;      ///< the encoded game record (db/record_format.h)
+  uint32_t line = 0;       ///< rejected: 1-based file line of the problem
+  std::string move;        ///< rejected: the offending move token, if any
+  std::string category;    ///< rejected: short reason used for counting, e.g. "illegal move"
+  std::string reason;      ///< rejected: the full reason
+  /// Recoverable problems (the game is kept): line and "kind: details".
+  std::vector<std::pair<uint32_t, std::string>> warnings;
+};
+
+/// Builds BuiltGames from raw PGN games. One per worker thread; reuses its buffers.
+///
+/// Rejection rules: an unreadable, illegal or ambiguous move anywhere (main line or
+/// variation), a bad FEN, an unsupported [Variant] (anything but standard, chess960 and
+/// fischerandom) and every PGN error of pgn_diagnostic.h reject the game.
+class GameBuilder : private PgnVisitor {
+ public:
+  GameBuilder();
+
+  /// Parses `raw` from file `source_file` into `out` (overwriting it).
+  void build(const RawGame& raw, const std::string& source_file, BuiltGame& out);
+
+ private:
+  /// The board of one line (main line at index 0, then open variations).
+  struct Line {
+    chess::Position pos;        ///< position after the last move of this line
+    chess::Move last_move;      ///< last move played on this line (none before the first)
+    chess::UndoInfo last_undo;  ///< what undoing last_move needs
+  };
+
+  void begin_game() override;
+  void tag(std::string_view name, std::string_view value) override;
+  void begin_movetext() override;
+  void move(std::string_view san, uint32_t line) override;
+  void nag(uint8_t nag) override;
+  void comment(std::string_view text) override;
+  void begin_variation() override;
+  void end_variation() override;
+  void result(std::string_view result) override;
+
+  /// Marks the current game rejected and stops the parse.
+  void reject(uint32_t line, std::string_view move, std::string category, std::string reason);
+
+  PgnParser parser_;
+  db::RecordBuilder record_;
+  std::vector<Line> lines_;   // lines_[0] = main line; never shrinks below its capacity
+  size_t depth_ = 0;          // index of the current line in lines_
+  BuiltGame* out_ = nullptr;  // the game being built
+  uint32_t tag_line_ = 0;     // first line of the game, for tag-related problems
+  bool rejected_ = false;
+  bool chess960_ = false;
+};
+
+}  // namespace import

@@ -1,0 +1,227 @@
+#include "import/importer.h"
+
+#include <chrono>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <pthread.h>
+
+#include "db/database.h"
+#include "import/game_builder.h"
+#include "import/input_stream.h"
+#include "import/pgn_splitter.h"
+#include "import/work_queue.h"
+
+namespace import {
+
+namespace {
+
+constexpr size_t kGamesPerBatch = 256;       // raw games handed to a worker at a time
+constexpr size_t kQueueBatches = 16;         // batches in flight per queue
+constexpr size_t kFirstRejectionsShown = 10;
+
+using Clock = std::chrono::steady_clock;
+
+/// A run of consecutive raw games of one file, numbered for reordering.
+struct RawBatch {
+  uint64_t seq = 0;
+  std::vector<RawGame> games;
+};
+
+/// The built games of a RawBatch.
+struct BuiltBatch {
+  uint64_t seq = 0;
+  std::vector<BuiltGame> games;
+};
+
+/// State shared by the threads importing one file.
+struct FilePipeline {
+  WorkQueue<RawBatch> raw{kQueueBatches};
+  WorkQueue<BuiltBatch> built{kQueueBatches};
+  std::atomic<uint64_t> bytes_done{0};
+  std::atomic<bool> stop{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  std::vector<std::string> stream_warnings;  // truncated compressed data etc.
+  std::vector<PgnDiagnostic> orphan_warnings;
+
+  void fail(std::exception_ptr e) {
+    std::lock_guard lock(error_mutex);
+    if (!error) error = e;
+    stop = true;
+    raw.close();
+    built.close();
+  }
+};
+
+void read_file(const std::string& path, FilePipeline& p) {
+  pthread_setname_np(pthread_self(), "cqldb-read");
+  try {
+    PgnSplitter splitter{InputStream(path)};
+    uint64_t seq = 0;
+    RawBatch batch;
+    RawGame game;
+    while (!p.stop && splitter.next(game)) {
+      batch.games.push_back(std::move(game));
+      game = RawGame{};
+      if (batch.games.size() == kGamesPerBatch) {
+        p.bytes_done = splitter.input().compressed_bytes_read();
+        batch.seq = seq++;
+        if (!p.raw.push(std::move(batch))) return;
+        batch = RawBatch{};
+        batch.games.reserve(kGamesPerBatch);
+      }
+    }
+    if (!batch.games.empty()) {
+      batch.seq = seq++;
+      p.raw.push(std::move(batch));
+    }
+    p.bytes_done = splitter.input().compressed_bytes_read();
+    p.stream_warnings = splitter.input().warnings();
+    p.orphan_warnings = splitter.orphan_warnings();
+  } catch (...) {
+    p.fail(std::current_exception());
+    return;
+  }
+  p.raw.close();
+}
+
+void build_games(const std::string& path, FilePipeline& p) {
+  pthread_setname_np(pthread_self(), "cqldb-parse");
+  try {
+    GameBuilder builder;
+    while (auto raw = p.raw.pop()) {
+      BuiltBatch out;
+      out.seq = raw->seq;
+      out.games.resize(raw->games.size());
+      for (size_t i = 0; i < raw->games.size(); ++i) builder.build(raw->games[i], path, out.games[i]);
+      if (!p.built.push(std::move(out))) return;
+    }
+  } catch (...) {
+    p.fail(std::current_exception());
+  }
+}
+
+/// Writes games in file order and keeps the summary.
+class BatchWriter {
+ public:
+  BatchWriter(db::GameWriter& writer, ImportSummary& summary, const ImportOptions& options)
+      : writer_(writer), summary_(summary), options_(options) {}
+
+  void write(const BuiltBatch& batch, db::ImportRun& run) {
+    for (const BuiltGame& g : batch.games) {
+      ++summary_.games_read;
+      ++run.games_read;
+      for (const auto& [line, text] : g.warnings) warn(g.header.source_file, g.header.ordinal, line, text, run);
+      if (g.stored) {
+        uint32_t id = writer_.add_game(g.header, g.record);
+        if (!summary_.first_id) summary_.first_id = id;
+        summary_.last_id = id;
+        ++summary_.imported;
+        ++run.imported;
+        summary_.plies += g.header.plies;
+      } else {
+        db::LogEntry e{g.header.source_file, g.header.ordinal, g.line, g.move,
+                       g.category + ": " + g.reason, db::LogKind::kRejected};
+        writer_.add_log(e);
+        ++summary_.rejected;
+        ++run.rejected;
+        ++summary_.reasons[g.category];
+        if (summary_.first_rejections.size() < kFirstRejectionsShown)
+          summary_.first_rejections.push_back({g.header.source_file, g.header.ordinal, g.line, g.move, e.reason});
+      }
+      if (writer_.pending_games() >= options_.games_per_commit) writer_.commit();
+    }
+  }
+
+  void warn(const std::string& file, uint32_t ordinal, uint32_t line, const std::string& text,
+            db::ImportRun& run) {
+    writer_.add_log({file, ordinal, line, "", text, db::LogKind::kWarning});
+    ++summary_.warnings;
+    ++run.warnings;
+    ++summary_.warning_reasons[text.substr(0, text.find(':'))];
+  }
+
+ private:
+  db::GameWriter& writer_;
+  ImportSummary& summary_;
+  const ImportOptions& options_;
+};
+
+}  // namespace
+
+ImportSummary import_files(db::Database& database, const std::vector<std::string>& paths,
+                           const ImportOptions& options, const ProgressCallback& on_progress) {
+  const auto start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  ImportSummary summary;
+  db::GameWriter writer = database.writer();
+  BatchWriter batch_writer(writer, summary, options);
+  unsigned workers = options.workers ? options.workers : std::thread::hardware_concurrency();
+  if (workers == 0) workers = 1;
+  double last_progress = -1;
+
+  for (const std::string& path : paths) {
+    if (options.cancel && options.cancel->load()) break;
+    FilePipeline p;
+    uint64_t file_size = InputStream(path).file_size();  // throws for a missing file
+    db::ImportRun run;
+    run.source_file = path;
+    run.started = std::chrono::duration_cast<std::chrono::seconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
+
+    std::thread reader(read_file, std::cref(path), std::ref(p));
+    std::vector<std::thread> builders;
+    for (unsigned i = 0; i < workers; ++i) builders.emplace_back(build_games, std::cref(path), std::ref(p));
+    std::thread closer([&] {
+      for (auto& t : builders) t.join();
+      p.built.close();
+    });
+
+    std::map<uint64_t, BuiltBatch> pending;  // batches that arrived before their turn
+    uint64_t next_seq = 0;
+    try {
+      while (auto batch = p.built.pop()) {
+        pending.emplace(batch->seq, std::move(*batch));
+        for (auto it = pending.find(next_seq); it != pending.end(); it = pending.find(++next_seq)) {
+          batch_writer.write(it->second, run);
+          pending.erase(it);
+        }
+        if (on_progress && elapsed() - last_progress >= 0.1) {
+          last_progress = elapsed();
+          on_progress({path, summary.games_read, summary.imported, summary.rejected,
+                       p.bytes_done.load(), file_size, last_progress});
+        }
+        if (options.cancel && options.cancel->load() && !p.stop) {
+          summary.interrupted = true;
+          p.stop = true;
+          p.raw.close();
+        }
+      }
+    } catch (...) {
+      p.fail(std::current_exception());
+    }
+    reader.join();
+    closer.join();
+    if (p.error) std::rethrow_exception(p.error);
+    if (!summary.interrupted && !pending.empty())
+      throw std::logic_error("import pipeline lost batches of " + path);
+    for (const std::string& w : p.stream_warnings) batch_writer.warn(path, 0, 0, "input: " + w, run);
+    for (const PgnDiagnostic& d : p.orphan_warnings)
+      batch_writer.warn(path, 0, d.line, std::string(issue_name(d.issue)) + ": " + d.message, run);
+    run.finished = std::chrono::duration_cast<std::chrono::seconds>(
+                       std::chrono::system_clock::now().time_since_epoch()).count();
+    writer.add_import(run);
+    writer.commit();
+    if (on_progress)
+      on_progress({path, summary.games_read, summary.imported, summary.rejected, file_size,
+                   file_size, elapsed()});
+  }
+  writer.finish();
+  summary.seconds = elapsed();
+  return summary;
+}
+
+}  // namespace import
