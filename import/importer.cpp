@@ -41,6 +41,7 @@ struct FilePipeline {
   WorkQueue<RawBatch> raw{kQueueBatches};
   WorkQueue<BuiltBatch> built{kQueueBatches};
   std::atomic<uint64_t> bytes_done{0};
+  uint64_t input_bytes = 0;  // decompressed bytes of the file, set when reading ends
   std::atomic<bool> stop{false};
   std::mutex error_mutex;
   std::exception_ptr error;
@@ -79,6 +80,7 @@ void read_file(const std::string& path, FilePipeline& p) {
       p.raw.push(std::move(batch));
     }
     p.bytes_done = splitter.input().compressed_bytes_read();
+    p.input_bytes = splitter.input().bytes_read();
     p.stream_warnings = splitter.input().warnings();
     p.orphan_warnings = splitter.orphan_warnings();
   } catch (...) {
@@ -206,6 +208,7 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
     reader.join();
     closer.join();
     if (p.error) std::rethrow_exception(p.error);
+    summary.input_bytes += p.input_bytes;
     if (!summary.interrupted && !pending.empty())
       throw std::logic_error("import pipeline lost batches of " + path);
     for (const std::string& w : p.stream_warnings) batch_writer.warn(path, 0, 0, "input: " + w, run);
