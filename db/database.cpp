@@ -1,0 +1,127 @@
+#include "db/database.h"
+
+#include <sys/stat.h>
+
+#include <string>
+
+#include "db/errors.h"
+#include "db/file_lock.h"
+#include "db/record_format.h"
+#include "db/schema.h"
+#include "db/sqlite_statement.h"
+
+namespace db {
+
+namespace {
+
+/// Bytes allocated on disk for `file` (0 when it does not exist).
+uint64_t disk_bytes(const std::filesystem::path& file) {
+  struct stat st;
+  if (::stat(file.c_str(), &st) != 0) return 0;
+  return uint64_t(st.st_blocks) * 512;
+}
+
+/// Checks the format versions recorded in headers.sqlite.
+void check_headers_version(sqlite::Connection& sql, const std::filesystem::path& file) {
+  schema::check_format_version(schema::read_meta(sql, schema::kMetaFormatVersion),
+                               schema::kFormatVersion, file.string());
+  schema::check_format_version(schema::read_meta(sql, schema::kMetaRecordFormatVersion),
+                               kRecordFormatVersion, file.string() + " (game records)");
+}
+
+}  // namespace
+
+Database::Database(std::shared_ptr<GameStore> store, sqlite::Connection sql)
+    : store_(std::move(store)), sql_(std::move(sql)) {}
+
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+Database Database::create_or_open(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path headers = dir / schema::kHeadersFile;
+  const bool headers_existed = std::filesystem::exists(headers);
+  std::shared_ptr<GameStore> store = GameStore::open(dir, false);
+  if (!headers_existed && store->record_entries() > 0)
+    throw FormatError(dir.string() + ": games.mdb holds " +
+                      std::to_string(store->record_entries()) +
+                      " games but headers.sqlite is missing");
+  sqlite::Connection sql(headers, sqlite::OpenMode::kReadWriteCreate);
+  if (!schema::has_tables(sql)) {
+    if (!schema::is_empty(sql))
+      throw FormatError(headers.string() + " has other tables: not a cqldb database");
+    schema::create_tables(sql);
+  }
+  check_headers_version(sql, headers);
+  Database database(std::move(store), std::move(sql));
+  database.check_stores_agree();
+  // A first import builds the secondary indexes at its end; if it was interrupted, build
+  // them now (only when no writer is running: it may have dropped them on purpose).
+  if (schema::read_meta(database.sql_, schema::kMetaCommittedGames).value_or(0) > 0) {
+    if (auto lock = FileLock::try_lock(dir / schema::kWriterLockFile))
+      schema::create_indexes(database.sql_);
+  }
+  return database;
+}
+
+Database Database::open_readonly(const std::filesystem::path& dir) {
+  const std::filesystem::path headers = dir / schema::kHeadersFile;
+  if (!std::filesystem::exists(headers))
+    throw FormatError(headers.string() + " is missing: not a cqldb database");
+  sqlite::Connection sql(headers, sqlite::OpenMode::kReadOnly);
+  if (!schema::has_tables(sql))
+    throw FormatError(headers.string() + " has no cqldb tables: not a cqldb database");
+  check_headers_version(sql, headers);
+  Database database(GameStore::open(dir, true), std::move(sql));
+  database.check_stores_agree();
+  return database;
+}
+
+void Database::check_stores_agree() {
+  const int64_t committed = schema::read_meta(sql_, schema::kMetaCommittedGames).value_or(0);
+  const uint64_t records = store_->record_entries();
+  if (uint64_t(committed) > records)
+    throw FormatError(path().string() + ": headers.sqlite counts " + std::to_string(committed) +
+                      " games but games.mdb holds only " + std::to_string(records));
+}
+
+GameWriter Database::writer(const WriterOptions& options) {
+  if (read_only()) throw Error("database " + path().string() + " is open read-only");
+  return GameWriter(store_, options);
+}
+
+DatabaseInfo Database::info() {
+  DatabaseInfo info;
+  sql_.exec("BEGIN");
+  try {
+    sqlite::Statement counts(sql_,
+                             "SELECT (SELECT value FROM meta WHERE key = 'committed_games'), "
+                             "(SELECT count(*) FROM import_log WHERE kind = 'rejected'), "
+                             "(SELECT count(*) FROM import_log WHERE kind = 'warning'), "
+                             "(SELECT count(*) FROM files), "
+                             "(SELECT value FROM meta WHERE key = 'format_version'), "
+                             "(SELECT value FROM meta WHERE key = 'record_format_version')");
+    counts.step();
+    info.games = uint32_t(counts.column_int64(0));
+    info.rejected = uint64_t(counts.column_int64(1));
+    info.warnings = uint64_t(counts.column_int64(2));
+    info.files = uint64_t(counts.column_int64(3));
+    info.format_version = uint32_t(counts.column_int64(4));
+    info.record_format_version = uint32_t(counts.column_int64(5));
+  } catch (...) {
+    sql_.rollback();
+    throw;
+  }
+  sql_.exec("COMMIT");
+  const uint64_t records = store_->record_entries();
+  info.uncommitted_records = records > info.games ? records - info.games : 0;
+  info.games_bytes = disk_bytes(store_->file(schema::kGamesFile));
+  const std::filesystem::path headers = store_->file(schema::kHeadersFile);
+  info.headers_bytes = disk_bytes(headers) + disk_bytes(headers.string() + "-wal");
+  if (info.games > 0)
+    info.bytes_per_game = double(info.games_bytes + info.headers_bytes) / info.games;
+  return info;
+}
+
+}  // namespace db

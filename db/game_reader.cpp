@@ -1,0 +1,134 @@
+#include "db/game_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "db/database.h"
+#include "db/errors.h"
+#include "db/schema.h"
+
+namespace db {
+
+namespace {
+
+[[noreturn]] void missing_record(uint32_t id) {
+  throw FormatError("game " + std::to_string(id) +
+                    " is committed in headers.sqlite but missing from games.mdb");
+}
+
+}  // namespace
+
+GameReader::GameReader(const Database& database)
+    : store_(database.store_),
+      sql_(store_->file(schema::kHeadersFile), sqlite::OpenMode::kReadOnly),
+      count_query_(sql_, "SELECT value FROM meta WHERE key = 'committed_games'"),
+      header_query_(sql_,
+                    "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, g.date, "
+                    "g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, "
+                    "g.variant "
+                    "FROM games g JOIN files f ON f.id = g.file_id "
+                    "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
+                    "JOIN events e ON e.id = g.event_id JOIN sites s ON s.id = g.site_id "
+                    "WHERE g.id = ?1"),
+      tags_query_(sql_, "SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq") {
+  open_snapshot();
+}
+
+GameReader::GameReader(GameReader&&) noexcept = default;
+GameReader& GameReader::operator=(GameReader&&) noexcept = default;
+GameReader::~GameReader() = default;
+
+void GameReader::open_snapshot() {
+  // SQLite first: in WAL mode the first read inside BEGIN fixes the snapshot, which the
+  // open transaction then keeps until refresh().
+  sql_.exec("BEGIN");
+  if (!count_query_.step()) throw FormatError("headers.sqlite has no committed_games entry");
+  count_ = uint32_t(count_query_.column_int64(0));
+  count_query_.reset();
+  // LMDB second: it has committed at least as far as SQLite.
+  if (txn_) {
+    txn_->renew();
+  } else {
+    txn_ = lmdb::Txn::begin_read(store_->env());
+  }
+}
+
+void GameReader::refresh() {
+  txn_->reset();
+  sql_.exec("COMMIT");
+  open_snapshot();
+}
+
+bool GameReader::record(uint32_t id, std::string_view& bytes) const {
+  if (id == 0 || id > count_) return false;
+  if (!txn_->get(store_->games(), lmdb::integer_key(id), bytes)) missing_record(id);
+  return true;
+}
+
+bool GameReader::read_record(uint32_t id, std::string& out) const {
+  std::string_view bytes;
+  if (!record(id, bytes)) return false;
+  out.assign(bytes);
+  return true;
+}
+
+bool GameReader::read_header(uint32_t id, GameHeader& out) {
+  if (id == 0 || id > count_) return false;
+  header_query_.bind(1, int64_t(id));
+  if (!header_query_.step()) {
+    header_query_.reset();
+    throw FormatError("game " + std::to_string(id) + " has no row in headers.sqlite");
+  }
+  out.id = id;
+  out.source_file.assign(header_query_.column_text(0));
+  out.ordinal = uint32_t(header_query_.column_int64(1));
+  out.white.assign(header_query_.column_text(2));
+  out.black.assign(header_query_.column_text(3));
+  out.event.assign(header_query_.column_text(4));
+  out.site.assign(header_query_.column_text(5));
+  out.date.assign(header_query_.column_text(6));
+  out.round.assign(header_query_.column_text(7));
+  out.result.assign(result_text(ResultCode(header_query_.column_int64(8))));
+  out.white_elo = int(header_query_.column_int64(9));
+  out.black_elo = int(header_query_.column_int64(10));
+  out.eco.assign(header_query_.column_text(11));
+  out.plies = uint32_t(header_query_.column_int64(12));
+  out.start_fen.assign(header_query_.column_text(13));
+  out.variant.assign(header_query_.column_text(14));
+  header_query_.reset();
+
+  out.other_tags.clear();
+  tags_query_.bind(1, int64_t(id));
+  while (tags_query_.step())
+    out.other_tags.emplace_back(tags_query_.column_text(0), tags_query_.column_text(1));
+  tags_query_.reset();
+  return true;
+}
+
+GameHeader GameReader::header(uint32_t id) {
+  GameHeader header;
+  if (!read_header(id, header))
+    throw std::out_of_range("game " + std::to_string(id) + " is not in the database (" +
+                            std::to_string(count_) + " games)");
+  return header;
+}
+
+GameReader::Scan GameReader::scan(uint32_t first_id, uint32_t last_id) const {
+  return Scan(*txn_, store_->games(), std::max(first_id, 1u), std::min(last_id, count_));
+}
+
+bool GameReader::Scan::next(uint32_t& id, std::string_view& bytes) {
+  if (next_id_ > last_id_) return false;
+  std::string_view key;
+  bool found = started_ ? cursor_.next(key, bytes)
+                        : cursor_.seek(lmdb::integer_key(next_id_), key, bytes);
+  started_ = true;
+  uint32_t found_id = 0;
+  if (found && key.size() == sizeof found_id) std::memcpy(&found_id, key.data(), sizeof found_id);
+  if (found_id != next_id_) missing_record(next_id_);
+  id = next_id_++;
+  return true;
+}
+
+}  // namespace db

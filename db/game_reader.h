@@ -1,0 +1,102 @@
+// GameReader: a consistent read-only snapshot of a database (records and headers).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "db/game_header.h"
+#include "db/game_store.h"
+#include "db/lmdb_cursor.h"
+#include "db/lmdb_txn.h"
+#include "db/sqlite_db.h"
+#include "db/sqlite_statement.h"
+
+namespace db {
+
+class Database;
+
+/// A snapshot of the committed games: games 1..game_count() as of the moment the reader
+/// was opened (or last refresh()ed). Imports committing meanwhile are not seen.
+///
+/// Opening takes a SQLite read transaction first (reading meta.committed_games pins the
+/// snapshot), then an LMDB read transaction. Because writers commit LMDB before SQLite,
+/// LMDB then holds at least game_count() records; records above the count are ignored.
+///
+/// Lifetimes: record bytes returned as std::string_view (record(), Scan::next()) point
+/// into the LMDB map and are valid until refresh() or the reader's destruction; copy them
+/// (read_record()) to keep them longer. A Scan must not outlive its reader. Do not keep a
+/// reader open across user prompts: it pins old pages and the SQLite WAL.
+///
+/// Threads: a reader is used by one thread at a time; for a parallel scan open one reader
+/// per worker. Records with id <= a snapshot's count never change, so workers may read any
+/// id range that a coordinating reader's game_count() covers, even if their own snapshots
+/// are newer.
+class GameReader {
+ public:
+  class Scan;
+
+  /// Opens a snapshot of `database`. The reader keeps the LMDB environment open by itself,
+  /// but must not be used after the database directory was reopened in this process.
+  explicit GameReader(const Database& database);
+  GameReader(GameReader&&) noexcept;
+  GameReader& operator=(GameReader&&) noexcept;
+  ~GameReader();
+
+  /// Number of games in the snapshot; ids are 1..game_count().
+  uint32_t game_count() const { return count_; }
+  /// Sets `bytes` to the record of game `id` (view valid until refresh()/destruction).
+  /// Returns false when `id` is 0 or above game_count(). Throws FormatError when a
+  /// committed record is missing from games.mdb.
+  bool record(uint32_t id, std::string_view& bytes) const;
+  /// Copies the record of game `id` into `out`; false when `id` is not in the snapshot.
+  bool read_record(uint32_t id, std::string& out) const;
+  /// Fills `out` with the header of game `id` (reusing its strings); false when `id` is
+  /// not in the snapshot.
+  bool read_header(uint32_t id, GameHeader& out);
+  /// The header of game `id`. Throws std::out_of_range when `id` is not in the snapshot.
+  GameHeader header(uint32_t id);
+  /// Iterates the records with ids in [first_id, last_id] (clamped to the snapshot) in id
+  /// order.
+  Scan scan(uint32_t first_id = 1, uint32_t last_id = UINT32_MAX) const;
+  /// Ends the snapshot and opens a new one (invalidates every view and Scan).
+  void refresh();
+
+ private:
+  /// Begins the SQLite read transaction, reads the count, then begins/renews LMDB.
+  void open_snapshot();
+
+  std::shared_ptr<const GameStore> store_;  // LMDB environment and sub-dbs
+  sqlite::Connection sql_;                  // own read-only connection
+  sqlite::Statement count_query_;           // SELECT committed_games
+  sqlite::Statement header_query_;          // the games row joined with its names
+  sqlite::Statement tags_query_;            // the other tags of a game
+  std::optional<lmdb::Txn> txn_;            // LMDB read transaction of the snapshot
+  uint32_t count_ = 0;                      // committed games in the snapshot
+};
+
+/// Iteration over a range of records in id order:
+///
+///   auto scan = reader.scan(first, last);
+///   uint32_t id; std::string_view bytes;
+///   while (scan.next(id, bytes)) { ... RecordView::parse(bytes) ... }
+class GameReader::Scan {
+ public:
+  /// Moves to the next record; false past the end of the range. Throws FormatError when a
+  /// committed id is missing.
+  bool next(uint32_t& id, std::string_view& bytes);
+
+ private:
+  friend class GameReader;
+  Scan(const lmdb::Txn& txn, lmdb::Dbi games, uint32_t first_id, uint32_t last_id)
+      : cursor_(txn, games), next_id_(first_id), last_id_(last_id) {}
+
+  lmdb::Cursor cursor_;  // over the games sub-db
+  uint32_t next_id_;     // id expected next
+  uint32_t last_id_;     // last id of the range; empty when next_id_ > last_id_
+  bool started_ = false; // cursor positioned
+};
+
+}  // namespace db

@@ -1,0 +1,49 @@
+// GameStore: the LMDB half of a database (games.mdb) with its two sub-databases, shared by
+// the Database and every GameReader / GameWriter made from it.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "db/lmdb_env.h"
+#include "db/lmdb_txn.h"
+
+namespace db {
+
+/// The open LMDB environment of a database directory and its "games" and "meta"
+/// sub-databases (layout in schema.h). Held through std::shared_ptr so that readers and
+/// writers keep it open even if the Database object is moved or destroyed first; still,
+/// open a directory only once per process (an LMDB rule).
+class GameStore {
+ public:
+  /// Opens (read-write: creates if missing) <dir>/games.mdb and checks its format version.
+  /// A new or empty store gets the current version. Throws FormatError on a version
+  /// mismatch, when a read-only open finds no store, or when a store holding games has no
+  /// version; LmdbError on LMDB failures.
+  static std::shared_ptr<GameStore> open(const std::filesystem::path& dir, bool read_only);
+
+  /// The database directory.
+  const std::filesystem::path& dir() const { return dir_; }
+  /// The environment (non-const: write transactions need it).
+  lmdb::Env& env() { return env_; }
+  /// The environment, for read transactions.
+  const lmdb::Env& env() const { return env_; }
+  /// Sub-database of game records: key = game id (uint32, MDB_INTEGERKEY).
+  lmdb::Dbi games() const { return games_; }
+  /// True when opened read-only.
+  bool read_only() const { return env_.read_only(); }
+  /// Number of records stored, including any beyond the committed count.
+  uint64_t record_entries() const;
+  /// Path of a file in the database directory.
+  std::filesystem::path file(const char* name) const { return dir_ / name; }
+
+ private:
+  GameStore(std::filesystem::path dir, lmdb::Env env)
+      : dir_(std::move(dir)), env_(std::move(env)) {}
+
+  std::filesystem::path dir_;  // database directory
+  lmdb::Env env_;              // games.mdb
+  lmdb::Dbi games_;            // "games" sub-db
+};
+
+}  // namespace db

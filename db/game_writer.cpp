@@ -1,0 +1,252 @@
+#include "db/game_writer.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "db/errors.h"
+#include "db/lmdb_cursor.h"
+#include "db/record_view.h"
+#include "db/schema.h"
+
+namespace db {
+
+namespace {
+
+FileLock lock_writer(const GameStore& store) {
+  auto lock = FileLock::try_lock(store.file(schema::kWriterLockFile));
+  if (!lock)
+    throw Error("another writer (an import) is using the database " + store.dir().string());
+  return std::move(*lock);
+}
+
+/// Deletes LMDB records above the committed count: leftovers of a process that died
+/// between its LMDB and SQLite commits. Readers already ignore them.
+void delete_uncommitted_records(GameStore& store, uint32_t committed) {
+  lmdb::Txn txn = lmdb::Txn::begin_write(store.env());
+  bool deleted = false;
+  {
+    lmdb::Cursor cursor(txn, store.games());
+    const uint32_t first = committed + 1;
+    std::string_view key, value;
+    for (bool found = cursor.seek(lmdb::integer_key(first), key, value); found;
+         found = cursor.next(key, value)) {
+      cursor.del();
+      deleted = true;
+    }
+  }
+  if (deleted) txn.commit();
+}
+
+int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// An Elo for binding: NULL when zero (none).
+std::optional<int64_t> elo(int value) {
+  return value ? std::optional<int64_t>(value) : std::nullopt;
+}
+
+/// A date part for binding: NULL when unknown.
+std::optional<int64_t> part(std::optional<int> value) {
+  return value ? std::optional<int64_t>(*value) : std::nullopt;
+}
+
+}  // namespace
+
+GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& options)
+    : store_(std::move(store)),
+      lock_(lock_writer(*store_)),
+      sql_(store_->file(schema::kHeadersFile), sqlite::OpenMode::kReadWrite),
+      insert_game_(sql_,
+                   "INSERT INTO games(id, file_id, ordinal, white_id, black_id, event_id, "
+                   "site_id, date, year, month, day, round, result, white_elo, black_elo, eco, "
+                   "plies, fen, variant) "
+                   "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                   "?16, ?17, ?18, ?19)"),
+      insert_tag_(sql_, "INSERT INTO tags(game_id, seq, name, value) VALUES(?1, ?2, ?3, ?4)"),
+      insert_log_(sql_,
+                  "INSERT INTO import_log(file_id, ordinal, line, move, reason, kind) "
+                  "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"),
+      insert_import_(sql_,
+                     "INSERT INTO imports(file_id, started, finished, games_read, imported, "
+                     "rejected, warnings) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+      insert_file_(sql_, "INSERT INTO files(path, imported_at) VALUES(?1, ?2) RETURNING id"),
+      set_committed_(sql_, "UPDATE meta SET value = ?1 WHERE key = 'committed_games'"),
+      players_(sql_, NameKind::kPlayer),
+      events_(sql_, NameKind::kEvent),
+      sites_(sql_, NameKind::kSite) {
+  schema::configure_writer(sql_);
+  committed_ = uint32_t(schema::read_meta(sql_, schema::kMetaCommittedGames).value_or(0));
+  delete_uncommitted_records(*store_, committed_);
+  if (committed_ == 0 || options.defer_indexes) {
+    // Bulk load: inserting into the secondary indexes row by row costs more than building
+    // them once in finish().
+    schema::drop_indexes(sql_);
+    indexes_deferred_ = true;
+  }
+}
+
+GameWriter::GameWriter(GameWriter&&) noexcept = default;
+GameWriter& GameWriter::operator=(GameWriter&&) noexcept = default;
+
+GameWriter::~GameWriter() {
+  txn_.reset();      // aborts an uncommitted LMDB batch
+  sql_.rollback();   // and its SQLite half
+}
+
+void GameWriter::check_usable() const {
+  if (broken_) throw Error("GameWriter: unusable after an earlier failure rolled back a batch");
+}
+
+void GameWriter::fail() noexcept {
+  txn_.reset();
+  sql_.rollback();
+  pending_ = 0;
+  broken_ = true;
+}
+
+void GameWriter::begin_sql() {
+  if (!sql_.in_transaction()) sql_.exec("BEGIN");
+}
+
+int64_t GameWriter::file_id(std::string_view path) {
+  if (last_file_id_ != 0 && path == last_file_) return last_file_id_;  // games come by file
+  std::string key(path);
+  int64_t id = 0;
+  if (auto it = file_ids_.find(key); it != file_ids_.end()) {
+    id = it->second;
+  } else {
+    insert_file_.bind(1, path);
+    insert_file_.bind(2, unix_now());
+    insert_file_.step();
+    id = insert_file_.column_int64(0);
+    insert_file_.reset();
+    file_ids_.emplace(key, id);
+  }
+  last_file_ = std::move(key);
+  last_file_id_ = id;
+  return id;
+}
+
+uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record) {
+  check_usable();
+  const uint32_t id = next_game_id();
+  if (header.id != 0 && header.id != id)
+    throw std::invalid_argument("GameWriter::add_game: header.id " + std::to_string(header.id) +
+                                " but the next game id is " + std::to_string(id));
+  const uint32_t plies = RecordView::parse(record).main_line_size();  // throws CorruptRecord
+  if (header.plies != plies)
+    throw std::invalid_argument("GameWriter::add_game: header.plies " +
+                                std::to_string(header.plies) + " but the record has " +
+                                std::to_string(plies) + " main-line moves");
+  try {
+    if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
+    begin_sql();
+    if (!txn_->put(store_->games(), lmdb::integer_key(id), record, lmdb::kPutAppend))
+      throw Error("GameWriter: game " + std::to_string(id) + " already in games.mdb");
+
+    const DateParts date = parse_pgn_date(header.date);
+    insert_game_.bind(1, int64_t(id));
+    insert_game_.bind(2, file_id(header.source_file));
+    insert_game_.bind(3, int64_t(header.ordinal));
+    insert_game_.bind(4, players_.id(header.white));
+    insert_game_.bind(5, players_.id(header.black));
+    insert_game_.bind(6, events_.id(header.event));
+    insert_game_.bind(7, sites_.id(header.site));
+    insert_game_.bind(8, header.date);
+    insert_game_.bind(9, part(date.year));
+    insert_game_.bind(10, part(date.month));
+    insert_game_.bind(11, part(date.day));
+    insert_game_.bind(12, header.round);
+    insert_game_.bind(13, int64_t(result_code(header.result)));
+    insert_game_.bind(14, elo(header.white_elo));
+    insert_game_.bind(15, elo(header.black_elo));
+    if (!header.eco.empty()) insert_game_.bind(16, header.eco);
+    insert_game_.bind(17, int64_t(header.plies));
+    if (!header.start_fen.empty()) insert_game_.bind(18, header.start_fen);
+    if (!header.variant.empty()) insert_game_.bind(19, header.variant);
+    insert_game_.run();  // unbound parameters (16, 18, 19) are NULL
+
+    int64_t seq = 0;
+    for (const auto& [name, value] : header.other_tags) {
+      insert_tag_.bind(1, int64_t(id));
+      insert_tag_.bind(2, seq++);
+      insert_tag_.bind(3, name);
+      insert_tag_.bind(4, value);
+      insert_tag_.run();
+    }
+  } catch (...) {
+    fail();
+    throw;
+  }
+  ++pending_;
+  return id;
+}
+
+void GameWriter::add_log(const LogEntry& entry) {
+  check_usable();
+  try {
+    begin_sql();
+    insert_log_.bind(1, file_id(entry.source_file));
+    insert_log_.bind(2, int64_t(entry.ordinal));
+    insert_log_.bind(3, int64_t(entry.line));
+    insert_log_.bind(4, entry.move);
+    insert_log_.bind(5, entry.reason);
+    insert_log_.bind(6, std::string_view(log_kind_text(entry.kind)));
+    insert_log_.run();
+  } catch (...) {
+    fail();
+    throw;
+  }
+}
+
+void GameWriter::add_import(const ImportRun& run) {
+  check_usable();
+  try {
+    begin_sql();
+    insert_import_.bind(1, file_id(run.source_file));
+    insert_import_.bind(2, run.started);
+    insert_import_.bind(3, run.finished);
+    insert_import_.bind(4, int64_t(run.games_read));
+    insert_import_.bind(5, int64_t(run.imported));
+    insert_import_.bind(6, int64_t(run.rejected));
+    insert_import_.bind(7, int64_t(run.warnings));
+    insert_import_.run();
+  } catch (...) {
+    fail();
+    throw;
+  }
+}
+
+void GameWriter::commit() {
+  check_usable();
+  if (!txn_ && !sql_.in_transaction()) return;
+  try {
+    if (txn_) {
+      txn_->commit();  // LMDB first (synced): SQLite may lag it, never lead it
+      txn_.reset();
+    }
+    const uint32_t total = committed_ + pending_;
+    set_committed_.bind(1, int64_t(total));
+    set_committed_.run();
+    sql_.exec("COMMIT");
+    committed_ = total;
+    pending_ = 0;
+  } catch (...) {
+    fail();
+    throw;
+  }
+}
+
+void GameWriter::finish() {
+  commit();
+  if (indexes_deferred_) {
+    schema::create_indexes(sql_);
+    indexes_deferred_ = false;
+  }
+  schema::checkpoint(sql_);
+}
+
+}  // namespace db

@@ -1,0 +1,112 @@
+// GameWriter: the single writer that appends games (record + header) to a database in
+// batches. Commit protocol and crash behaviour: see schema.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "db/file_lock.h"
+#include "db/game_header.h"
+#include "db/game_store.h"
+#include "db/import_log.h"
+#include "db/lmdb_txn.h"
+#include "db/name_table.h"
+#include "db/sqlite_db.h"
+#include "db/sqlite_statement.h"
+
+namespace db {
+
+class Database;
+
+/// How a GameWriter treats the secondary indexes of headers.sqlite (schema.h).
+struct WriterOptions {
+  /// Drop the secondary indexes now and rebuild them in finish(): faster for an import that
+  /// adds more than about a quarter of the games already stored (rebuilding costs about
+  /// 3 us per stored game, keeping them up to date about 10-20 us per added game). Always
+  /// done when the database is empty. Until finish() header queries run without indexes.
+  bool defer_indexes = false;
+};
+
+/// Appends games to a database. Obtained from Database::writer(); at most one exists per
+/// database directory at a time, across processes (it holds <dir>/writer.lock). Use it
+/// from a single thread (LMDB write transactions are tied to their thread).
+///
+/// Games get ids committed_games() + 1, + 2, ... in add_game() order. A batch is everything
+/// added since the last commit(): one LMDB write transaction and one SQLite transaction,
+/// opened by the first add. commit() makes the batch durable and visible to readers opened
+/// afterwards. Call finish() after the last commit of an import.
+///
+/// Errors: any exception from add_game/add_log/add_import/commit rolls the open batch back
+/// in both stores and leaves the writer broken (every later call throws db::Error); games
+/// committed before stay. Destroying a writer with an open batch discards that batch.
+class GameWriter {
+ public:
+  GameWriter(GameWriter&&) noexcept;
+  GameWriter& operator=(GameWriter&&) noexcept;
+  ~GameWriter();
+
+  /// The id the next add_game() will assign.
+  uint32_t next_game_id() const { return committed_ + pending_ + 1; }
+  /// Games committed so far (the database's game count).
+  uint32_t committed_games() const { return committed_; }
+  /// Games added to the open batch, not yet committed.
+  uint32_t pending_games() const { return pending_; }
+
+  /// Adds a game with id next_game_id() and returns that id. `header.id` must be 0 or that
+  /// id; `record` is the game record (RecordBuilder::finish()) and is validated first;
+  /// `header.plies` must equal its main-line length; `header.source_file` names the file
+  /// row (created on first use by this writer). A bad record (CorruptRecord) or header
+  /// (std::invalid_argument) is refused before anything is written, so the writer stays
+  /// usable.
+  uint32_t add_game(const GameHeader& header, std::string_view record);
+  /// Adds a row to the import log (rejected game or warning) in the open batch.
+  void add_log(const LogEntry& entry);
+  /// Adds the summary of one file's import run (table imports) in the open batch.
+  void add_import(const ImportRun& run);
+  /// Commits the open batch: LMDB first, then SQLite with meta.committed_games. No-op when
+  /// nothing was added.
+  void commit();
+  /// Commits, then builds the secondary indexes if this writer deferred them (first import
+  /// into an empty database). Call once at the end of an import.
+  void finish();
+
+ private:
+  friend class Database;
+  GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& options);
+
+  /// Opens the SQLite transaction of a batch if needed.
+  void begin_sql();
+  /// The files.id of `path`, inserting a row on first use.
+  int64_t file_id(std::string_view path);
+  /// Throws if the writer is broken.
+  void check_usable() const;
+  /// Rolls the open batch back in both stores and marks the writer broken.
+  void fail() noexcept;
+
+  std::shared_ptr<GameStore> store_;   // LMDB environment and sub-dbs
+  FileLock lock_;                      // <dir>/writer.lock, held for the writer's life
+  sqlite::Connection sql_;             // own connection to headers.sqlite
+  sqlite::Statement insert_game_;      // INSERT INTO games
+  sqlite::Statement insert_tag_;       // INSERT INTO tags
+  sqlite::Statement insert_log_;       // INSERT INTO import_log
+  sqlite::Statement insert_import_;    // INSERT INTO imports
+  sqlite::Statement insert_file_;      // INSERT INTO files ... RETURNING id
+  sqlite::Statement set_committed_;    // UPDATE meta SET value = ? (committed_games)
+  NameTable players_;                  // name -> players.id
+  NameTable events_;                   // name -> events.id
+  NameTable sites_;                    // name -> sites.id
+  std::unordered_map<std::string, int64_t> file_ids_;  // source path -> files.id
+  std::string last_file_;              // path of the last file_id() lookup
+  int64_t last_file_id_ = 0;           // its id (0 = none yet)
+  std::optional<lmdb::Txn> txn_;       // LMDB write txn of the open batch
+  uint32_t committed_ = 0;             // games committed (meta.committed_games)
+  uint32_t pending_ = 0;               // games in the open batch
+  bool indexes_deferred_ = false;      // secondary indexes dropped for a bulk load
+  bool broken_ = false;                // a failure rolled a batch back
+};
+
+}  // namespace db

@@ -1,0 +1,64 @@
+#include "db/lmdb_env.h"
+
+#include <lmdb.h>
+
+#include <utility>
+
+#include "db/errors.h"
+
+namespace db::lmdb {
+
+Env Env::open(const std::filesystem::path& file, const EnvOptions& options) {
+  MDB_env* env = nullptr;
+  if (int rc = mdb_env_create(&env); rc != 0) throw LmdbError("mdb_env_create", rc);
+  Env owner(env, options.read_only);  // closes the env if a later step throws
+  if (int rc = mdb_env_set_mapsize(env, options.map_size); rc != 0)
+    throw LmdbError("mdb_env_set_mapsize", rc);
+  if (int rc = mdb_env_set_maxdbs(env, options.max_dbs); rc != 0)
+    throw LmdbError("mdb_env_set_maxdbs", rc);
+  if (int rc = mdb_env_set_maxreaders(env, options.max_readers); rc != 0)
+    throw LmdbError("mdb_env_set_maxreaders", rc);
+  unsigned flags = MDB_NOSUBDIR | MDB_NOTLS;
+  if (options.read_only) flags |= MDB_RDONLY;
+  if (int rc = mdb_env_open(env, file.c_str(), flags, 0644); rc != 0)
+    throw LmdbError("mdb_env_open", rc, file.string());
+  int dead = 0;
+  if (int rc = mdb_reader_check(env, &dead); rc != 0) throw LmdbError("mdb_reader_check", rc);
+  return owner;
+}
+
+Env::Env(Env&& other) noexcept
+    : env_(std::exchange(other.env_, nullptr)), read_only_(other.read_only_) {}
+
+Env& Env::operator=(Env&& other) noexcept {
+  if (this != &other) {
+    if (env_) mdb_env_close(env_);
+    env_ = std::exchange(other.env_, nullptr);
+    read_only_ = other.read_only_;
+  }
+  return *this;
+}
+
+Env::~Env() {
+  if (env_) mdb_env_close(env_);
+}
+
+void Env::sync() {
+  if (int rc = mdb_env_sync(env_, 1); rc != 0) throw LmdbError("mdb_env_sync", rc);
+}
+
+uint64_t Env::map_size() const {
+  MDB_envinfo info;
+  if (int rc = mdb_env_info(env_, &info); rc != 0) throw LmdbError("mdb_env_info", rc);
+  return info.me_mapsize;
+}
+
+uint64_t Env::used_bytes() const {
+  MDB_envinfo info;
+  if (int rc = mdb_env_info(env_, &info); rc != 0) throw LmdbError("mdb_env_info", rc);
+  MDB_stat stat;
+  if (int rc = mdb_env_stat(env_, &stat); rc != 0) throw LmdbError("mdb_env_stat", rc);
+  return (uint64_t(info.me_last_pgno) + 1) * stat.ms_psize;
+}
+
+}  // namespace db::lmdb

@@ -1,0 +1,177 @@
+#include "db/schema.h"
+
+#include <string>
+
+#include "db/errors.h"
+#include "db/record_format.h"
+#include "db/sqlite_statement.h"
+
+namespace db::schema {
+
+namespace {
+
+constexpr const char* kCreateTables = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL, imported_at INTEGER NOT NULL);
+CREATE TABLE players(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE INDEX players_name_nocase ON players(name COLLATE NOCASE);
+CREATE TABLE events(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE sites(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE games(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id),
+  ordinal INTEGER NOT NULL,
+  white_id INTEGER NOT NULL REFERENCES players(id),
+  black_id INTEGER NOT NULL REFERENCES players(id),
+  event_id INTEGER NOT NULL REFERENCES events(id),
+  site_id INTEGER NOT NULL REFERENCES sites(id),
+  date TEXT NOT NULL,
+  year INTEGER,
+  month INTEGER,
+  day INTEGER,
+  round TEXT NOT NULL,
+  result INTEGER NOT NULL,
+  white_elo INTEGER,
+  black_elo INTEGER,
+  eco TEXT,
+  plies INTEGER NOT NULL,
+  fen TEXT,
+  variant TEXT);
+CREATE TABLE tags(
+  game_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+CREATE TABLE import_log(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id),
+  ordinal INTEGER NOT NULL,
+  line INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK(kind IN ('rejected', 'warning')));
+CREATE TABLE imports(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id),
+  started INTEGER NOT NULL,
+  finished INTEGER NOT NULL,
+  games_read INTEGER NOT NULL,
+  imported INTEGER NOT NULL,
+  rejected INTEGER NOT NULL,
+  warnings INTEGER NOT NULL);
+)sql";
+
+// Secondary indexes for header filters (player, Elo, year, ECO). They slow down inserts,
+// so bulk loads drop them and build them once at the end (GameWriter::finish), in one
+// transaction. games.result has no index on purpose: with four values, a result filter
+// keeps a quarter to a half of the games, where a table scan beats any index.
+constexpr const char* kCreateIndexes = R"sql(
+BEGIN;
+CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
+CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
+CREATE INDEX IF NOT EXISTS games_year ON games(year);
+CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo);
+CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo);
+CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
+COMMIT;
+)sql";
+
+constexpr const char* kDropIndexes = R"sql(
+BEGIN;
+DROP INDEX IF EXISTS games_white;
+DROP INDEX IF EXISTS games_black;
+DROP INDEX IF EXISTS games_year;
+DROP INDEX IF EXISTS games_white_elo;
+DROP INDEX IF EXISTS games_black_elo;
+DROP INDEX IF EXISTS games_eco;
+COMMIT;
+)sql";
+
+}  // namespace
+
+bool has_tables(sqlite::Connection& db) {
+  sqlite::Statement query(db,
+                          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  return query.step();
+}
+
+bool is_empty(sqlite::Connection& db) {
+  sqlite::Statement query(db, "SELECT 1 FROM sqlite_master");
+  return !query.step();
+}
+
+void create_tables(sqlite::Connection& db) {
+  // journal_mode cannot change inside a transaction; it is persistent once set.
+  db.exec("PRAGMA journal_mode=WAL");
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(kCreateTables);
+    sqlite::Statement insert(db, "INSERT INTO meta(key, value) VALUES(?1, ?2)");
+    insert.bind(1, kMetaFormatVersion);
+    insert.bind(2, int64_t(kFormatVersion));
+    insert.run();
+    insert.bind(1, kMetaRecordFormatVersion);
+    insert.bind(2, int64_t(kRecordFormatVersion));
+    insert.run();
+    insert.bind(1, kMetaCommittedGames);
+    insert.bind(2, int64_t(0));
+    insert.run();
+    db.exec("COMMIT");
+    create_indexes(db);
+  } catch (...) {
+    db.rollback();
+    throw;
+  }
+}
+
+void create_indexes(sqlite::Connection& db) {
+  try {
+    db.exec(kCreateIndexes);
+  } catch (...) {
+    db.rollback();
+    throw;
+  }
+}
+
+void drop_indexes(sqlite::Connection& db) {
+  try {
+    db.exec(kDropIndexes);
+  } catch (...) {
+    db.rollback();
+    throw;
+  }
+}
+
+std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key) {
+  sqlite::Statement query(db, "SELECT value FROM meta WHERE key = ?1");
+  query.bind(1, key);
+  if (!query.step()) return std::nullopt;
+  return query.column_int64(0);
+}
+
+void check_format_version(std::optional<int64_t> found, int64_t expected,
+                          const std::string& what) {
+  if (!found) throw FormatError(what + " has no format version: not a cqldb database");
+  if (*found != expected)
+    throw FormatError(what + " has format version " + std::to_string(*found) +
+                      " but this cqldb reads version " + std::to_string(expected) +
+                      "; import the PGN files again into a new database");
+}
+
+void checkpoint(sqlite::Connection& db) {
+  // Without a busy timeout the checkpoint gives up at once where readers block it.
+  db.exec("PRAGMA busy_timeout=0; PRAGMA wal_checkpoint(TRUNCATE)");
+  const std::string restore = "PRAGMA busy_timeout=" + std::to_string(sqlite::kBusyTimeoutMs);
+  db.exec(restore.c_str());
+}
+
+void configure_writer(sqlite::Connection& db) {
+  db.exec(
+      "PRAGMA synchronous=NORMAL;"
+      "PRAGMA cache_size=-131072;"  // KiB: up to 128 MiB of page cache
+      "PRAGMA temp_store=MEMORY;"
+      "PRAGMA threads=2;");  // helper threads for the sorts of CREATE INDEX
+}
+
+}  // namespace db::schema

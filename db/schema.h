@@ -1,0 +1,82 @@
+// The on-disk layout of a cqldb database directory, and the SQL schema of headers.sqlite.
+//
+//   <dir>/games.mdb        LMDB environment (MDB_NOSUBDIR), lock file games.mdb-lock
+//                          sub-db "games": key = game id (uint32, MDB_INTEGERKEY),
+//                                          value = game record (record_format.h)
+//                          sub-db "meta":  "format_version", "record_format_version"
+//                                          -> decimal text
+//   <dir>/headers.sqlite   SQLite, WAL mode (-wal and -shm files beside it)
+//   <dir>/writer.lock      flock()ed by the single GameWriter
+//
+// headers.sqlite tables (all ids INTEGER PRIMARY KEY = rowid):
+//   meta(key, value)             format_version, record_format_version, committed_games
+//   files(id, path, imported_at) one row per source file per import; imported_at = Unix s
+//   players / events / sites(id, name UNIQUE)  interned names (exact bytes; players also
+//                                have a NOCASE index for case-insensitive search)
+//   games(id = game id, file_id, ordinal, white_id, black_id, event_id, site_id,
+//         date TEXT as in the PGN, year/month/day INT or NULL when unknown, round TEXT,
+//         result INT (ResultCode: 0 '*'/unknown, 1 white wins, 2 black wins, 3 draw),
+//         white_elo/black_elo INT or NULL, eco TEXT or NULL, plies INT,
+//         fen TEXT or NULL (standard start), variant TEXT or NULL (standard chess))
+//   tags(game_id, seq, name, value)  other tags in file order (WITHOUT ROWID, clustered
+//                                    by game)
+//   import_log(id, file_id, ordinal, line, move, reason, kind 'rejected'|'warning')
+//   imports(id, file_id, started, finished, games_read, imported, rejected, warnings)
+//
+// Commit protocol (GameWriter): each batch commits the LMDB transaction first (synced to
+// disk), then the SQLite transaction, which also sets meta.committed_games = N. Games
+// 1..N are the database; LMDB entries above N (a crash between the two commits) are
+// ignored by readers and deleted by the next writer. Even on power loss SQLite can only
+// fall behind LMDB, never run ahead of it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "db/sqlite_db.h"
+
+namespace db::schema {
+
+/// Version of the database layout (this file and record_format.h); stored in both stores
+/// and checked on open. Bumped whenever either changes incompatibly.
+inline constexpr uint32_t kFormatVersion = 1;
+
+inline constexpr const char* kGamesFile = "games.mdb";         ///< LMDB data file
+inline constexpr const char* kHeadersFile = "headers.sqlite";  ///< SQLite file
+inline constexpr const char* kWriterLockFile = "writer.lock";  ///< single-writer lock
+
+inline constexpr const char* kGamesDbi = "games";  ///< LMDB sub-db of game records
+inline constexpr const char* kMetaDbi = "meta";    ///< LMDB sub-db of meta data
+
+inline constexpr std::string_view kMetaFormatVersion = "format_version";
+inline constexpr std::string_view kMetaRecordFormatVersion = "record_format_version";
+inline constexpr std::string_view kMetaCommittedGames = "committed_games";  ///< SQLite only
+
+/// True when headers.sqlite already has its tables.
+bool has_tables(sqlite::Connection& db);
+/// True when the SQLite file has no tables at all (a new file).
+bool is_empty(sqlite::Connection& db);
+/// Creates the tables (not the secondary indexes) and the meta rows of a new database:
+/// sets WAL mode, then creates everything in one transaction.
+void create_tables(sqlite::Connection& db);
+/// Creates the secondary indexes used by header filters, if missing (one transaction).
+void create_indexes(sqlite::Connection& db);
+/// Drops the secondary indexes (before bulk-loading an empty database).
+void drop_indexes(sqlite::Connection& db);
+/// The integer value of a meta row, or std::nullopt when the row is missing.
+std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key);
+/// Throws FormatError when `found` (a stored format version, nullopt = missing) is not the
+/// version this build reads. `what` names the store in the message.
+void check_format_version(std::optional<int64_t> found, int64_t expected,
+                          const std::string& what);
+/// Copies the WAL into the database file and truncates it, if no reader holds an older
+/// snapshot (then it does nothing rather than wait). Keeps reads fast and sizes honest
+/// after an import.
+void checkpoint(sqlite::Connection& db);
+/// Per-connection settings for the writer: synchronous=NORMAL, a larger page cache,
+/// in-memory temporary storage and sorter threads (index builds).
+void configure_writer(sqlite::Connection& db);
+
+}  // namespace db::schema

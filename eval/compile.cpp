@@ -1,0 +1,379 @@
+// Program::compile: the typed AST (cql/ast.h) -> position-list nodes (eval/node.h) and header
+// filters (eval/header_filter.h). Transformations (seed 003, SPEC) are applied here, once:
+// every designator of a list is compiled once per distinct transformation of the list.
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "db/game_header.h"
+#include "eval/node.h"
+#include "eval/program.h"
+#include "eval/transform.h"
+
+namespace eval {
+
+CompileError::CompileError(cql::SourceLoc l, const std::string& message)
+    : std::runtime_error(message), loc(l) {}
+
+namespace {
+
+using cql::Keyword;
+using cql::KeywordItem;
+
+[[noreturn]] void not_supported(const KeywordItem& item) {
+  throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword));
+}
+
+/// The transformation keyword of `k`, if it is one (`:inside` is not: it filters shifts).
+std::optional<TransformKeyword> transform_keyword(Keyword k) {
+  switch (k) {
+    case Keyword::Flip:
+    case Keyword::FlipDihedral: return TransformKeyword::kFlip;
+    case Keyword::FlipHorizontal: return TransformKeyword::kFlipHorizontal;
+    case Keyword::FlipVertical: return TransformKeyword::kFlipVertical;
+    case Keyword::FlipDiagonal: return TransformKeyword::kFlipDiagonal;
+    case Keyword::FlipColor: return TransformKeyword::kFlipColor;
+    case Keyword::Shift: return TransformKeyword::kShift;
+    case Keyword::ShiftHorizontal: return TransformKeyword::kShiftHorizontal;
+    case Keyword::ShiftVertical: return TransformKeyword::kShiftVertical;
+    case Keyword::ShiftMainDiagonal: return TransformKeyword::kShiftMainDiagonal;
+    case Keyword::ShiftOffDiagonal: return TransformKeyword::kShiftOffDiagonal;
+    case Keyword::ShiftDiagonal: return TransformKeyword::kShiftDiagonal;
+    default: return std::nullopt;
+  }
+}
+
+/// Resolves a range written in the script to inclusive integer bounds.
+IntRange int_range(const cql::Range& r, const KeywordItem& item) {
+  if (r.percent) throw CompileError(item.loc, "percentages are not allowed for " + cql::keyword_spelling(item.keyword));
+  IntRange out;
+  if (r.kind == cql::Range::Kind::Any) {  // `*`: value present (Elo > 0)
+    out.lo = 1;
+    return out;
+  }
+  if (r.kind == cql::Range::Kind::Missing) {  // `-`: value missing (Elo 0)
+    out.lo = out.hi = 0;
+    return out;
+  }
+  if (r.lo) {
+    out.lo_from_end = r.lo->from_end;
+    out.lo = r.lo->from_end ? r.lo->value - (r.lo_strict ? 1 : 0) : r.lo->value + (r.lo_strict ? 1 : 0);
+  }
+  if (r.hi) {
+    out.hi_from_end = r.hi->from_end;
+    out.hi = r.hi->from_end ? r.hi->value + (r.hi_strict ? 1 : 0) : r.hi->value - (r.hi_strict ? 1 : 0);
+  }
+  return out;
+}
+
+/// Castling letters K Q k q of a designator -> CastlingRight bits.
+int castling_rights_of(cql::PieceMask mask) {
+  using namespace cql::piece_mask;
+  int rights = 0;
+  if (mask & kWhiteKing) rights |= chess::WHITE_OO;
+  if (mask & kWhiteQueen) rights |= chess::WHITE_OOO;
+  if (mask & kBlackKing) rights |= chess::BLACK_OO;
+  if (mask & kBlackQueen) rights |= chess::BLACK_OOO;
+  return rights;
+}
+
+/// Compiles position lists under a transformation.
+class ListCompiler {
+ public:
+  explicit ListCompiler(bool& needs_game_info, bool& needs_repetition)
+      : needs_game_info_(needs_game_info), needs_repetition_(needs_repetition) {}
+
+  /// Compiles `list` with every element transformed by (the list's own transformations,
+  /// then) `outer`.
+  std::shared_ptr<const PositionList> compile(const cql::List& list, const Transform& outer) {
+    std::vector<TransformKeyword> keywords;
+    for (const cql::Element& e : list.elements) {
+      if (auto* item = std::get_if<KeywordItem>(&e))
+        if (auto tk = transform_keyword(item->keyword)) keywords.push_back(*tk);
+    }
+    auto out = std::make_shared<PositionList>();
+    out->negated = list.negated;
+    std::set<std::string> seen;  // canonical forms of the variants compiled so far
+    for (const Transform& inner : compose(keywords)) {
+      Transform t = inner.then(outer);
+      std::vector<Node> nodes;
+      bool never = false;  // some node can never match under t (a designator left the board)
+      for (const cql::Element& e : list.elements) {
+        Node n = element(e, t);
+        if (n.op == Op::kTrue && !n.negate) continue;
+        if (n.op == Op::kFalse && !n.negate) never = true;
+        nodes.push_back(std::move(n));
+      }
+      if (never) continue;  // this transformation of the list matches nothing
+      std::string key = canonical(nodes);
+      if (!seen.insert(key).second) continue;
+      out->variants.push_back(std::move(nodes));
+    }
+    return out;
+  }
+
+ private:
+  Designator designator(const cql::PieceDesignator& p, const Transform& t) {
+    if (!p.tag.empty()) throw CompileError(p.loc, "not yet supported: tagged piece designator $" + p.tag);
+    Designator d;
+    d.pieces = t.apply(p.pieces);
+    d.promoted = t.apply(p.promoted);
+    d.not_promoted = t.apply(p.not_promoted);
+    d.squares = t.apply(p.squares.squares);  // the reserve never holds a piece in standard chess
+    return d;
+  }
+
+  Node element(const cql::Element& e, const Transform& t) {
+    if (auto* p = std::get_if<cql::PieceDesignator>(&e)) {
+      Node n;
+      n.d.push_back(designator(*p, t));
+      n.op = n.d[0].squares ? Op::kDesignator : Op::kFalse;
+      return n;
+    }
+    if (auto* item = std::get_if<KeywordItem>(&e)) return keyword(*item, t);
+    const cql::List& sub = **std::get_if<cql::Box<cql::List>>(&e);
+    Node n;
+    n.op = Op::kList;
+    n.lists.push_back(compile(sub, t));
+    return n;
+  }
+
+  Node keyword(const KeywordItem& item, const Transform& t) {
+    const cql::KeywordInfo& info = item.info();
+    Keyword k = item.keyword;
+    bool negate = false;
+    if (info.same_as) k = *info.same_as;
+    if (info.negation_of) {
+      k = *info.negation_of;
+      negate = true;
+    }
+    Node n = keyword_node(item, k, t);
+    n.negate = n.negate != negate;
+    return n;
+  }
+
+  Node keyword_node(const KeywordItem& item, Keyword k, const Transform& t) {
+    Node n;
+    const bool swap = t.swaps_colors();
+    auto pieces = [&]() -> const std::vector<cql::PieceDesignator>& {
+      if (auto* a = std::get_if<cql::DesignatorArgs>(&item.args)) return a->pieces;
+      return std::get<cql::CountArgs>(item.args).pieces;
+    };
+    auto range0 = [&] { return int_range(std::get<cql::CountArgs>(item.args).ranges.at(0), item); };
+    auto with_designators = [&](Op op) {
+      n.op = op;
+      for (const cql::PieceDesignator& p : pieces()) n.d.push_back(designator(p, t));
+    };
+    auto sub_lists = [&](Op op) {
+      n.op = op;
+      for (const cql::List& l : std::get<cql::SubListArgs>(item.args).lists) n.lists.push_back(compile(l, t));
+    };
+    if (transform_keyword(k)) return n;  // handled by compile(): kTrue, dropped
+    switch (k) {
+      // ---- logic
+      case Keyword::And: sub_lists(Op::kAnd); break;
+      case Keyword::Or: sub_lists(Op::kOr); break;
+      case Keyword::Xor: sub_lists(Op::kXor); break;
+      case Keyword::Cond: sub_lists(Op::kCond); break;
+      case Keyword::Not: {
+        const auto& lists = std::get<cql::SubListArgs>(item.args).lists;
+        if (lists.empty()) return n;  // bare :not is List::negated
+        sub_lists(Op::kList);
+        n.negate = true;
+        break;
+      }
+      // ---- simple position keywords
+      case Keyword::Mate: n.op = Op::kMate; break;
+      case Keyword::Stalemate: n.op = Op::kStalemate; break;
+      case Keyword::Check: with_designators(Op::kCheck); break;
+      case Keyword::DoubleCheck: with_designators(Op::kDoubleCheck); break;
+      case Keyword::ContactCheck: with_designators(Op::kContactCheck); break;
+      case Keyword::Wtm: n.op = swap ? Op::kBtm : Op::kWtm; break;
+      case Keyword::Btm: n.op = swap ? Op::kWtm : Op::kBtm; break;
+      case Keyword::Initial: n.op = Op::kInitial; break;
+      case Keyword::Terminal: n.op = Op::kTerminal; break;
+      case Keyword::Castling:
+        n.op = Op::kCastling;
+        n.value = castling_rights_of(t.apply(pieces().at(0).pieces));
+        break;
+      case Keyword::Endgame: n.op = Op::kEndgame; break;
+      case Keyword::Fen: {
+        auto pos = std::make_shared<chess::Position>();
+        chess::FenError err = pos->set_fen(std::get<cql::FenArgs>(item.args).fen);
+        if (!err.ok()) throw CompileError(item.loc, "invalid FEN for :fen: " + err.message);
+        n.op = Op::kFen;
+        n.fen = pos;
+        break;
+      }
+      case Keyword::GameIsOver: n.op = Op::kGameIsOver; break;
+      case Keyword::MatingMaterial: n.op = Op::kMatingMaterial; break;
+      case Keyword::WhiteCannotWin:
+      case Keyword::BlackCannotWin:
+        n.op = Op::kCannotWin;
+        n.value = (k == Keyword::WhiteCannotWin) != swap ? chess::WHITE : chess::BLACK;
+        break;
+      case Keyword::HalfmoveClock: n.op = Op::kHalfmoveClock; n.range = range0(); break;
+      case Keyword::HalfmoveClockLimit: {
+        IntRange r = range0();
+        n.op = Op::kHalfmoveClockLimit;
+        n.value = r.hi != INT64_MAX ? r.hi : r.lo;
+        break;
+      }
+      case Keyword::FiftyMoveRule: n.op = Op::kFiftyMoveRule; break;
+      case Keyword::ThreefoldRepetition:
+      case Keyword::FivefoldRepetition:
+        n.op = Op::kRepetition;
+        n.value = k == Keyword::ThreefoldRepetition ? 3 : 5;
+        needs_repetition_ = true;
+        break;
+      // ---- variant-only keywords: never satisfied in standard chess (SPEC Variants)
+      case Keyword::KingOnTheHill: case Keyword::Losing: case Keyword::MustCapture:
+      case Keyword::ThreeChecks: case Keyword::PieceDrop:
+        n.op = Op::kFalse;
+        break;
+      // ---- CQL 1.0 output options without effect
+      case Keyword::MarkAll: case Keyword::NoAnnotate: break;
+      // ---- piece configuration
+      case Keyword::PieceCount: with_designators(Op::kPieceCount); n.range = range0(); break;
+      case Keyword::Power: with_designators(Op::kPower); n.range = range0(); break;
+      case Keyword::PowerDifference:
+      case Keyword::PieceCountDifference:
+        with_designators(k == Keyword::PowerDifference ? Op::kPowerDifference
+                                                       : Op::kPieceCountDifference);
+        n.range = range0();
+        n.value = (n.d.size() == 1 && swap) ? 1 : 0;
+        break;
+      case Keyword::AttackCount: with_designators(Op::kAttackCount); n.range = range0(); break;
+      case Keyword::Ray: case Keyword::RayAttack: case Keyword::RayDiagonal:
+      case Keyword::RayOrthogonal: case Keyword::RayHorizontal: case Keyword::RayVertical: {
+        const auto& ray = std::get<cql::RayArgs>(item.args);
+        n.op = Op::kRay;
+        for (const cql::PieceDesignator& p : ray.ray) n.d.push_back(designator(p, t));
+        if (ray.range) n.range = int_range(*ray.range, item);
+        else n.range.lo = 1;
+        n.value = k == Keyword::Ray ? 0 : k == Keyword::RayAttack ? 1 : k == Keyword::RayDiagonal ? 2
+                : k == Keyword::RayOrthogonal ? 3 : k == Keyword::RayHorizontal ? 4 : 5;
+        break;
+      }
+      case Keyword::Inside: {
+        const auto& a = std::get<cql::DesignatorArgs>(item.args);
+        n.op = Op::kInside;
+        n.d.push_back(designator(a.pieces.at(0), t));
+        n.d[0].squares &= a.region ? a.region->squares : ~chess::Bitboard(0);  // region not transformed
+        break;
+      }
+      // ---- the next move
+      case Keyword::MoveFrom: with_designators(Op::kMoveFrom); break;
+      case Keyword::MoveTo: with_designators(Op::kMoveTo); break;
+      case Keyword::Promote:
+        with_designators(Op::kPromote);
+        if (n.d[0].pieces == 0) n.op = Op::kNoPromotion;  // `:promote []`: not a promotion
+        break;
+      case Keyword::EnPassant: n.op = Op::kEnPassant; break;
+      case Keyword::IsCastling: {
+        n.op = Op::kIsCastling;
+        const auto& ps = pieces();
+        n.value = ps.empty() ? chess::ANY_CASTLING : castling_rights_of(t.apply(ps[0].pieces));
+        break;
+      }
+      case Keyword::MoveNumber: n.op = Op::kMoveNumber; n.range = range0(); break;
+      case Keyword::HalfmoveNumber: n.op = Op::kHalfmoveNumber; n.range = range0(); break;
+      // ---- game information
+      case Keyword::Result: {
+        n.op = Op::kResult;
+        for (cql::GameResult r : std::get<cql::ResultArgs>(item.args).values) {
+          db::ResultCode code = db::ResultCode::kUnknown;
+          switch (r) {
+            case cql::GameResult::WhiteWins: code = swap ? db::ResultCode::kBlackWins : db::ResultCode::kWhiteWins; break;
+            case cql::GameResult::BlackWins: code = swap ? db::ResultCode::kWhiteWins : db::ResultCode::kBlackWins; break;
+            case cql::GameResult::Draw: code = db::ResultCode::kDraw; break;
+            case cql::GameResult::Unknown: code = db::ResultCode::kUnknown; break;
+            case cql::GameResult::BothLose: continue;  // never stored
+          }
+          n.value |= int64_t(1) << int(code);
+        }
+        needs_game_info_ = true;
+        break;
+      }
+      case Keyword::Elo: n.op = Op::kElo; n.range = range0(); needs_game_info_ = true; break;
+      case Keyword::WhiteElo:
+      case Keyword::BlackElo:
+        n.op = (k == Keyword::WhiteElo) != swap ? Op::kWhiteElo : Op::kBlackElo;
+        n.range = range0();
+        needs_game_info_ = true;
+        break;
+      default: not_supported(item);
+    }
+    return n;
+  }
+
+  /// A text form of a variant's nodes: equal strings = identical transformed lists.
+  static std::string canonical(const std::vector<Node>& nodes) {
+    std::string s;
+    for (const Node& n : nodes) {
+      s += std::to_string(int(n.op)) + (n.negate ? "!" : "") + ":" + std::to_string(n.value) + ":" +
+           std::to_string(n.range.lo) + "," + std::to_string(n.range.hi) + ":";
+      for (const Designator& d : n.d)
+        s += std::to_string(d.pieces) + "/" + std::to_string(d.promoted) + "/" +
+             std::to_string(d.not_promoted) + "@" + std::to_string(d.squares) + ";";
+      for (const auto& l : n.lists) {
+        s += "(";
+        for (const auto& v : l->variants) s += "[" + canonical(v) + "]";
+        s += l->negated ? ")!" : ")";
+      }
+      if (n.fen) s += n.fen->fen();
+      s += '|';
+    }
+    return s;
+  }
+
+  bool& needs_game_info_;
+  bool& needs_repetition_;
+};
+
+}  // namespace
+
+Program Program::compile(const cql::Script& script) {
+  Program program;
+  const cql::List& match = script.match;
+  bool either = false;
+  for (const cql::Element& e : match.elements) {
+    const auto* item = std::get_if<KeywordItem>(&e);
+    if (!item) continue;
+    if (item->keyword == Keyword::EitherColor) either = true;
+    // Match-list keywords that are neither header conditions nor handled below.
+    switch (item->keyword) {
+      case Keyword::And: case Keyword::Or: case Keyword::Xor: case Keyword::Cond:
+      case Keyword::Not: case Keyword::MatchCount: case Keyword::PretransformMatchCount:
+      case Keyword::Sequence: case Keyword::GappedSequence: case Keyword::Relation:
+      case Keyword::Accumulate: case Keyword::AccumulateStar: case Keyword::SumRange:
+      case Keyword::Output: case Keyword::Pgn:
+        if (item->keyword == Keyword::Not && std::get<cql::SubListArgs>(item->args).lists.empty()) break;
+        throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword) + " in a match list");
+      default: break;
+    }
+  }
+  for (int flip = 0; flip <= (either ? 1 : 0); ++flip) {
+    Alternative alt;
+    alt.color_flipped = flip;
+    alt.header = HeaderFilter::compile(match, flip);
+    ListCompiler compiler(program.needs_game_info_, program.needs_repetition_);
+    Transform t = flip ? Transform::color_flip() : Transform();
+    for (const cql::Element& e : match.elements) {
+      if (const auto* box = std::get_if<cql::Box<cql::List>>(&e)) {
+        const cql::List& list = **box;
+        if (flip) {
+          for (const cql::Element& inner : list.elements)
+            if (const auto* item = std::get_if<KeywordItem>(&inner); item && item->keyword == Keyword::FlipColor)
+              throw CompileError(item->loc, ":flipcolor is not allowed together with match:eithercolor");
+        }
+        alt.lists.push_back(compiler.compile(list, t));
+      }
+    }
+    program.alternatives_.push_back(std::move(alt));
+  }
+  program.negated_ = match.negated;
+  return program;
+}
+
+}  // namespace eval

@@ -1,0 +1,103 @@
+#include "eval/game_matcher.h"
+
+#include <algorithm>
+
+#include "chess/movegen.h"
+#include "db/errors.h"
+#include "eval/node.h"
+
+namespace eval {
+
+namespace {
+
+/// Moves the promoted-piece marks along with move `m` (played in `pos`, before the move).
+chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) {
+  if (m == chess::Move::null() || m.kind() == chess::Move::CASTLING) return promoted;
+  chess::Bitboard from = chess::square_bb(m.from_sq()), to = chess::square_bb(m.to_sq());
+  bool was_promoted = promoted & from;
+  promoted &= ~(from | to);
+  if (was_promoted || m.kind() == chess::Move::PROMOTION) promoted |= to;
+  return promoted;
+}
+
+}  // namespace
+
+GameMatcher::GameMatcher(const Program& program) : program_(program) {}
+
+bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, const GameInfo* info,
+                        std::vector<uint32_t>& plies, uint64_t& positions) {
+  const auto& alts = program_.alternatives();
+  plies.clear();
+  chess::Position pos;
+  if (!record.start_fen().empty()) {
+    chess::FenError err = pos.set_fen(record.start_fen(), record.chess960());
+    if (!err.ok()) throw db::CorruptRecord("stored start FEN is invalid: " + err.message);
+  }
+  const uint32_t last_ply = record.main_line_size();
+  PosCtx c;
+  c.pos = &pos;
+  c.info = info;
+  c.last_ply = last_ply;
+  c.last_movenumber = 1 + (pos.game_ply() + int(last_ply)) / 2;
+
+  size_t max_lists = 0;
+  for (const Alternative& a : alts) max_lists = std::max(max_lists, a.lists.size());
+  list_hit_.assign(alts.size() * max_lists, 0);
+  ply_hit_.assign(alts.size() * (size_t(last_ply) + 1), 0);
+  const bool repetition = program_.needs_repetition();
+  if (repetition) keys_.clear();
+
+  chess::UndoInfo undo;
+  for (uint32_t ply = 0;; ++ply) {
+    c.ply = ply;
+    c.next = ply < last_ply ? record.main_move(ply) : chess::Move::none();
+    if (repetition) {
+      keys_.push_back(pos.key());
+      uint32_t n = 0;
+      int back = std::min<int>(pos.rule50_count(), int(ply));
+      for (int j = int(ply); j >= int(ply) - back; j -= 2) n += keys_[j] == pos.key();
+      c.occurrences = n;
+    }
+    ++positions;
+    for (size_t a = 0; a < alts.size(); ++a) {
+      if (!(alternatives >> a & 1)) continue;
+      const auto& lists = alts[a].lists;
+      for (size_t i = 0; i < lists.size(); ++i) {
+        if (lists[i]->match(c)) {
+          list_hit_[a * max_lists + i] = 1;
+          ply_hit_[a * (size_t(last_ply) + 1) + ply] = 1;
+        }
+      }
+    }
+    if (ply == last_ply) break;
+    chess::Move m = c.next;
+    if (m == chess::Move::null()) {
+      if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
+      pos.do_null_move(undo);
+    } else {
+      if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
+          chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
+        throw db::CorruptRecord("stored move is illegal on its board");
+      c.promoted = update_promoted(c.promoted, m);
+      pos.do_move(m, undo);
+    }
+  }
+
+  bool matched = false;
+  for (size_t a = 0; a < alts.size(); ++a) {
+    if (!(alternatives >> a & 1)) continue;
+    bool all = true;
+    for (size_t i = 0; i < alts[a].lists.size(); ++i) all &= list_hit_[a * max_lists + i] != 0;
+    if (!all) continue;
+    matched = true;
+    for (uint32_t p = 0; p <= last_ply; ++p)
+      if (ply_hit_[a * (size_t(last_ply) + 1) + p]) plies.push_back(p);
+  }
+  if (alts.size() > 1) {
+    std::sort(plies.begin(), plies.end());
+    plies.erase(std::unique(plies.begin(), plies.end()), plies.end());
+  }
+  return matched;
+}
+
+}  // namespace eval

@@ -1,0 +1,198 @@
+#include "eval/node.h"
+
+#include "chess/bitboard.h"
+#include "chess/movegen.h"
+#include "eval/board_predicates.h"
+#include "eval/ray.h"
+
+namespace eval {
+
+using chess::Bitboard;
+
+namespace {
+
+/// The rays filters by Node::value for Op::kRay.
+constexpr RayFilter kRayFilters[] = {ray_filter::kRay,          ray_filter::kRayAttack,
+                                     ray_filter::kRayDiagonal,  ray_filter::kRayOrthogonal,
+                                     ray_filter::kRayHorizontal, ray_filter::kRayVertical};
+
+/// The castling right a castling move `m` (king takes own rook) uses.
+chess::CastlingRight castling_of(const chess::Position& pos, chess::Move m) {
+  chess::Color us = pos.side_to_move();
+  bool king_side = m.to_sq() > m.from_sq();
+  return chess::castling_right(us, king_side);
+}
+
+/// The square a moving piece lands on: for castling the king's destination (c/g file).
+chess::Square landing_square(const chess::Position& pos, chess::Move m) {
+  if (m.kind() == chess::Move::CASTLING) return chess::Position::castling_king_to(castling_of(pos, m));
+  return m.to_sq();
+}
+
+bool designator_on(const Designator& d, const PosCtx& c, chess::Square s) {
+  return (d.matches(c) & chess::square_bb(s)) != 0;
+}
+
+}  // namespace
+
+Bitboard Designator::matches(const PosCtx& c) const {
+  if (!(promoted | not_promoted)) return squares_of(*c.pos, pieces) & squares;
+  Bitboard plain = squares_of(*c.pos, PieceMask(pieces & ~(promoted | not_promoted)));
+  if (promoted) plain |= squares_of(*c.pos, promoted) & c.promoted;
+  if (not_promoted) plain |= squares_of(*c.pos, not_promoted) & ~c.promoted;
+  return plain & squares;
+}
+
+bool PositionList::match(const PosCtx& c) const {
+  bool any = false;
+  for (const std::vector<Node>& conjunction : variants) {
+    bool all = true;
+    for (const Node& n : conjunction) {
+      if (!n.match(c)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) {
+      any = true;
+      break;
+    }
+  }
+  return any != negated;
+}
+
+bool Node::match(const PosCtx& c) const {
+  const chess::Position& pos = *c.pos;
+  bool r = false;
+  switch (op) {
+    case Op::kTrue: r = true; break;
+    case Op::kFalse: r = false; break;
+    case Op::kDesignator: r = d[0].matches(c) != 0; break;
+    case Op::kMate: r = is_mate(pos); break;
+    case Op::kStalemate: r = is_stalemate(pos); break;
+    case Op::kCheck: r = d.empty() ? pos.in_check() : is_check(pos, d[0].matches(c)); break;
+    case Op::kDoubleCheck:
+      r = d.empty() ? is_double_check(pos) : is_double_check(pos, d[0].matches(c));
+      break;
+    case Op::kContactCheck:
+      r = d.empty() ? is_contact_check(pos) : is_contact_check(pos, d[0].matches(c));
+      break;
+    case Op::kWtm: r = pos.side_to_move() == chess::WHITE; break;
+    case Op::kBtm: r = pos.side_to_move() == chess::BLACK; break;
+    case Op::kInitial: r = c.ply == 0; break;
+    case Op::kTerminal: r = c.ply == c.last_ply; break;
+    case Op::kCastling: r = chess::popcount(Bitboard(pos.castling_rights() & value)) == 1; break;
+    case Op::kEndgame: r = is_endgame(pos); break;
+    case Op::kFen:
+      r = pos.key() == fen->key() && pos.pieces() == fen->pieces() &&
+          pos.pieces(chess::WHITE) == fen->pieces(chess::WHITE) &&
+          pos.pieces(chess::PAWN) == fen->pieces(chess::PAWN) &&
+          pos.pieces(chess::KNIGHT) == fen->pieces(chess::KNIGHT) &&
+          pos.pieces(chess::BISHOP) == fen->pieces(chess::BISHOP) &&
+          pos.pieces(chess::ROOK) == fen->pieces(chess::ROOK) &&
+          pos.pieces(chess::QUEEN) == fen->pieces(chess::QUEEN);
+      break;
+    case Op::kGameIsOver: r = no_mating_material(pos) || !chess::has_legal_move(pos); break;
+    case Op::kMatingMaterial: r = has_mating_material(pos); break;
+    case Op::kCannotWin: r = cannot_win(pos, chess::Color(value)); break;
+    case Op::kHalfmoveClock: r = range.contains(pos.rule50_count()); break;
+    case Op::kHalfmoveClockLimit: r = pos.rule50_count() <= value; break;
+    case Op::kFiftyMoveRule:
+      r = pos.rule50_count() == 100 || (c.ply == 0 && pos.rule50_count() > 100);
+      break;
+    case Op::kRepetition: r = c.occurrences == uint32_t(value); break;
+    case Op::kPieceCount: r = range.contains(chess::popcount(d[0].matches(c))); break;
+    case Op::kPower: r = range.contains(power(pos, d[0].matches(c))); break;
+    case Op::kPowerDifference:
+      if (d.size() == 1) {
+        int diff = power_difference(pos, d[0].matches(c));
+        r = range.contains(value ? -diff : diff);  // value = 1: colours swapped
+      } else {
+        r = range.contains(power(pos, d[0].matches(c)) - power(pos, d[1].matches(c)));
+      }
+      break;
+    case Op::kPieceCountDifference:
+      if (d.size() == 1) {
+        Bitboard m = d[0].matches(c);
+        int diff = chess::popcount(m & pos.pieces(chess::WHITE)) -
+                   chess::popcount(m & pos.pieces(chess::BLACK));
+        r = range.contains(value ? -diff : diff);
+      } else {
+        r = range.contains(chess::popcount(d[0].matches(c)) - chess::popcount(d[1].matches(c)));
+      }
+      break;
+    case Op::kAttackCount:
+      r = range.contains(attack_count(pos, d[0].matches(c), d[1].matches(c)));
+      break;
+    case Op::kRay: {
+      Bitboard steps[8];
+      size_t n = d.size() < 8 ? d.size() : 8;
+      for (size_t i = 0; i < n; ++i) steps[i] = d[i].matches(c);
+      r = range.contains(ray_count(pos, std::span<const Bitboard>(steps, n), kRayFilters[value]));
+      break;
+    }
+    case Op::kInside: r = d[0].matches(c) != 0; break;
+    case Op::kMoveFrom:
+      r = c.next.is_ok() && c.next != chess::Move::null() && designator_on(d[0], c, c.next.from_sq());
+      break;
+    case Op::kMoveTo:
+      r = c.next.is_ok() && c.next != chess::Move::null() &&
+          designator_on(d[0], c, landing_square(pos, c.next));
+      break;
+    case Op::kPromote:
+      if (c.next.is_ok() && c.next.kind() == chess::Move::PROMOTION) {
+        chess::Piece promo = chess::make_piece(pos.side_to_move(), c.next.promotion_type());
+        r = (d[0].pieces & piece_bit(promo)) && (d[0].squares & chess::square_bb(c.next.to_sq()));
+      }
+      break;
+    case Op::kNoPromotion:
+      r = c.next.is_ok() && c.next.kind() != chess::Move::PROMOTION;
+      break;
+    case Op::kEnPassant: r = c.next.is_ok() && c.next.kind() == chess::Move::EN_PASSANT; break;
+    case Op::kIsCastling:
+      r = c.next.is_ok() && c.next.kind() == chess::Move::CASTLING &&
+          (castling_of(pos, c.next) & value);
+      break;
+    case Op::kMoveNumber: r = range.contains(pos.fullmove_number(), c.last_movenumber); break;
+    case Op::kHalfmoveNumber: r = range.contains(c.ply, c.last_ply); break;
+    case Op::kResult: r = (value >> c.info->result) & 1; break;
+    case Op::kElo:
+      r = range.contains(c.info->white_elo) || range.contains(c.info->black_elo);
+      break;
+    case Op::kWhiteElo: r = range.contains(c.info->white_elo); break;
+    case Op::kBlackElo: r = range.contains(c.info->black_elo); break;
+    case Op::kList: r = lists[0]->match(c); break;
+    case Op::kAnd:
+      r = true;
+      for (const auto& l : lists)
+        if (!l->match(c)) {
+          r = false;
+          break;
+        }
+      break;
+    case Op::kOr:
+      for (const auto& l : lists)
+        if (l->match(c)) {
+          r = true;
+          break;
+        }
+      break;
+    case Op::kXor: {
+      int n = 0;
+      for (const auto& l : lists) n += l->match(c);
+      r = n == 1;
+      break;
+    }
+    case Op::kCond: {
+      size_t i = 0;
+      for (; i + 1 < lists.size(); i += 2) {
+        if (lists[i]->match(c)) return lists[i + 1]->match(c) != negate;
+      }
+      r = i < lists.size() ? lists[i]->match(c) : false;  // default expression
+      break;
+    }
+  }
+  return r != negate;
+}
+
+}  // namespace eval

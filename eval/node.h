@@ -1,0 +1,109 @@
+// The executable form of position lists: designators and keywords compiled to typed nodes
+// over bitboards (stage 4, eval::Program). Built once per query by compile.cpp; evaluated
+// per position by node.cpp without allocation or string work.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "chess/position.h"
+#include "chess/types.h"
+#include "eval/header_filter.h"
+#include "eval/piece_mask.h"
+
+namespace eval {
+
+/// Everything a node may ask about the position being evaluated. Filled by GameMatcher.
+struct PosCtx {
+  const chess::Position* pos = nullptr;  ///< the position
+  chess::Bitboard promoted = 0;          ///< squares holding promoted pieces
+  chess::Move next = chess::Move::none();  ///< the move played from here (none at the end)
+  uint32_t ply = 0;            ///< plies from the game start (0 = start position)
+  uint32_t last_ply = 0;       ///< ply of the last main-line position
+  int last_movenumber = 1;     ///< FEN full-move number of the last main-line position
+  uint32_t occurrences = 1;    ///< times this position occurred so far (repetition keywords)
+  const GameInfo* info = nullptr;  ///< header values (null when the program needs none)
+};
+
+/// A compiled piece designator: piece kinds on squares, with promotion restrictions.
+/// `squares` is already transformed; an empty set never matches (SPEC Transformations).
+struct Designator {
+  PieceMask pieces = 0;        ///< kinds (cql/pieces.h layout)
+  PieceMask promoted = 0;      ///< kinds that must be promoted pieces (`~`)
+  PieceMask not_promoted = 0;  ///< kinds that must not be promoted pieces (`~~`)
+  chess::Bitboard squares = ~chess::Bitboard(0);  ///< where (bit s = square s)
+
+  /// The squares of `c.pos` whose content matches (subset of `squares`).
+  chess::Bitboard matches(const PosCtx& c) const;
+  bool operator==(const Designator&) const = default;
+};
+
+/// An integer range with bounds resolved to inclusive values; bounds written `end` / `end-N`
+/// are relative to the game's last main-line position and resolved per game.
+struct IntRange {
+  int64_t lo = INT64_MIN;  ///< inclusive lower bound (or N of end-N when lo_from_end)
+  int64_t hi = INT64_MAX;  ///< inclusive upper bound (or N of end-N when hi_from_end)
+  bool lo_from_end = false;
+  bool hi_from_end = false;
+  bool contains(int64_t v) const { return v >= lo && v <= hi; }
+  /// Membership with `end` = `end_value`.
+  bool contains(int64_t v, int64_t end_value) const {
+    int64_t l = lo_from_end ? end_value - lo : lo;
+    int64_t h = hi_from_end ? end_value - hi : hi;
+    return v >= l && v <= h;
+  }
+  bool operator==(const IntRange&) const = default;
+};
+
+/// What a node tests. Keyword ops are named after the keyword (seed 004, CQL-Position-List).
+enum class Op : uint8_t {
+  kTrue, kFalse,
+  kDesignator,       // d[0] matches somewhere
+  kMate, kStalemate, kCheck, kDoubleCheck, kContactCheck,  // d[0] optional checker filter
+  kWtm, kBtm, kInitial, kTerminal,
+  kCastling,         // value = CastlingRight set given; exactly one of them held
+  kEndgame, kFen, kGameIsOver, kMatingMaterial, kCannotWin,  // kCannotWin: value = Color
+  kHalfmoveClock, kHalfmoveClockLimit, kFiftyMoveRule,
+  kRepetition,       // value = occurrence count (3 or 5)
+  kPieceCount, kPower, kPowerDifference, kPieceCountDifference, kAttackCount,
+  kRay,              // d = steps, value = RayFilter index
+  kInside,           // d[0] on d[0].squares restricted to the region
+  kMoveFrom, kMoveTo, kPromote, kNoPromotion, kEnPassant,
+  kIsCastling,       // value = CastlingRight set (ANY_CASTLING if none given)
+  kMoveNumber, kHalfmoveNumber,
+  kResult,           // value = bit set over db::ResultCode
+  kElo, kWhiteElo, kBlackElo,  // range; Elo 0 = none
+  kList,             // lists[0] matches (a nested position list, e.g. :not (position ...))
+  kAnd, kOr, kXor,   // over lists
+  kCond,             // lists: condition, expression, ..., [default]
+};
+
+class PositionList;
+
+/// One compiled keyword or designator.
+struct Node {
+  Op op = Op::kTrue;
+  bool negate = false;              ///< result inverted
+  int64_t value = 0;                ///< op-specific constant (see Op)
+  IntRange range;                   ///< op-specific range
+  std::vector<Designator> d;        ///< op-specific designators
+  std::vector<std::shared_ptr<const PositionList>> lists;  ///< sub-lists (logic ops)
+  std::shared_ptr<const chess::Position> fen;  ///< kFen: the position to compare with
+
+  /// Evaluates the node in the position `c`.
+  bool match(const PosCtx& c) const;
+};
+
+/// A compiled position list: one conjunction of nodes per distinct transformation of the
+/// list. It matches when some variant's nodes all match; `negated` (bare `:not`) inverts that.
+class PositionList {
+ public:
+  std::vector<std::vector<Node>> variants;  ///< one conjunction per transformation
+  bool negated = false;                     ///< the list contained a bare `:not`
+
+  /// True if the list matches the position `c`.
+  bool match(const PosCtx& c) const;
+};
+
+}  // namespace eval

@@ -1,0 +1,63 @@
+// eval::Program: a CQL script compiled for execution (stage 4 of cql -> bind -> plan -> eval).
+//
+// A Program holds one or two colour alternatives: the script as written and, with
+// `match:eithercolor`, the script under the colour flip (SPEC Transformations: pieces,
+// squares and White/Black roles swapped, also in the header conditions). A game matches when
+// some alternative matches: its header conditions hold (HeaderFilter, answered by SQLite)
+// and each of its top-level position lists matches at least one position of the game.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cql/ast.h"
+#include "cql/error.h"
+#include "eval/header_filter.h"
+
+namespace eval {
+
+class PositionList;  // compiled position list (eval/node.h)
+
+/// A script keyword whose evaluation is not implemented yet, or a keyword that is valid CQL
+/// but cannot be used the way it was written (e.g. `:flipcolor` together with
+/// `match:eithercolor`). Carries the keyword's location.
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(cql::SourceLoc loc, const std::string& message);
+  cql::SourceLoc loc;  ///< line and column of the offending keyword
+};
+
+/// One colour alternative of a program.
+struct Alternative {
+  HeaderFilter header;  ///< match-list header conditions (colour-swapped for the flip)
+  /// Top-level position lists; a game matches when each matches at least one position.
+  std::vector<std::shared_ptr<const PositionList>> lists;
+  bool color_flipped = false;  ///< this is the eithercolor alternative
+};
+
+/// A compiled script. Immutable after compile(); shared by the worker threads.
+class Program {
+ public:
+  /// Compiles `script`. Throws CompileError for keywords not supported yet
+  /// ("not yet supported: :kw") and for semantic errors.
+  static Program compile(const cql::Script& script);
+
+  /// The colour alternatives (1, or 2 with match:eithercolor).
+  const std::vector<Alternative>& alternatives() const { return alternatives_; }
+  /// True if some position list needs the game's result / Elo values (game information).
+  bool needs_game_info() const { return needs_game_info_; }
+  /// True if some position list counts repeated positions (:threefoldrepetition ...).
+  bool needs_repetition() const { return needs_repetition_; }
+  /// True if the match list has a bare `:not`: a game matches when the rest does not.
+  bool negated() const { return negated_; }
+
+ private:
+  std::vector<Alternative> alternatives_;
+  bool needs_game_info_ = false;
+  bool needs_repetition_ = false;
+  bool negated_ = false;
+};
+
+}  // namespace eval

@@ -1,0 +1,61 @@
+// Helpers for evaluation tests: run a CQL script on one game given as PGN text, or on a
+// single position given as FEN, without a database.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cql/parser.h"
+#include "db/record_view.h"
+#include "eval/game_matcher.h"
+#include "eval/program.h"
+#include "import/game_builder.h"
+#include "import/pgn_splitter.h"
+
+namespace cqltest {
+
+/// The result of running a script on one game.
+struct GameResult {
+  bool matched = false;          ///< the game matches
+  std::vector<uint32_t> plies;   ///< matched plies (0 = start position)
+};
+
+/// Compiles `script` (a whole `(match ...)` script). Throws cql::ParseError / CompileError.
+inline eval::Program compile(const std::string& script) {
+  return eval::Program::compile(cql::parse_or_throw(script, "test.cql"));
+}
+
+/// Runs `script` on the game `pgn` (tags optional; movetext with result). Game information
+/// (result, Elo) comes from `info`. Header conditions of the match list are not evaluated.
+inline GameResult run_game(const std::string& script, const std::string& pgn,
+                           eval::GameInfo info = {}) {
+  eval::Program program = compile(script);
+  import::RawGame raw;
+  raw.text = pgn;
+  raw.ordinal = 1;
+  raw.first_line = 1;
+  import::GameBuilder builder;
+  import::BuiltGame built;
+  builder.build(raw, "test.pgn", built);
+  if (!built.stored) throw std::runtime_error("test game rejected: " + built.reason);
+  db::RecordView rec = db::RecordView::parse(built.record);
+  eval::GameMatcher matcher(program);
+  GameResult r;
+  uint64_t positions = 0;
+  unsigned all = (1u << program.alternatives().size()) - 1;
+  r.matched = matcher.match(rec, all, &info, r.plies, positions) != program.negated();
+  return r;
+}
+
+/// Runs `script` on a one-position game starting from `fen` (no moves).
+inline bool run_fen(const std::string& script, const std::string& fen) {
+  return run_game(script, "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n*\n").matched;
+}
+
+/// Wraps position-list items into a script: "(match (position ITEMS))".
+inline std::string pos(const std::string& items) { return "(match (position " + items + "))"; }
+
+}  // namespace cqltest
