@@ -43,9 +43,8 @@ Database Database::create_or_open(const std::filesystem::path& dir) {
   const std::filesystem::path headers = dir / schema::kHeadersFile;
   const bool headers_existed = std::filesystem::exists(headers);
   std::shared_ptr<GameStore> store = GameStore::open(dir, false);
-  if (!headers_existed && store->record_entries() > 0)
-    throw FormatError(dir.string() + ": games.mdb holds " +
-                      std::to_string(store->record_entries()) +
+  if (const uint64_t records = store->record_entries(); !headers_existed && records > 0)
+    throw FormatError(dir.string() + ": games.mdb holds " + std::to_string(records) +
                       " games but headers.sqlite is missing");
   sqlite::Connection sql(headers, sqlite::OpenMode::kReadWriteCreate);
   if (!schema::has_tables(sql)) {
@@ -93,27 +92,26 @@ GameWriter Database::writer(const WriterOptions& options) {
 
 DatabaseInfo Database::info() {
   DatabaseInfo info;
-  sql_.exec("BEGIN");
-  try {
-    sqlite::Statement counts(sql_,
-                             "SELECT (SELECT value FROM meta WHERE key = 'committed_games'), "
-                             "(SELECT count(*) FROM import_log WHERE kind = 'rejected'), "
-                             "(SELECT count(*) FROM import_log WHERE kind = 'warning'), "
-                             "(SELECT count(*) FROM files), "
-                             "(SELECT value FROM meta WHERE key = 'format_version'), "
-                             "(SELECT value FROM meta WHERE key = 'record_format_version')");
-    counts.step();
-    info.games = uint32_t(counts.column_int64(0));
-    info.rejected = uint64_t(counts.column_int64(1));
-    info.warnings = uint64_t(counts.column_int64(2));
-    info.files = uint64_t(counts.column_int64(3));
-    info.format_version = uint32_t(counts.column_int64(4));
-    info.record_format_version = uint32_t(counts.column_int64(5));
-  } catch (...) {
-    sql_.rollback();
-    throw;
-  }
-  sql_.exec("COMMIT");
+  // One statement, so one consistent snapshot.
+  sqlite::Statement counts(sql_,
+                           "SELECT (SELECT value FROM meta WHERE key = ?1), "
+                           "(SELECT count(*) FROM import_log WHERE kind = 'rejected'), "
+                           "(SELECT count(*) FROM import_log WHERE kind = 'warning'), "
+                           "(SELECT count(*) FROM files), "
+                           "(SELECT value FROM meta WHERE key = ?2), "
+                           "(SELECT value FROM meta WHERE key = ?3)");
+  counts.bind(1, schema::kMetaCommittedGames);
+  counts.bind(2, schema::kMetaFormatVersion);
+  counts.bind(3, schema::kMetaRecordFormatVersion);
+  counts.step();
+  info.games = uint32_t(counts.column_int64(0));
+  info.rejected = uint64_t(counts.column_int64(1));
+  info.warnings = uint64_t(counts.column_int64(2));
+  info.files = uint64_t(counts.column_int64(3));
+  info.format_version = uint32_t(counts.column_int64(4));
+  info.record_format_version = uint32_t(counts.column_int64(5));
+  counts.reset();
+
   const uint64_t records = store_->record_entries();
   info.uncommitted_records = records > info.games ? records - info.games : 0;
   info.games_bytes = disk_bytes(store_->file(schema::kGamesFile));

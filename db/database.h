@@ -18,7 +18,8 @@ struct DatabaseInfo {
   uint64_t rejected = 0;               ///< rejected games in the import log
   uint64_t warnings = 0;               ///< warnings in the import log
   uint64_t files = 0;                  ///< source files imported (one per file per import)
-  uint64_t uncommitted_records = 0;    ///< LMDB records above the count (crash leftovers)
+  uint64_t uncommitted_records = 0;    ///< LMDB records above the count: left by a crash, or
+                                       ///< a batch between its two commits right now
   uint64_t games_bytes = 0;            ///< games.mdb on disk, bytes
   uint64_t headers_bytes = 0;          ///< headers.sqlite plus its WAL on disk, bytes
   double bytes_per_game = 0;           ///< (games_bytes + headers_bytes) / games; 0 if empty

@@ -15,7 +15,8 @@ namespace db {
 
 std::optional<FileLock> FileLock::try_lock(const std::filesystem::path& file) {
   int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error("open: " + std::string(std::strerror(errno)) + " (" + file.string() + ")");
+  if (fd < 0)
+    throw Error("open: " + std::string(std::strerror(errno)) + " (" + file.string() + ")");
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     int error = errno;
     ::close(fd);

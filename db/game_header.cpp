@@ -11,10 +11,14 @@ ResultCode result_code(std::string_view result) {
 
 std::string_view result_text(ResultCode code) {
   switch (code) {
-    case ResultCode::kWhiteWins: return "1-0";
-    case ResultCode::kBlackWins: return "0-1";
-    case ResultCode::kDraw: return "1/2-1/2";
-    case ResultCode::kUnknown: break;
+    case ResultCode::kWhiteWins:
+      return "1-0";
+    case ResultCode::kBlackWins:
+      return "0-1";
+    case ResultCode::kDraw:
+      return "1/2-1/2";
+    case ResultCode::kUnknown:
+      break;
   }
   return "*";
 }

@@ -14,22 +14,22 @@ namespace db {
 /// The header of one game. Strings are as in the PGN (UTF-8 after the importer's
 /// conversion); "empty" fields are stored as SQL NULL and read back empty.
 struct GameHeader {
-  uint32_t id = 0;           ///< game id, 1, 2, 3... in import order (0 = not yet assigned)
-  std::string source_file;   ///< path of the PGN file as given to the import
-  uint32_t ordinal = 0;      ///< 1-based position in its file, rejected games counted
-  std::string white;         ///< [White]
-  std::string black;         ///< [Black]
-  std::string event;         ///< [Event]
-  std::string site;          ///< [Site]
-  std::string date;          ///< [Date] as in the PGN, e.g. "1985.??.??"
-  std::string round;         ///< [Round]
-  std::string result;        ///< "1-0", "0-1", "1/2-1/2" or "*" (anything else reads as "*")
-  int white_elo = 0;         ///< [WhiteElo], 0 = none
-  int black_elo = 0;         ///< [BlackElo], 0 = none
-  std::string eco;           ///< [ECO], e.g. "B90"; empty = none
-  uint32_t plies = 0;        ///< main-line plies (= RecordView::main_line_size())
-  std::string start_fen;     ///< [FEN]; empty = standard start position
-  std::string variant;       ///< empty = standard chess, "chess960"
+  uint32_t id = 0;          ///< game id, 1, 2, 3... in import order (0 = not yet assigned)
+  std::string source_file;  ///< path of the PGN file as given to the import
+  uint32_t ordinal = 0;     ///< 1-based position in its file, rejected games counted
+  std::string white;        ///< [White]
+  std::string black;        ///< [Black]
+  std::string event;        ///< [Event]
+  std::string site;         ///< [Site]
+  std::string date;         ///< [Date] as in the PGN, e.g. "1985.??.??"
+  std::string round;        ///< [Round]
+  std::string result;       ///< "1-0", "0-1", "1/2-1/2" or "*" (anything else reads as "*")
+  int white_elo = 0;        ///< [WhiteElo], 0 = none
+  int black_elo = 0;        ///< [BlackElo], 0 = none
+  std::string eco;          ///< [ECO], e.g. "B90"; empty = none
+  uint32_t plies = 0;       ///< main-line plies (= RecordView::main_line_size())
+  std::string start_fen;    ///< [FEN]; empty = standard start position
+  std::string variant;      ///< empty = standard chess, "chess960"
   /// Every other tag in file order (Annotator, PlyCount, TimeControl, ...).
   std::vector<std::pair<std::string, std::string>> other_tags;
 };

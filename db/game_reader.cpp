@@ -22,7 +22,7 @@ namespace {
 GameReader::GameReader(const Database& database)
     : store_(database.store_),
       sql_(store_->file(schema::kHeadersFile), sqlite::OpenMode::kReadOnly),
-      count_query_(sql_, "SELECT value FROM meta WHERE key = 'committed_games'"),
+      count_query_(sql_, "SELECT value FROM meta WHERE key = ?1"),
       header_query_(sql_,
                     "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, g.date, "
                     "g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, "
@@ -36,13 +36,13 @@ GameReader::GameReader(const Database& database)
 }
 
 GameReader::GameReader(GameReader&&) noexcept = default;
-GameReader& GameReader::operator=(GameReader&&) noexcept = default;
 GameReader::~GameReader() = default;
 
 void GameReader::open_snapshot() {
   // SQLite first: in WAL mode the first read inside BEGIN fixes the snapshot, which the
   // open transaction then keeps until refresh().
   sql_.exec("BEGIN");
+  count_query_.bind(1, schema::kMetaCommittedGames);
   if (!count_query_.step()) throw FormatError("headers.sqlite has no committed_games entry");
   count_ = uint32_t(count_query_.column_int64(0));
   count_query_.reset();
@@ -121,8 +121,8 @@ GameReader::Scan GameReader::scan(uint32_t first_id, uint32_t last_id) const {
 bool GameReader::Scan::next(uint32_t& id, std::string_view& bytes) {
   if (next_id_ > last_id_) return false;
   std::string_view key;
-  bool found = started_ ? cursor_.next(key, bytes)
-                        : cursor_.seek(lmdb::integer_key(next_id_), key, bytes);
+  bool found =
+      started_ ? cursor_.next(key, bytes) : cursor_.seek(lmdb::integer_key(next_id_), key, bytes);
   started_ = true;
   uint32_t found_id = 0;
   if (found && key.size() == sizeof found_id) std::memcpy(&found_id, key.data(), sizeof found_id);

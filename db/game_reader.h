@@ -42,7 +42,7 @@ class GameReader {
   /// but must not be used after the database directory was reopened in this process.
   explicit GameReader(const Database& database);
   GameReader(GameReader&&) noexcept;
-  GameReader& operator=(GameReader&&) noexcept;
+  GameReader& operator=(GameReader&&) = delete;  // could end the store before the txn
   ~GameReader();
 
   /// Number of games in the snapshot; ids are 1..game_count().
@@ -93,10 +93,10 @@ class GameReader::Scan {
   Scan(const lmdb::Txn& txn, lmdb::Dbi games, uint32_t first_id, uint32_t last_id)
       : cursor_(txn, games), next_id_(first_id), last_id_(last_id) {}
 
-  lmdb::Cursor cursor_;  // over the games sub-db
-  uint32_t next_id_;     // id expected next
-  uint32_t last_id_;     // last id of the range; empty when next_id_ > last_id_
-  bool started_ = false; // cursor positioned
+  lmdb::Cursor cursor_;   // over the games sub-db
+  uint32_t next_id_;      // id expected next
+  uint32_t last_id_;      // last id of the range; empty when next_id_ > last_id_
+  bool started_ = false;  // cursor positioned
 };
 
 }  // namespace db

@@ -39,7 +39,8 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
     lmdb::Txn txn = lmdb::Txn::begin_read(store->env_);
     auto games = txn.open_dbi(schema::kGamesDbi, lmdb::kDbiIntegerKey);
     auto meta = txn.open_dbi(schema::kMetaDbi);
-    if (!games || !meta) throw FormatError(what + " has no games/meta tables: not a cqldb database");
+    if (!games || !meta)
+      throw FormatError(what + " has no games/meta tables: not a cqldb database");
     store->games_ = *games;
     schema::check_format_version(read_version(txn, *meta, schema::kMetaFormatVersion),
                                  schema::kFormatVersion, what);

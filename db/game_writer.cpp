@@ -73,7 +73,7 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
                      "INSERT INTO imports(file_id, started, finished, games_read, imported, "
                      "rejected, warnings) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
       insert_file_(sql_, "INSERT INTO files(path, imported_at) VALUES(?1, ?2) RETURNING id"),
-      set_committed_(sql_, "UPDATE meta SET value = ?1 WHERE key = 'committed_games'"),
+      set_committed_(sql_, "UPDATE meta SET value = ?2 WHERE key = ?1"),
       players_(sql_, NameKind::kPlayer),
       events_(sql_, NameKind::kEvent),
       sites_(sql_, NameKind::kSite) {
@@ -89,11 +89,10 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
 }
 
 GameWriter::GameWriter(GameWriter&&) noexcept = default;
-GameWriter& GameWriter::operator=(GameWriter&&) noexcept = default;
 
 GameWriter::~GameWriter() {
-  txn_.reset();      // aborts an uncommitted LMDB batch
-  sql_.rollback();   // and its SQLite half
+  txn_.reset();     // aborts an uncommitted LMDB batch
+  sql_.rollback();  // and its SQLite half
 }
 
 void GameWriter::check_usable() const {
@@ -229,7 +228,8 @@ void GameWriter::commit() {
       txn_.reset();
     }
     const uint32_t total = committed_ + pending_;
-    set_committed_.bind(1, int64_t(total));
+    set_committed_.bind(1, schema::kMetaCommittedGames);
+    set_committed_.bind(2, int64_t(total));
     set_committed_.run();
     sql_.exec("COMMIT");
     committed_ = total;

@@ -46,7 +46,7 @@ struct WriterOptions {
 class GameWriter {
  public:
   GameWriter(GameWriter&&) noexcept;
-  GameWriter& operator=(GameWriter&&) noexcept;
+  GameWriter& operator=(GameWriter&&) = delete;  // would swap databases under a batch
   ~GameWriter();
 
   /// The id the next add_game() will assign.
@@ -87,26 +87,26 @@ class GameWriter {
   /// Rolls the open batch back in both stores and marks the writer broken.
   void fail() noexcept;
 
-  std::shared_ptr<GameStore> store_;   // LMDB environment and sub-dbs
-  FileLock lock_;                      // <dir>/writer.lock, held for the writer's life
-  sqlite::Connection sql_;             // own connection to headers.sqlite
-  sqlite::Statement insert_game_;      // INSERT INTO games
-  sqlite::Statement insert_tag_;       // INSERT INTO tags
-  sqlite::Statement insert_log_;       // INSERT INTO import_log
-  sqlite::Statement insert_import_;    // INSERT INTO imports
-  sqlite::Statement insert_file_;      // INSERT INTO files ... RETURNING id
-  sqlite::Statement set_committed_;    // UPDATE meta SET value = ? (committed_games)
-  NameTable players_;                  // name -> players.id
-  NameTable events_;                   // name -> events.id
-  NameTable sites_;                    // name -> sites.id
+  std::shared_ptr<GameStore> store_;  // LMDB environment and sub-dbs
+  FileLock lock_;                     // <dir>/writer.lock, held for the writer's life
+  sqlite::Connection sql_;            // own connection to headers.sqlite
+  sqlite::Statement insert_game_;     // INSERT INTO games
+  sqlite::Statement insert_tag_;      // INSERT INTO tags
+  sqlite::Statement insert_log_;      // INSERT INTO import_log
+  sqlite::Statement insert_import_;   // INSERT INTO imports
+  sqlite::Statement insert_file_;     // INSERT INTO files ... RETURNING id
+  sqlite::Statement set_committed_;   // UPDATE meta: committed_games
+  NameTable players_;                 // name -> players.id
+  NameTable events_;                  // name -> events.id
+  NameTable sites_;                   // name -> sites.id
   std::unordered_map<std::string, int64_t> file_ids_;  // source path -> files.id
-  std::string last_file_;              // path of the last file_id() lookup
-  int64_t last_file_id_ = 0;           // its id (0 = none yet)
-  std::optional<lmdb::Txn> txn_;       // LMDB write txn of the open batch
-  uint32_t committed_ = 0;             // games committed (meta.committed_games)
-  uint32_t pending_ = 0;               // games in the open batch
-  bool indexes_deferred_ = false;      // secondary indexes dropped for a bulk load
-  bool broken_ = false;                // a failure rolled a batch back
+  std::string last_file_;                              // path of the last file_id() lookup
+  int64_t last_file_id_ = 0;                           // its id (0 = none yet)
+  std::optional<lmdb::Txn> txn_;                       // LMDB write txn of the open batch
+  uint32_t committed_ = 0;                             // games committed (meta.committed_games)
+  uint32_t pending_ = 0;                               // games in the open batch
+  bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load
+  bool broken_ = false;                                // a failure rolled a batch back
 };
 
 }  // namespace db

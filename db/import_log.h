@@ -20,11 +20,11 @@ inline const char* log_kind_text(LogKind kind) {
 
 /// One row of the import log.
 struct LogEntry {
-  std::string source_file;  ///< PGN file path as given to the import
-  uint32_t ordinal = 0;     ///< 1-based position of the game in its file
-  uint32_t line = 0;        ///< 1-based line of the offending token (0 = unknown)
-  std::string move;         ///< the offending move token, empty if not about a move
-  std::string reason;       ///< human-readable reason, e.g. "illegal move"
+  std::string source_file;            ///< PGN file path as given to the import
+  uint32_t ordinal = 0;               ///< 1-based position of the game in its file
+  uint32_t line = 0;                  ///< 1-based line of the offending token (0 = unknown)
+  std::string move;                   ///< the offending move token, empty if not about a move
+  std::string reason;                 ///< human-readable reason, e.g. "illegal move"
   LogKind kind = LogKind::kRejected;  ///< rejection or warning
 };
 

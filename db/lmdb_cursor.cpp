@@ -27,8 +27,7 @@ Cursor::~Cursor() {
   if (cursor_) mdb_cursor_close(cursor_);
 }
 
-bool Cursor::get(std::string_view* target, std::string_view& key, std::string_view& value,
-                 int op) {
+bool Cursor::get(std::string_view* target, std::string_view& key, std::string_view& value, int op) {
   MDB_val k{0, nullptr}, v{0, nullptr};
   if (target) k = MDB_val{target->size(), const_cast<char*>(target->data())};
   int rc = mdb_cursor_get(cursor_, &k, &v, MDB_cursor_op(op));

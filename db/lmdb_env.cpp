@@ -43,10 +43,6 @@ Env::~Env() {
   if (env_) mdb_env_close(env_);
 }
 
-void Env::sync() {
-  if (int rc = mdb_env_sync(env_, 1); rc != 0) throw LmdbError("mdb_env_sync", rc);
-}
-
 uint64_t Env::map_size() const {
   MDB_envinfo info;
   if (int rc = mdb_env_info(env_, &info); rc != 0) throw LmdbError("mdb_env_info", rc);

@@ -48,8 +48,6 @@ class Env {
   MDB_env* handle() const { return env_; }
   /// True when opened with EnvOptions::read_only.
   bool read_only() const { return read_only_; }
-  /// Flushes the data file to disk (needed only for environments opened without sync).
-  void sync();
   /// Bytes of the map currently reserved.
   uint64_t map_size() const;
   /// Bytes of the data file in use (last used page + 1, times the page size).

@@ -53,7 +53,9 @@ Txn& Txn::operator=(Txn&& other) noexcept {
   return *this;
 }
 
-Txn::~Txn() { abort(); }
+Txn::~Txn() {
+  abort();
+}
 
 void Txn::commit() {
   assert(active());

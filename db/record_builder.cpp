@@ -71,8 +71,7 @@ void RecordBuilder::begin_variation() {
 }
 
 void RecordBuilder::end_variation() {
-  if (depth_ == 0)
-    throw std::invalid_argument("RecordBuilder::end_variation: no open variation");
+  if (depth_ == 0) throw std::invalid_argument("RecordBuilder::end_variation: no open variation");
   codec::put_u16(tokens_, marker::kEndVariation);
   --depth_;
   line_has_move_ = true;  // the enclosing line had a move, or the variation could not start

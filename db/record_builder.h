@@ -61,15 +61,15 @@ class RecordBuilder {
   /// far is exactly the main line.
   void start_tokens();
 
-  std::string main_;           // main-line move words, little-endian
-  std::string tokens_;         // token stream; meaningful only when tokens_active_
-  std::string fen_;            // start FEN, empty = standard
-  std::string out_;            // the record returned by finish()
-  uint32_t main_moves_ = 0;    // moves in main_
-  uint32_t depth_ = 0;         // current nesting depth
-  bool line_has_move_ = false; // the current line already has a move
-  bool tokens_active_ = false; // a token stream is being recorded
-  bool chess960_ = false;      // Chess960 flag
+  std::string main_;            // main-line move words, little-endian
+  std::string tokens_;          // token stream; meaningful only when tokens_active_
+  std::string fen_;             // start FEN, empty = standard
+  std::string out_;             // the record returned by finish()
+  uint32_t main_moves_ = 0;     // moves in main_
+  uint32_t depth_ = 0;          // current nesting depth
+  bool line_has_move_ = false;  // the current line already has a move
+  bool tokens_active_ = false;  // a token stream is being recorded
+  bool chess960_ = false;       // Chess960 flag
   bool has_variations_ = false;
   bool has_comments_ = false;  // comments or NAGs
 };

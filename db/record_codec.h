@@ -41,6 +41,8 @@ inline void put_u16(std::string& out, uint16_t word) {
 }
 
 /// Reads the little-endian 16-bit word at `p` (2 bytes must be readable).
-inline uint16_t get_u16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
+inline uint16_t get_u16(const uint8_t* p) {
+  return uint16_t(p[0] | (p[1] << 8));
+}
 
 }  // namespace db::codec

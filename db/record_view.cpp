@@ -10,8 +10,7 @@ namespace {
 
 /// Decodes the token at `p` into `token`, advancing `p` and updating the nesting `depth`.
 /// Returns nullptr on success, otherwise what is wrong.
-const char* decode_token(const uint8_t*& p, const uint8_t* end, uint32_t& depth,
-                         Token& token) {
+const char* decode_token(const uint8_t*& p, const uint8_t* end, uint32_t& depth, Token& token) {
   if (end - p < 2) return "truncated token";
   uint16_t word = codec::get_u16(p);
   p += 2;
@@ -81,8 +80,7 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes) {
     p += size;
   }
   if (uint64_t(end - p) < 2 * uint64_t(view.main_size_))
-    corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated",
-            p - begin);
+    corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated", p - begin);
   view.main_ = p;
   for (uint32_t i = 0; i < view.main_size_; ++i, p += 2)
     if (!is_move_word(codec::get_u16(p))) corrupt("main-line word is not a move", p - begin);

@@ -91,8 +91,7 @@ COMMIT;
 }  // namespace
 
 bool has_tables(sqlite::Connection& db) {
-  sqlite::Statement query(db,
-                          "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  sqlite::Statement query(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
   return query.step();
 }
 
@@ -150,8 +149,7 @@ std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key) {
   return query.column_int64(0);
 }
 
-void check_format_version(std::optional<int64_t> found, int64_t expected,
-                          const std::string& what) {
+void check_format_version(std::optional<int64_t> found, int64_t expected, const std::string& what) {
   if (!found) throw FormatError(what + " has no format version: not a cqldb database");
   if (*found != expected)
     throw FormatError(what + " has format version " + std::to_string(*found) +

@@ -69,8 +69,7 @@ void drop_indexes(sqlite::Connection& db);
 std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key);
 /// Throws FormatError when `found` (a stored format version, nullopt = missing) is not the
 /// version this build reads. `what` names the store in the message.
-void check_format_version(std::optional<int64_t> found, int64_t expected,
-                          const std::string& what);
+void check_format_version(std::optional<int64_t> found, int64_t expected, const std::string& what);
 /// Copies the WAL into the database file and truncates it, if no reader holds an older
 /// snapshot (then it does nothing rather than wait). Keeps reads fast and sizes honest
 /// after an import.

@@ -5,7 +5,6 @@
 #include <string>
 #include <utility>
 
-
 namespace db::sqlite {
 
 SqliteError make_error(sqlite3* db, const char* function, int rc, std::string_view sql) {
@@ -18,9 +17,15 @@ SqliteError make_error(sqlite3* db, const char* function, int rc, std::string_vi
 Connection::Connection(const std::filesystem::path& file, OpenMode mode, int busy_timeout_ms) {
   int flags = SQLITE_OPEN_NOMUTEX;
   switch (mode) {
-    case OpenMode::kReadOnly: flags |= SQLITE_OPEN_READONLY; break;
-    case OpenMode::kReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-    case OpenMode::kReadWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    case OpenMode::kReadOnly:
+      flags |= SQLITE_OPEN_READONLY;
+      break;
+    case OpenMode::kReadWrite:
+      flags |= SQLITE_OPEN_READWRITE;
+      break;
+    case OpenMode::kReadWriteCreate:
+      flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+      break;
   }
   const char* function = "sqlite3_open_v2";
   int rc = sqlite3_open_v2(file.c_str(), &db_, flags, nullptr);
@@ -61,6 +66,8 @@ void Connection::rollback() noexcept {
   if (db_ && !sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
-bool Connection::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+bool Connection::in_transaction() const {
+  return sqlite3_get_autocommit(db_) == 0;
+}
 
 }  // namespace db::sqlite

@@ -34,7 +34,9 @@ Statement& Statement::operator=(Statement&& other) noexcept {
   return *this;
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 void Statement::bind(int index, int64_t value) {
   if (int rc = sqlite3_bind_int64(stmt_, index, value); rc != SQLITE_OK)
@@ -73,9 +75,9 @@ bool Statement::step() {
 void Statement::run() {
   if (step()) {
     reset();
-    throw SqliteError(std::string("Statement::run: the statement returns rows (SQL: ") +
-                          sqlite3_sql(stmt_) + ")",
-                      SQLITE_MISUSE);
+    throw SqliteError(
+        std::string("Statement::run: the statement returns rows (SQL: ") + sqlite3_sql(stmt_) + ")",
+        SQLITE_MISUSE);
   }
   reset();
 }
@@ -85,7 +87,9 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-int64_t Statement::column_int64(int col) const { return sqlite3_column_int64(stmt_, col); }
+int64_t Statement::column_int64(int col) const {
+  return sqlite3_column_int64(stmt_, col);
+}
 
 std::string_view Statement::column_text(int col) const {
   const unsigned char* text = sqlite3_column_text(stmt_, col);

@@ -109,6 +109,7 @@ class ListCompiler {
       if (!seen.insert(key).second) continue;
       out->variants.push_back(std::move(nodes));
     }
+    out->index.build(out->variants);
     return out;
   }
 

@@ -44,6 +44,12 @@ Bitboard Designator::matches(const PosCtx& c) const {
 }
 
 bool PositionList::match(const PosCtx& c) const {
+  auto all_match = [&](uint32_t v) {
+    for (const Node& n : variants[v])
+      if (!n.match(c)) return false;
+    return true;
+  };
+  if (index.active()) return index.any(*c.pos, all_match) != negated;
   bool any = false;
   for (const std::vector<Node>& conjunction : variants) {
     bool all = true;

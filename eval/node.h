@@ -11,6 +11,7 @@
 #include "chess/types.h"
 #include "eval/header_filter.h"
 #include "eval/piece_mask.h"
+#include "eval/variant_index.h"
 
 namespace eval {
 
@@ -101,6 +102,7 @@ class PositionList {
  public:
   std::vector<std::vector<Node>> variants;  ///< one conjunction per transformation
   bool negated = false;                     ///< the list contained a bare `:not`
+  VariantIndex index;                       ///< built by compile() once variants are final
 
   /// True if the list matches the position `c`.
   bool match(const PosCtx& c) const;

@@ -1,0 +1,319 @@
+// Game record format: RecordBuilder -> RecordView round trips and rejection of corrupt bytes.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "db/errors.h"
+#include "db/game_record.h"
+
+namespace {
+
+using chess::Move;
+using db::RecordBuilder;
+using db::RecordView;
+using db::Token;
+using db::TokenKind;
+
+const Move e2e4 = Move(chess::SQ_E2, chess::SQ_E4);
+const Move d2d4 = Move(chess::SQ_D2, chess::SQ_D4);
+const Move c2c4 = Move(chess::SQ_C2, chess::SQ_C4);
+const Move e7e5 = Move(chess::SQ_E7, chess::SQ_E5);
+const Move g8f6 = Move(chess::SQ_G8, chess::SQ_F6);
+const Move e1h1 = Move::make(chess::SQ_E1, chess::SQ_H1, Move::CASTLING);
+const Move a7a8q = Move::make(chess::SQ_A7, chess::SQ_A8, Move::PROMOTION, chess::QUEEN);
+
+/// A token as a comparable tuple-like string, for readable failure output.
+std::string describe(const Token& t) {
+  std::string depth = "@" + std::to_string(t.depth);
+  switch (t.kind) {
+    case TokenKind::kMove:
+      return "move " + std::to_string(t.move.raw()) + depth;
+    case TokenKind::kBeginVariation:
+      return "(" + depth;
+    case TokenKind::kEndVariation:
+      return ")" + depth;
+    case TokenKind::kComment:
+      return "{" + std::string(t.comment) + "}" + depth;
+    case TokenKind::kCommentBefore:
+      return "<{" + std::string(t.comment) + "}" + depth;
+    case TokenKind::kNag:
+      return "$" + std::to_string(t.nag) + depth;
+  }
+  return "?";
+}
+
+std::vector<std::string> tokens_of(const RecordView& view) {
+  std::vector<std::string> out;
+  for (const Token& t : view.tokens()) out.push_back(describe(t));
+  return out;
+}
+
+std::string move_token(Move m, int depth) {
+  return "move " + std::to_string(m.raw()) + "@" + std::to_string(depth);
+}
+
+/// {Start} 1. e4 $1 ({Instead} 1. d4 {Solid} (1. c4) 1... Nf6) 1... e5 {Über} -- O-O a8=Q
+std::string build_annotated(RecordBuilder& b, std::string_view fen = {}, bool chess960 = false) {
+  b.reset();
+  if (!fen.empty() || chess960) b.set_start_fen(fen, chess960);
+  b.add_comment("Start");
+  b.add_move(e2e4);
+  b.add_nag(1);
+  b.begin_variation();
+  b.add_comment("Instead");
+  b.add_move(d2d4);
+  b.add_comment("Solid");
+  b.begin_variation();
+  b.add_move(c2c4);
+  b.end_variation();
+  b.add_move(g8f6);
+  b.end_variation();
+  b.add_move(e7e5);
+  b.add_comment(
+      "\xC3\x9C"
+      "ber");
+  b.add_move(Move::null());
+  b.add_move(e1h1);
+  b.add_move(a7a8q);
+  return std::string(b.finish());
+}
+
+TEST(RecordBuilderTest, PlainGameHasOnlyTheMainLine) {
+  RecordBuilder b;
+  b.reset();
+  b.add_move(e2e4);
+  b.add_move(e7e5);
+  std::string bytes(b.finish());
+  EXPECT_EQ(bytes.size(), 1u + 1u + 4u);  // flags, varint 2, two moves
+  RecordView view = RecordView::parse(bytes);
+  EXPECT_EQ(view.flags(), 0);
+  EXPECT_TRUE(view.start_fen().empty());
+  EXPECT_FALSE(view.chess960());
+  ASSERT_EQ(view.main_line_size(), 2u);
+  EXPECT_EQ(view.main_move(0), e2e4);
+  EXPECT_EQ(view.main_move(1), e7e5);
+  EXPECT_EQ(tokens_of(view), (std::vector<std::string>{move_token(e2e4, 0), move_token(e7e5, 0)}));
+}
+
+TEST(RecordBuilderTest, EmptyGame) {
+  RecordBuilder b;
+  b.reset();
+  RecordView view = RecordView::parse(b.finish());
+  EXPECT_EQ(view.main_line_size(), 0u);
+  EXPECT_TRUE(tokens_of(view).empty());
+  EXPECT_TRUE(tokens_of(RecordView()).empty());
+}
+
+TEST(RecordBuilderTest, AnnotatedRoundTripWithFenStart) {
+  const std::string fen = "4k3/P7/8/8/8/8/8/4K2R w K - 0 1";
+  RecordBuilder b;
+  std::string bytes = build_annotated(b, fen);
+  RecordView view = RecordView::parse(bytes);
+  EXPECT_EQ(view.start_fen(), fen);
+  EXPECT_FALSE(view.chess960());
+  EXPECT_TRUE(view.has_variations());
+  EXPECT_TRUE(view.has_comments());
+  ASSERT_EQ(view.main_line_size(), 5u);
+  EXPECT_EQ(view.main_move(0), e2e4);
+  EXPECT_EQ(view.main_move(1), e7e5);
+  EXPECT_EQ(view.main_move(2), Move::null());
+  EXPECT_EQ(view.main_move(3), e1h1);
+  EXPECT_EQ(view.main_move(4), a7a8q);
+  EXPECT_EQ(view.main_move(4).promotion_type(), chess::QUEEN);
+  const std::vector<std::string> expected = {"<{Start}@0",
+                                             move_token(e2e4, 0),
+                                             "$1@0",
+                                             "(@1",
+                                             "<{Instead}@1",
+                                             move_token(d2d4, 1),
+                                             "{Solid}@1",
+                                             "(@2",
+                                             move_token(c2c4, 2),
+                                             ")@2",
+                                             move_token(g8f6, 1),
+                                             ")@1",
+                                             move_token(e7e5, 0),
+                                             "{\xC3\x9C"
+                                             "ber}@0",
+                                             move_token(Move::null(), 0),
+                                             move_token(e1h1, 0),
+                                             move_token(a7a8q, 0)};
+  EXPECT_EQ(tokens_of(view), expected);
+}
+
+TEST(RecordBuilderTest, Chess960FlagWithAndWithoutFen) {
+  RecordBuilder b;
+  b.reset();
+  b.set_start_fen("", true);
+  b.add_move(e2e4);
+  RecordView plain = RecordView::parse(b.finish());
+  EXPECT_TRUE(plain.chess960());
+  EXPECT_TRUE(plain.start_fen().empty());
+
+  const std::string fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+  std::string bytes = build_annotated(b, fen, true);
+  RecordView view = RecordView::parse(bytes);
+  EXPECT_TRUE(view.chess960());
+  EXPECT_EQ(view.start_fen(), fen);
+}
+
+TEST(RecordBuilderTest, ReuseGivesIdenticalRecords) {
+  RecordBuilder b;
+  std::string first = build_annotated(b);
+  b.reset();
+  b.add_move(d2d4);
+  b.finish();
+  EXPECT_EQ(build_annotated(b), first);
+}
+
+TEST(RecordBuilderTest, LongCommentAndAllNags) {
+  RecordBuilder b;
+  b.reset();
+  b.add_move(e2e4);
+  std::string long_comment(100000, 'x');
+  b.add_comment(long_comment);
+  for (int nag = 0; nag < 256; ++nag) b.add_nag(uint8_t(nag));
+  RecordView view = RecordView::parse(b.finish());
+  int nags = 0;
+  for (const Token& t : view.tokens()) {
+    if (t.kind == TokenKind::kComment) {
+      EXPECT_EQ(t.comment, long_comment);
+    } else if (t.kind == TokenKind::kNag) {
+      EXPECT_EQ(t.nag, nags++);
+    }
+  }
+  EXPECT_EQ(nags, 256);
+  EXPECT_FALSE(view.has_variations());
+}
+
+TEST(RecordBuilderTest, MisuseThrows) {
+  RecordBuilder b;
+  b.reset();
+  EXPECT_THROW(b.add_move(Move::none()), std::invalid_argument);
+  EXPECT_THROW(b.add_move(Move(chess::SQ_C1, chess::SQ_C1)), std::invalid_argument);
+  EXPECT_THROW(b.begin_variation(), std::invalid_argument);  // nothing to branch from
+  EXPECT_THROW(b.end_variation(), std::invalid_argument);
+  b.add_move(e2e4);
+  EXPECT_THROW(b.set_start_fen("8/8/8/8/8/8/8/K6k w - - 0 1", false), std::invalid_argument);
+  b.begin_variation();
+  EXPECT_THROW(b.begin_variation(), std::invalid_argument);  // variation has no move yet
+  EXPECT_THROW(b.finish(), std::invalid_argument);           // open variation
+  b.add_move(d2d4);
+  b.end_variation();
+  EXPECT_NO_THROW(RecordView::parse(b.finish()));
+}
+
+TEST(RecordViewTest, EmptyVariationAndConsecutiveVariations) {
+  RecordBuilder b;
+  b.reset();
+  b.add_move(e2e4);
+  b.begin_variation();
+  b.end_variation();
+  b.begin_variation();
+  b.add_move(d2d4);
+  b.end_variation();
+  RecordView view = RecordView::parse(b.finish());
+  EXPECT_EQ(tokens_of(view), (std::vector<std::string>{move_token(e2e4, 0), "(@1", ")@1", "(@1",
+                                                       move_token(d2d4, 1), ")@1"}));
+}
+
+/// Bytes of a record assembled by hand: flags, N, then raw 16-bit words / bytes.
+std::string raw_record(uint8_t flags, std::initializer_list<int> rest) {
+  std::string out(1, char(flags));
+  for (int b : rest) out.push_back(char(uint8_t(b)));
+  return out;
+}
+
+void expect_corrupt(const std::string& bytes, const char* why) {
+  EXPECT_THROW(RecordView::parse(bytes), db::CorruptRecord) << why;
+}
+
+TEST(RecordViewTest, RejectsCorruptRecords) {
+  expect_corrupt("", "empty");
+  expect_corrupt(raw_record(0x10, {0}), "unknown flag bit");
+  expect_corrupt(raw_record(0, {}), "missing ply count");
+  expect_corrupt(raw_record(0, {0x80}), "truncated varint");
+  expect_corrupt(raw_record(0, {0x80, 0x00}), "overlong varint");
+  expect_corrupt(raw_record(0, {0xFF, 0xFF, 0xFF, 0xFF, 0x7F}), "varint above 32 bits");
+  expect_corrupt(raw_record(0, {2, 0x1C, 0x03}), "main line truncated");
+  expect_corrupt(raw_record(0, {1, 0x00, 0x00}), "Move::none() in the main line");
+  expect_corrupt(raw_record(0, {1, 0x82, 0x00}), "marker in the main line");
+  expect_corrupt(raw_record(0, {1, 0x1C, 0x03, 0x00}), "trailing byte");
+  expect_corrupt(raw_record(db::kHasStartFen, {0, 0}), "empty FEN");
+  expect_corrupt(raw_record(db::kHasStartFen, {0, 10, 'k'}), "FEN truncated");
+  // e2e4 = 0x031C. Token streams:
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03}), "flag without stream");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01}),
+                 "NAG byte missing");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x04, 0x01, 5, 'a'}),
+                 "comment truncated");
+  expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x1C, 0x03, 0x82, 0x00}),
+                 "variation not closed");
+  expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x1C, 0x03, 0xC3, 0x00}),
+                 "end of variation on the main line");
+  expect_corrupt(
+      raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x82, 0x00, 0xC3, 0x00, 0x1C, 0x03}),
+      "variation before any move");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01, 3, 9}),
+                 "stray byte after the NAG");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1B, 0x03, 0x86, 0x01, 3}),
+                 "stream differs from the main line");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x86, 0x01, 3}),
+                 "stream lacks a main-line move");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x45, 0x01, 0}),
+                 "comment-before after a move");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x04, 0x01, 0, 0x1C, 0x03}),
+                 "comment-after before any move");
+  expect_corrupt(
+      raw_record(db::kHasComments | db::kHasVariations, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01, 3}),
+      "variation flag without variation");
+  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x07, 0x01}),
+                 "unknown marker e... from == to");
+}
+
+TEST(RecordViewTest, HandMadeRecordMatchesTheDocumentedLayout) {
+  // flags kHasComments, N = 1, e2e4, then stream: e2e4, NAG 3.
+  const std::string bytes =
+      raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01, 3});
+  RecordView view = RecordView::parse(bytes);
+  EXPECT_EQ(view.main_move(0), e2e4);
+  EXPECT_EQ(tokens_of(view), (std::vector<std::string>{move_token(e2e4, 0), "$3@0"}));
+}
+
+/// Truncations and random byte changes of valid records either parse (and then iterate
+/// without error) or throw CorruptRecord — never anything else. Run under the sanitizer
+/// build to also catch out-of-bounds reads.
+TEST(RecordViewTest, MutatedRecordsNeverMisbehave) {
+  RecordBuilder b;
+  std::vector<std::string> seeds = {build_annotated(b),
+                                    build_annotated(b, "4k3/P7/8/8/8/8/8/4K2R w K - 0 1")};
+  std::mt19937 rng(12345);
+  int parsed = 0, rejected = 0;
+  auto check = [&](const std::string& bytes) {
+    try {
+      RecordView view = RecordView::parse(bytes);
+      for (uint32_t i = 0; i < view.main_line_size(); ++i) (void)view.main_move(i);
+      size_t n = 0;
+      for (const Token& t : view.tokens()) n += t.comment.size() + 1;
+      (void)n;
+      ++parsed;
+    } catch (const db::CorruptRecord&) {
+      ++rejected;
+    }
+  };
+  for (const std::string& seed : seeds) {
+    for (size_t len = 0; len < seed.size(); ++len) check(seed.substr(0, len));
+    for (int round = 0; round < 20000; ++round) {
+      std::string bytes = seed;
+      int changes = 1 + int(rng() % 3);
+      for (int c = 0; c < changes; ++c) bytes[rng() % bytes.size()] = char(rng());
+      check(bytes);
+    }
+  }
+  EXPECT_GT(rejected, 0);
+  EXPECT_GT(parsed, 0);
+}
+
+}  // namespace
