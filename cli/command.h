@@ -32,5 +32,6 @@ void print_help();
 int run_import(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
+int run_query(const std::vector<std::string>& args);
 
 }  // namespace cli

@@ -18,6 +18,13 @@ const std::vector<Command>& command_table() {
       {"export", "--db DIR [--id N | --from N --to M] [-o FILE]",
        "Writes games as PGN (with their variations, comments and NAGs) to FILE or stdout.",
        run_export},
+      {"query", "--db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
+                "[--limit N] [--threads N]",
+       "Runs a CQL script (one (match ...) list) over the database and prints the matching "
+       "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
+       "comment at each matched position. A script error is reported as FILE:LINE:COLUMN "
+       "with exit code 2; Ctrl-C stops the search and prints what was found.",
+       run_query},
   };
   return table;
 }

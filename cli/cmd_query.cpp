@@ -1,0 +1,166 @@
+// `cqldb query --db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE]
+//               [--limit N] [--threads N] [--quiet]`
+//
+// Exit codes: 0 success (also with no match), 1 runtime failure (database, output file),
+// 2 usage error or a script that does not parse or compile (message `file:line:col: ...`),
+// 130 interrupted by Ctrl-C (the matches found so far are still written).
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "cli/query_output.h"
+#include "cql/parser.h"
+#include "db/database.h"
+#include "eval/program.h"
+#include "eval/search.h"
+
+namespace cli {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+extern "C" void on_query_sigint(int) {
+  g_cancel.store(true);
+}
+
+/// Reads the script text from `path` ("-" = stdin); false if it cannot be read.
+bool read_script(const std::string& path, std::string& text) {
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), {});
+    return !std::cin.bad();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  text.assign(std::istreambuf_iterator<char>(in), {});
+  return !in.bad();
+}
+
+/// Parses and compiles `text`; prints the located error and returns false on failure.
+bool compile_script(const std::string& text, const std::string& source_name,
+                    eval::Program& program) {
+  cql::ParseResult parsed = cql::parse(text, source_name);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s\n", parsed.error->what());
+    return false;
+  }
+  try {
+    program = eval::Program::compile(*parsed.script);
+  } catch (const eval::CompileError& e) {
+    std::fprintf(stderr, "%s:%u:%u: %s\n", source_name.c_str(), e.loc.line, e.loc.column, e.what());
+    return false;
+  }
+  return true;
+}
+
+void print_summary(const eval::SearchStats& s) {
+  std::fprintf(
+      stderr, "%s%s match%s, %s game%s searched, %.2f s (%s candidates, %s positions evaluated)\n",
+      s.cancelled ? "interrupted: " : "", with_commas(s.matches).c_str(),
+      s.matches == 1 ? "" : "es", with_commas(s.games_total).c_str(), s.games_total == 1 ? "" : "s",
+      s.seconds, with_commas(s.candidates).c_str(), with_commas(s.positions).c_str());
+}
+
+}  // namespace
+
+int run_query(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::string db_dir, script_path, expression, format_name = "table", output;
+  uint64_t limit = 0;
+  unsigned threads = 0;
+  po::options_description options("Options");
+  options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
+      "script", po::value(&script_path), "CQL script file (- = stdin)")(
+      "expression,e", po::value(&expression), "the CQL script given as text")(
+      "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl or pgn")(
+      "output,o", po::value(&output), "file to write the results to (default: stdout)")(
+      "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
+      "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
+      "quiet,q", "no progress display");
+  po::positional_options_description positional;
+  positional.add("script", 1);
+  po::variables_map vm;
+  switch (parse_options("query", options, positional, args, vm)) {
+    case ParseOutcome::kExit:
+      return 0;
+    case ParseOutcome::kFail:
+      return 2;
+    case ParseOutcome::kRun:
+      break;
+  }
+  if (vm.count("script") == vm.count("expression")) {
+    std::fprintf(stderr,
+                 "cqldb query: give either a script file or -e TEXT (see `cqldb query --help`)\n");
+    return 2;
+  }
+  std::optional<OutputFormat> format = parse_output_format(format_name);
+  if (!format) {
+    std::fprintf(stderr, "cqldb query: unknown format '%s' (expected %s)\n", format_name.c_str(),
+                 std::string(output_format_names()).c_str());
+    return 2;
+  }
+  std::string text = expression;
+  std::string source_name = vm.count("expression") ? "-e" : script_path;
+  if (vm.count("script") && !read_script(script_path, text)) {
+    std::fprintf(stderr, "cqldb query: cannot read %s\n", script_path.c_str());
+    return 2;
+  }
+  eval::Program program;
+  if (!compile_script(text, source_name, program)) return 2;
+
+  db::Database database = db::Database::open_readonly(db_dir);
+  std::ofstream file;
+  if (!output.empty()) {
+    file.open(output, std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
+      return 1;
+    }
+  }
+  std::ostream& out = output.empty() ? std::cout : file;
+
+  eval::SearchOptions search_options;
+  search_options.threads = threads;
+  search_options.limit = limit;
+  search_options.cancel = &g_cancel;
+  const bool show_progress = !vm.count("quiet") && isatty(STDERR_FILENO);
+  if (show_progress)
+    search_options.progress = [](uint64_t searched, uint64_t total, uint64_t matches) {
+      std::fprintf(stderr, "\rsearching: %s / %s games, %s matches ", with_commas(searched).c_str(),
+                   with_commas(total).c_str(), with_commas(matches).c_str());
+    };
+  g_cancel = false;
+  auto previous = std::signal(SIGINT, on_query_sigint);
+  std::vector<eval::GameMatch> matches;
+  eval::SearchStats stats;
+  try {
+    stats = eval::search(program, database, search_options, matches);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  std::signal(SIGINT, previous);
+  if (show_progress) std::fprintf(stderr, "\r\033[K");
+
+  db::GameReader reader = database.reader();
+  write_matches(out, *format, reader, matches);
+  out.flush();
+  print_summary(stats);
+  if (!out) {
+    std::fprintf(stderr, "cqldb query: writing the results failed\n");
+    return 1;
+  }
+  return stats.cancelled ? 130 : 0;
+}
+
+}  // namespace cli

@@ -1,0 +1,176 @@
+#include "cli/query_output.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "db/game_header.h"
+#include "db/pgn_writer.h"
+#include "db/record_view.h"
+
+namespace cli {
+
+namespace {
+
+/// Length of the valid UTF-8 sequence starting at text[i], or 0 if none starts there.
+size_t utf8_sequence(std::string_view text, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char b = byte(i);
+  if (b < 0x80) return 1;
+  size_t len = b >= 0xC2 && b <= 0xDF   ? 2
+               : b >= 0xE0 && b <= 0xEF ? 3
+               : b >= 0xF0 && b <= 0xF4 ? 4
+                                        : 0;
+  if (len == 0 || i + len > text.size()) return 0;
+  for (size_t k = 1; k < len; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  unsigned char b1 = byte(i + 1);
+  if (b == 0xE0 && b1 < 0xA0) return 0;   // overlong
+  if (b == 0xED && b1 >= 0xA0) return 0;  // surrogate
+  if (b == 0xF0 && b1 < 0x90) return 0;   // overlong
+  if (b == 0xF4 && b1 >= 0x90) return 0;  // above U+10FFFF
+  return len;
+}
+
+/// Number of characters (code points) of UTF-8 `text`.
+size_t char_count(std::string_view text) {
+  return size_t(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+/// `text` cut to at most `width` characters, ending in "…" when cut.
+std::string fit(std::string_view text, size_t width) {
+  if (char_count(text) <= width) return std::string(text);
+  size_t chars = 0, i = 0;
+  while (i < text.size() && chars < width - 1) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+    ++chars;
+  }
+  return std::string(text.substr(0, i)) + "\xE2\x80\xA6";
+}
+
+/// `text` padded with blanks to `width` characters.
+void write_cell(std::ostream& out, const std::string& text, size_t width, bool last) {
+  out << text;
+  if (!last)
+    for (size_t n = char_count(text); n < width + 2; ++n) out << ' ';
+}
+
+constexpr size_t kTableColumns = 7;
+constexpr std::array<size_t, kTableColumns> kMaxWidth = {10, 24, 24, 7, 10, 30, 5};
+
+void write_table(std::ostream& out, db::GameReader& reader,
+                 const std::vector<eval::GameMatch>& matches) {
+  using Row = std::array<std::string, kTableColumns>;
+  std::vector<Row> rows;
+  rows.push_back({"id", "White", "Black", "result", "date", "event", "ply"});
+  db::GameHeader h;
+  for (const eval::GameMatch& m : matches) {
+    if (!reader.read_header(m.id, h)) throw std::out_of_range("no game " + std::to_string(m.id));
+    rows.push_back({std::to_string(m.id), h.white, h.black, h.result, h.date, h.event,
+                    m.plies.empty() ? "-" : std::to_string(m.plies.front())});
+  }
+  std::array<size_t, kTableColumns> width{};
+  for (Row& row : rows)
+    for (size_t c = 0; c < kTableColumns; ++c) {
+      row[c] = fit(row[c], kMaxWidth[c]);
+      width[c] = std::max(width[c], char_count(row[c]));
+    }
+  for (const Row& row : rows) {
+    for (size_t c = 0; c < kTableColumns; ++c)
+      write_cell(out, row[c], width[c], c + 1 == kTableColumns);
+    out << '\n';
+  }
+}
+
+void write_json_line(std::ostream& out, const db::GameHeader& h, const eval::GameMatch& m) {
+  out << "{\"id\":" << m.id << ",\"file\":" << json_string(h.source_file)
+      << ",\"ordinal\":" << h.ordinal << ",\"white\":" << json_string(h.white)
+      << ",\"black\":" << json_string(h.black) << ",\"event\":" << json_string(h.event)
+      << ",\"site\":" << json_string(h.site) << ",\"date\":" << json_string(h.date)
+      << ",\"round\":" << json_string(h.round) << ",\"result\":" << json_string(h.result)
+      << ",\"game_plies\":" << h.plies << ",\"plies\":[";
+  for (size_t i = 0; i < m.plies.size(); ++i) out << (i ? "," : "") << m.plies[i];
+  out << "]}\n";
+}
+
+}  // namespace
+
+std::optional<OutputFormat> parse_output_format(std::string_view name) {
+  if (name == "ids") return OutputFormat::kIds;
+  if (name == "table") return OutputFormat::kTable;
+  if (name == "jsonl") return OutputFormat::kJsonl;
+  if (name == "pgn") return OutputFormat::kPgn;
+  return std::nullopt;
+}
+
+std::string_view output_format_names() {
+  return "ids, table, jsonl, pgn";
+}
+
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    size_t len = utf8_sequence(text, i);
+    if (len == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not valid UTF-8
+      ++i;
+      continue;
+    }
+    if (len > 1) {
+      out.append(text.substr(i, len));
+    } else if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
+      out += buf;
+    } else {
+      out += char(c);
+    }
+    i += len;
+  }
+  out += '"';
+  return out;
+}
+
+void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reader,
+                   const std::vector<eval::GameMatch>& matches) {
+  if (format == OutputFormat::kTable) {
+    write_table(out, reader, matches);
+    return;
+  }
+  db::GameHeader header;
+  std::string text;
+  for (const eval::GameMatch& m : matches) {
+    if (format == OutputFormat::kIds) {
+      out << m.id << '\n';
+      continue;
+    }
+    if (!reader.read_header(m.id, header))
+      throw std::out_of_range("no game " + std::to_string(m.id));
+    if (format == OutputFormat::kJsonl) {
+      write_json_line(out, header, m);
+      continue;
+    }
+    std::string_view bytes;
+    if (!reader.record(m.id, bytes)) throw std::out_of_range("no game " + std::to_string(m.id));
+    db::PgnWriteOptions options;
+    options.match_plies = m.plies;
+    text.clear();
+    db::write_pgn(header, db::RecordView::parse(bytes), text, options);
+    out.write(text.data(), std::streamsize(text.size()));
+  }
+}
+
+}  // namespace cli

@@ -1,0 +1,47 @@
+// Writing the games a query matched, in the formats of `cqldb query --format`; shared by
+// the query command and the interactive shell.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db/game_reader.h"
+#include "eval/search.h"
+
+namespace cli {
+
+/// The output formats.
+enum class OutputFormat {
+  kIds,    ///< one game id per line
+  kTable,  ///< aligned columns: id, White, Black, result, date, event, first matched ply
+  kJsonl,  ///< one JSON object per line (see write_matches)
+  kPgn,    ///< the games as PGN with a {MATCH} comment at each matched position
+};
+
+/// The format named `name` ("ids", "table", "jsonl", "pgn"); nullopt for another name.
+std::optional<OutputFormat> parse_output_format(std::string_view name);
+
+/// The accepted format names, for help and error messages: "ids, table, jsonl, pgn".
+std::string_view output_format_names();
+
+/// Writes `matches` (ascending ids, as eval::search returns them) to `out` in `format`,
+/// reading headers and records through `reader`, whose snapshot must contain every id.
+///
+/// jsonl objects have the keys id, file (source PGN path), ordinal (1-based position in that
+/// file), white, black, event, site, date (as in the PGN, e.g. "1921.??.??"), round,
+/// result, game_plies (main-line length) and plies (the matched main-line plies, 0 = the
+/// start position). Table cells longer than their column are cut and end in "…"; a game
+/// matched by header conditions alone has no matched ply ("-" in the table).
+/// Throws std::out_of_range for an id outside the snapshot, db::CorruptRecord for a damaged
+/// record (pgn).
+void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reader,
+                   const std::vector<eval::GameMatch>& matches);
+
+/// `text` (UTF-8) as a JSON string literal with its quotes: `"` `\` and control characters
+/// escaped, other characters kept as UTF-8, invalid UTF-8 bytes replaced by U+FFFD.
+std::string json_string(std::string_view text);
+
+}  // namespace cli

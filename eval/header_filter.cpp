@@ -1,0 +1,359 @@
+// HeaderFilter: match-list header keywords -> one SQL WHERE clause over headers.sqlite.
+//
+// Semantics (CQL-Match-List, CQL-Range-Specifiers, SPEC; decisions marked "decision"):
+//   :result r,...   games.result is one of the codes; 1/2 = 1/2-1/2; 0-0 never matches
+//                   (no stored game has it); `*` = unknown result. Flipped: 1-0 <-> 0-1.
+//   :player w       either player's name; :whiteplayer / :blackplayer one side (swapped
+//                   when flipped). Unquoted = case-insensitive substring, quoted = pattern
+//                   (header_pattern.h). Same for :event and :site.
+//   :elo r          at least one player's Elo lies in r; :whiteelo / :blackelo one side.
+//                   Decision: a missing Elo counts as 0, so `:elo 0` finds games where a
+//                   player has no Elo (the page's special case), and any range containing
+//                   0 (e.g. `<2000`) admits unrated players, exactly as the position-list
+//                   keywords do with GameInfo (Elo 0 = none). `*` = has an Elo (> 0),
+//                   `-` = has none; for :elo "at least one player" again.
+//   :year r         games.year in r; a game without a year matches only `-`.
+//   :date ...       decision: a partial game date ("1985.??.??", "1985.03.??") stands for
+//                   all the days it covers, and matches only when every one of them lies
+//                   in the query's interval (header_date.h), i.e. when the game certainly
+//                   was played in the range. A game without a year matches only `-`;
+//                   `*` = the year is known.
+//   :eco e,...      decision: a game's ECO code is the first three characters of [ECO]
+//                   when they are A-E and two digits (Scid's extended "B90a" counts as
+//                   B90); anything else is no code. `*` = has a code, `-` = has none.
+//   :plycount r     games.plies (main-line plies) in r.
+//   :gamenumber r   the game id in r.
+//   :round r        decision: the round number is the leading decimal digits of [Round]
+//                   ("11.16" -> 11, "3 (tiebreak)" -> 3); a round without leading digits
+//                   ("?", "-", "", "Final") is number 0 = no round specification, so
+//                   `:round 0` finds those. `*` = number > 0, `-` = number 0.
+//   `*` / `-` of :plycount / :gamenumber: every game / no game (both are always present).
+// Every condition is written to be true or false, never SQL NULL, so that a caller may
+// negate it. All header keywords of one match list are ANDed.
+#include "eval/header_filter.h"
+
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "cql/keywords.h"
+#include "db/game_header.h"
+#include "db/schema.h"
+#include "db/sqlite_db.h"
+#include "db/sqlite_statement.h"
+#include "eval/header_date.h"
+#include "eval/header_sql.h"
+#include "eval/program.h"
+
+namespace eval {
+
+namespace {
+
+using cql::Keyword;
+using cql::KeywordItem;
+
+/// Match-list keywords that are not header conditions: the logical keywords, tagging, the
+/// colour transformation and the meaningless CQL 1.0 items. Program::compile handles them;
+/// HeaderFilter::compile skips them. Every other keyword the keyword table accepts in a
+/// match list is a header (game information or game data) keyword.
+bool is_structural(Keyword k) {
+  switch (k) {
+    case Keyword::And:
+    case Keyword::Cond:
+    case Keyword::Not:
+    case Keyword::Or:
+    case Keyword::Xor:
+    case Keyword::ForAny:
+    case Keyword::EitherColor:
+    case Keyword::Output:
+    case Keyword::Pgn:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// SQL expressions over `games g`.
+constexpr const char* kRoundNumber =
+    "(CASE WHEN g.round GLOB '[0-9]*' THEN CAST(g.round AS INTEGER) ELSE 0 END)";
+constexpr const char* kHasEco = "(IFNULL(g.eco, '') GLOB '[A-E][0-9][0-9]*')";
+constexpr const char* kFirstDayKey =
+    "(g.year * 10000 + IFNULL(g.month, 1) * 100 + "
+    "CASE WHEN g.month IS NULL THEN 1 ELSE IFNULL(g.day, 1) END)";
+constexpr const char* kLastDayKey =
+    "(g.year * 10000 + IFNULL(g.month, 12) * 100 + "
+    "CASE WHEN g.month IS NULL THEN 31 ELSE IFNULL(g.day, 31) END)";
+
+/// Collects the ANDed conditions and their parameters in placeholder order.
+class WhereBuilder {
+ public:
+  explicit WhereBuilder(std::vector<HeaderFilter::Param>& params) : params_(params) {}
+
+  /// A `?` bound to `value`.
+  std::string number(int64_t value) {
+    HeaderFilter::Param p;
+    p.number = value;
+    params_.push_back(std::move(p));
+    return "?";
+  }
+  /// A `?` bound to `text`.
+  std::string text(std::string value) {
+    HeaderFilter::Param p;
+    p.is_text = true;
+    p.text = std::move(value);
+    params_.push_back(std::move(p));
+    return "?";
+  }
+  /// ANDs `condition` (a complete SQL boolean expression).
+  void add(const std::string& condition) {
+    if (!where_.empty()) where_ += " AND ";
+    where_ += "(" + condition + ")";
+  }
+  std::string take() { return std::move(where_); }
+
+ private:
+  std::vector<HeaderFilter::Param>& params_;
+  std::string where_;
+};
+
+/// `expr` within the interval of `r` ("1" when unbounded). Precondition: Interval kind.
+std::string interval_sql(WhereBuilder& b, const std::string& expr, const cql::Range& r,
+                         const KeywordItem& item) {
+  if (r.percent || (r.lo && r.lo->from_end) || (r.hi && r.hi->from_end))
+    throw CompileError(item.loc, "percentages and 'end' are not allowed for " +
+                                     cql::keyword_spelling(item.keyword));
+  std::string sql;
+  if (r.lo) sql += expr + (r.lo_strict ? " > " : " >= ") + b.number(r.lo->value);
+  if (r.hi) {
+    if (!sql.empty()) sql += " AND ";
+    sql += expr + (r.hi_strict ? " < " : " <= ") + b.number(r.hi->value);
+  }
+  return sql.empty() ? "1" : sql;
+}
+
+/// A game-information range over an always-present value (plies, game id):
+/// `*` every game, `-` none.
+std::string present_range_sql(WhereBuilder& b, const std::string& expr, const cql::Range& r,
+                              const KeywordItem& item) {
+  if (r.kind == cql::Range::Kind::Any) return "1";
+  if (r.kind == cql::Range::Kind::Missing) return "0";
+  return interval_sql(b, expr, r, item);
+}
+
+/// One side's Elo column (`g.white_elo`) against `r`, a missing Elo counting as 0.
+std::string elo_sql(WhereBuilder& b, const std::string& column, const cql::Range& r,
+                    const KeywordItem& item) {
+  std::string value = "IFNULL(" + column + ", 0)";
+  if (r.kind == cql::Range::Kind::Any) return value + " > 0";
+  if (r.kind == cql::Range::Kind::Missing) return value + " = 0";
+  if (r.contains(0)) return interval_sql(b, value, r, item);
+  // The plain column keeps the Elo index usable; IS NOT NULL keeps the result non-NULL.
+  return column + " IS NOT NULL AND " + interval_sql(b, column, r, item);
+}
+
+std::string year_sql(WhereBuilder& b, const cql::Range& r, const KeywordItem& item) {
+  if (r.kind == cql::Range::Kind::Any) return "g.year IS NOT NULL";
+  if (r.kind == cql::Range::Kind::Missing) return "g.year IS NULL";
+  return "g.year IS NOT NULL AND " + interval_sql(b, "g.year", r, item);
+}
+
+std::string date_sql(WhereBuilder& b, const cql::DateRange& r) {
+  if (r.kind == cql::DateRange::Kind::Any) return "g.year IS NOT NULL";
+  if (r.kind == cql::DateRange::Kind::Missing) return "g.year IS NULL";
+  DayKeyInterval days = day_key_interval(r);
+  std::string sql = "g.year IS NOT NULL";
+  if (days.lo)
+    sql += std::string(" AND ") + kFirstDayKey + (days.lo_strict ? " > " : " >= ") +
+           b.number(*days.lo);
+  if (days.hi)
+    sql +=
+        std::string(" AND ") + kLastDayKey + (days.hi_strict ? " < " : " <= ") + b.number(*days.hi);
+  return sql;
+}
+
+/// The ECO code text of an encoded code (0 = "A00", 500 = "F00").
+std::string eco_text(int code) {
+  std::string s(3, '0');
+  s[0] = char('A' + code / 100);
+  s[1] = char('0' + code % 100 / 10);
+  s[2] = char('0' + code % 10);
+  return s;
+}
+
+std::string eco_sql(WhereBuilder& b, const cql::EcoArgs& args) {
+  if (args.special == cql::Range::Kind::Any) return kHasEco;
+  if (args.special == cql::Range::Kind::Missing) return std::string("NOT ") + kHasEco;
+  std::string ranges;
+  for (const cql::EcoRange& e : args.ranges) {
+    if (!ranges.empty()) ranges += " OR ";
+    // [first, last + 1) in text order covers "B90" and its extensions "B90a".
+    // Separate statements: the placeholders must be pushed in text order.
+    ranges += "(g.eco >= " + b.text(eco_text(e.first));
+    ranges += " AND g.eco < " + b.text(eco_text(e.last + 1)) + ")";
+  }
+  if (ranges.empty()) return "0";
+  return std::string(kHasEco) + " AND (" + ranges + ")";
+}
+
+std::string result_sql(WhereBuilder& b, const cql::ResultArgs& args, bool flipped) {
+  std::string codes;
+  for (cql::GameResult r : args.values) {
+    db::ResultCode code = db::ResultCode::kUnknown;
+    switch (r) {
+      case cql::GameResult::WhiteWins:
+        code = flipped ? db::ResultCode::kBlackWins : db::ResultCode::kWhiteWins;
+        break;
+      case cql::GameResult::BlackWins:
+        code = flipped ? db::ResultCode::kWhiteWins : db::ResultCode::kBlackWins;
+        break;
+      case cql::GameResult::Draw:
+        code = db::ResultCode::kDraw;
+        break;
+      case cql::GameResult::Unknown:
+        code = db::ResultCode::kUnknown;
+        break;
+      case cql::GameResult::BothLose:
+        continue;  // never stored
+    }
+    if (!codes.empty()) codes += ", ";
+    codes += b.number(int64_t(code));
+  }
+  return codes.empty() ? "0" : "g.result IN (" + codes + ")";
+}
+
+/// `id_column` names a row of `table` whose name matches the text argument of `item`.
+std::string name_sql(WhereBuilder& b, const std::string& id_column, const char* table,
+                     const KeywordItem& item) {
+  const cql::TextPattern& p = item.as<cql::TextArgs>().patterns.at(0);
+  return id_column + " IN (SELECT id FROM " + table + " WHERE " +
+         (p.quoted ? kSqlPattern : kSqlContains) + "(" + b.text(p.text) + ", name))";
+}
+
+/// Adds the condition of one supported header keyword; false if `item` is not supported.
+bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
+  const char* white = flipped ? "g.black" : "g.white";  // prefix of the `:white...` columns
+  const char* black = flipped ? "g.white" : "g.black";
+  switch (item.keyword) {
+    case Keyword::Result:
+      b.add(result_sql(b, item.as<cql::ResultArgs>(), flipped));
+      return true;
+    case Keyword::Player: {
+      std::string w = name_sql(b, "g.white_id", "players", item);
+      b.add(w + " OR " + name_sql(b, "g.black_id", "players", item));
+      return true;
+    }
+    case Keyword::WhitePlayer:
+      b.add(name_sql(b, std::string(white) + "_id", "players", item));
+      return true;
+    case Keyword::BlackPlayer:
+      b.add(name_sql(b, std::string(black) + "_id", "players", item));
+      return true;
+    case Keyword::Event:
+      b.add(name_sql(b, "g.event_id", "events", item));
+      return true;
+    case Keyword::Site:
+      b.add(name_sql(b, "g.site_id", "sites", item));
+      return true;
+    case Keyword::Elo: {
+      const cql::Range& r = item.as<cql::CountArgs>().ranges.at(0);
+      std::string w = elo_sql(b, "g.white_elo", r, item);
+      b.add("(" + w + ") OR (" + elo_sql(b, "g.black_elo", r, item) + ")");
+      return true;
+    }
+    case Keyword::WhiteElo:
+      b.add(elo_sql(b, std::string(white) + "_elo", item.as<cql::CountArgs>().ranges.at(0), item));
+      return true;
+    case Keyword::BlackElo:
+      b.add(elo_sql(b, std::string(black) + "_elo", item.as<cql::CountArgs>().ranges.at(0), item));
+      return true;
+    case Keyword::Year:
+      b.add(year_sql(b, item.as<cql::CountArgs>().ranges.at(0), item));
+      return true;
+    case Keyword::Date:
+      b.add(date_sql(b, item.as<cql::DateArgs>().range));
+      return true;
+    case Keyword::Eco:
+      b.add(eco_sql(b, item.as<cql::EcoArgs>()));
+      return true;
+    case Keyword::PlyCount:
+      b.add(present_range_sql(b, "g.plies", item.as<cql::CountArgs>().ranges.at(0), item));
+      return true;
+    case Keyword::GameNumber:
+      b.add(present_range_sql(b, "g.id", item.as<cql::CountArgs>().ranges.at(0), item));
+      return true;
+    case Keyword::Round: {
+      const cql::Range& r = item.as<cql::CountArgs>().ranges.at(0);
+      if (r.kind == cql::Range::Kind::Interval)
+        b.add(interval_sql(b, kRoundNumber, r, item));
+      else  // `*`: has a round number, `-`: has none
+        b.add(std::string(kRoundNumber) + (r.kind == cql::Range::Kind::Any ? " > 0" : " = 0"));
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/// Opens headers.sqlite of `db_dir` read-only.
+db::sqlite::Connection open_headers(const std::filesystem::path& db_dir) {
+  return db::sqlite::Connection(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+}
+
+}  // namespace
+
+HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
+  HeaderFilter filter;
+  WhereBuilder builder(filter.params_);
+  for (const cql::KeywordItem* item : match.keywords()) {
+    if (!(item->info().lists & cql::kInMatch) || is_structural(item->keyword)) continue;
+    if (!add_condition(builder, *item, color_flipped))
+      throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword));
+  }
+  filter.where_ = builder.take();
+  return filter;
+}
+
+std::vector<uint32_t> HeaderFilter::candidates(const std::filesystem::path& db_dir,
+                                               uint32_t game_count) const {
+  std::vector<uint32_t> ids;
+  if (accepts_all()) {  // every committed game has its row: no need to ask SQLite
+    ids.resize(game_count);
+    std::iota(ids.begin(), ids.end(), 1u);
+    return ids;
+  }
+  db::sqlite::Connection sql = open_headers(db_dir);
+  register_header_functions(sql.handle());
+  db::sqlite::Statement query(
+      sql, "SELECT g.id FROM games g WHERE (" + where_ + ") AND g.id <= ? ORDER BY g.id");
+  int index = 1;
+  for (const Param& p : params_) {
+    if (p.is_text)
+      query.bind(index++, std::string_view(p.text));
+    else
+      query.bind(index++, p.number);
+  }
+  query.bind(index, int64_t(game_count));
+  while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
+  return ids;
+}
+
+std::vector<GameInfo> load_game_info(const std::filesystem::path& db_dir, uint32_t game_count) {
+  std::vector<GameInfo> info(size_t(game_count) + 1);
+  db::sqlite::Connection sql = open_headers(db_dir);
+  db::sqlite::Statement query(
+      sql, "SELECT id, result, white_elo, black_elo FROM games WHERE id <= ?1 ORDER BY id");
+  query.bind(1, int64_t(game_count));
+  auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
+  while (query.step()) {
+    int64_t id = query.column_int64(0);
+    if (id < 1 || id > int64_t(game_count)) continue;
+    GameInfo& g = info[size_t(id)];
+    int64_t result = query.column_int64(1);
+    g.result = uint8_t(result >= 0 && result <= 3 ? result : 0);
+    g.white_elo = elo(query.column_int64(2));
+    g.black_elo = elo(query.column_int64(3));
+  }
+  return info;
+}
+
+}  // namespace eval

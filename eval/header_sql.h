@@ -1,0 +1,21 @@
+// SQL functions used by HeaderFilter's WHERE clauses, registered per SQLite connection:
+//
+//   cqldb_contains(needle, text)  1 if `needle` occurs in `text` ignoring case, else 0
+//   cqldb_pattern(pattern, text)  1 if `text` matches the Pattern-Matching `pattern`, else 0
+//
+// Both return 0 when `text` is NULL. Arguments are UTF-8 text (header_pattern.h). A
+// compiled pattern is cached per statement while its argument stays the same.
+#pragma once
+
+struct sqlite3;
+
+namespace eval {
+
+inline constexpr const char* kSqlContains = "cqldb_contains";  ///< unquoted word argument
+inline constexpr const char* kSqlPattern = "cqldb_pattern";    ///< double-quoted pattern
+
+/// Registers both functions on `db`. Any connection that runs HeaderFilter::where_sql()
+/// needs them. Throws db::SqliteError when SQLite refuses.
+void register_header_functions(sqlite3* db);
+
+}  // namespace eval

@@ -1,0 +1,477 @@
+// HeaderFilter (match-list header keywords answered by SQLite) checked against a brute-force
+// scan of the stored headers of a real corpus, plus the Pattern-Matching matcher and the
+// date intervals on their own.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cql/parser.h"
+#include "db/database.h"
+#include "db/game_header.h"
+#include "eval/header_date.h"
+#include "eval/header_filter.h"
+#include "eval/header_pattern.h"
+#include "eval/program.h"
+#include "import/importer.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Ids = std::vector<uint32_t>;
+using Predicate = std::function<bool(const db::GameHeader&)>;
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool icontains(const std::string& text, const std::string& needle) {
+  return lower(text).find(lower(needle)) != std::string::npos;
+}
+
+/// Leading decimal digits of a round ("11.16" -> 11), 0 when there are none.
+int64_t round_number(const std::string& round) {
+  int64_t n = 0;
+  for (char c : round) {
+    if (c < '0' || c > '9') break;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+/// The ECO code 0..499 of a header, or -1 when it has none.
+int eco_code(const std::string& eco) {
+  if (eco.size() < 3 || eco[0] < 'A' || eco[0] > 'E' || !std::isdigit((unsigned char)eco[1]) ||
+      !std::isdigit((unsigned char)eco[2]))
+    return -1;
+  return (eco[0] - 'A') * 100 + (eco[1] - '0') * 10 + (eco[2] - '0');
+}
+
+/// First and last day (yyyymmdd) a header date can stand for; false without a year.
+bool game_days(const db::GameHeader& h, int64_t& first, int64_t& last) {
+  db::DateParts d = db::parse_pgn_date(h.date);
+  if (!d.year) return false;
+  int64_t y = int64_t(*d.year) * 10000;
+  if (!d.month) {
+    first = y + 101;
+    last = y + 1231;
+  } else {
+    first = y + *d.month * 100 + (d.day ? *d.day : 1);
+    last = y + *d.month * 100 + (d.day ? *d.day : 31);
+  }
+  return true;
+}
+
+/// Games whose every possible day lies in [lo, hi] (inclusive day keys).
+Predicate dated_within(int64_t lo, int64_t hi) {
+  return [=](const db::GameHeader& h) {
+    int64_t first, last;
+    return game_days(h, first, last) && first >= lo && last <= hi;
+  };
+}
+
+class HeaderFilterTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() /
+                        ("cqldb-header-filter-" + std::to_string(getpid())));
+    fs::remove_all(*dir_);
+    const std::string corpus = CQLDB_CORPUS_DIR;
+    const std::string sample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
+    db::Database database = db::Database::create_or_open(*dir_);
+    import::import_files(
+        database,
+        {corpus + "/mates.pgn", corpus + "/studies.pgn", sample + "/players-3000.pgn.zst"},
+        import::ImportOptions{}, nullptr);
+    db::GameReader reader = database.reader();
+    headers_ = new std::vector<db::GameHeader>();
+    for (uint32_t id = 1; id <= reader.game_count(); ++id) headers_->push_back(reader.header(id));
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+    delete headers_;
+  }
+
+  static uint32_t count() { return uint32_t(headers_->size()); }
+
+  static eval::HeaderFilter compile(const std::string& items, bool flipped = false) {
+    cql::Script script = cql::parse_or_throw("(match " + items + ")", "test.cql");
+    return eval::HeaderFilter::compile(script.match, flipped);
+  }
+
+  /// Candidates of the match list `(match ITEMS)`.
+  static Ids query(const std::string& items, bool flipped = false) {
+    return compile(items, flipped).candidates(*dir_, count());
+  }
+
+  /// Brute force: the ids whose header satisfies `p`.
+  static Ids expected(const Predicate& p) {
+    Ids ids;
+    for (const db::GameHeader& h : *headers_)
+      if (p(h)) ids.push_back(h.id);
+    return ids;
+  }
+
+  /// Checks `(match ITEMS)` against `p`; the expected set must be a proper, non-empty
+  /// subset unless `may_be_trivial`.
+  static void check(const std::string& items, const Predicate& p, bool flipped = false,
+                    bool may_be_trivial = false) {
+    Ids want = expected(p);
+    Ids got = query(items, flipped);
+    if (!may_be_trivial) {
+      EXPECT_FALSE(want.empty()) << items << ": the test selects no game";
+      EXPECT_LT(want.size(), headers_->size()) << items << ": the test selects every game";
+    }
+    EXPECT_EQ(got.size(), want.size()) << items << (flipped ? " (flipped)" : "");
+    EXPECT_TRUE(got == want) << items << (flipped ? " (flipped)" : "");
+  }
+
+  static fs::path* dir_;
+  static std::vector<db::GameHeader>* headers_;
+};
+
+fs::path* HeaderFilterTest::dir_ = nullptr;
+std::vector<db::GameHeader>* HeaderFilterTest::headers_ = nullptr;
+
+TEST_F(HeaderFilterTest, CorpusIsLoaded) {
+  EXPECT_GT(count(), 3500u);
+}
+
+TEST_F(HeaderFilterTest, NoHeaderKeywordAcceptsAll) {
+  EXPECT_TRUE(compile("").accepts_all());
+  EXPECT_TRUE(compile("(position :mate)").accepts_all());
+  EXPECT_TRUE(compile(":eithercolor (position :check) :not (match :year 2000)").accepts_all());
+  Ids all = query("");
+  ASSERT_EQ(all.size(), count());
+  EXPECT_EQ(all.front(), 1u);
+  EXPECT_EQ(all.back(), count());
+}
+
+TEST_F(HeaderFilterTest, PlayerSubstringIgnoresCase) {
+  check(":player alekhine", [](const db::GameHeader& h) {
+    return icontains(h.white, "alekhine") || icontains(h.black, "alekhine");
+  });
+  check(":whiteplayer ALEKHINE",
+        [](const db::GameHeader& h) { return icontains(h.white, "alekhine"); });
+  check(":blackplayer capa", [](const db::GameHeader& h) { return icontains(h.black, "capa"); });
+}
+
+TEST_F(HeaderFilterTest, PlayerSidesSwapWhenFlipped) {
+  check(
+      ":whiteplayer alekhine",
+      [](const db::GameHeader& h) { return icontains(h.black, "alekhine"); }, true);
+  check(
+      ":blackplayer alekhine",
+      [](const db::GameHeader& h) { return icontains(h.white, "alekhine"); }, true);
+  check(
+      ":player alekhine",
+      [](const db::GameHeader& h) {
+        return icontains(h.white, "alekhine") || icontains(h.black, "alekhine");
+      },
+      true);
+}
+
+TEST_F(HeaderFilterTest, QuotedPatterns) {
+  check(":player \"alekhine, a*\"", [](const db::GameHeader& h) {
+    return lower(h.white).rfind("alekhine, a", 0) == 0 ||
+           lower(h.black).rfind("alekhine, a", 0) == 0;
+  });
+  // `(Alekhine)*`: the name starts with the word Alekhine ("Alekhine/Reilly" too).
+  check(":whiteplayer \"(Alekhine)*\"", [](const db::GameHeader& h) {
+    std::string w = lower(h.white);
+    return w.rfind("alekhine", 0) == 0 && (w.size() == 8 || !std::isalnum((unsigned char)w[8]));
+  });
+  // Case-sensitive: nobody is spelled in lower case.
+  check(
+      ":player \"!alekhine*\"", [](const db::GameHeader&) { return false; }, false, true);
+  check(":site \"*RUS\"", [](const db::GameHeader& h) {
+    return lower(h.site).size() >= 3 && lower(h.site).substr(h.site.size() - 3) == "rus";
+  });
+  check(":event \"New York*\"",
+        [](const db::GameHeader& h) { return lower(h.event).rfind("new york", 0) == 0; });
+}
+
+TEST_F(HeaderFilterTest, EventAndSiteSubstrings) {
+  check(":event karlsbad", [](const db::GameHeader& h) { return icontains(h.event, "karlsbad"); });
+  check(":site petersburg",
+        [](const db::GameHeader& h) { return icontains(h.site, "petersburg"); });
+  check(":event sim :site york", [](const db::GameHeader& h) {
+    return icontains(h.event, "sim") && icontains(h.site, "york");
+  });
+}
+
+TEST_F(HeaderFilterTest, UserTextIsBoundNotPasted) {
+  eval::HeaderFilter f = compile(":player \"x'); DROP TABLE games; --\" :event \"%_\"");
+  EXPECT_EQ(f.where_sql().find("DROP"), std::string::npos);
+  EXPECT_EQ(f.where_sql().find('%'), std::string::npos);
+  EXPECT_TRUE(f.candidates(*dir_, count()).empty());
+  EXPECT_EQ(query("").size(), count());  // the table is still there
+}
+
+TEST_F(HeaderFilterTest, Elo) {
+  check(":whiteelo >=2600", [](const db::GameHeader& h) { return h.white_elo >= 2600; });
+  check(
+      ":whiteelo >=2600", [](const db::GameHeader& h) { return h.black_elo >= 2600; }, true);
+  check(":blackelo 2500 2599",
+        [](const db::GameHeader& h) { return h.black_elo >= 2500 && h.black_elo <= 2599; });
+  check(":elo 2700 unlimited",
+        [](const db::GameHeader& h) { return h.white_elo >= 2700 || h.black_elo >= 2700; });
+  // A missing Elo counts as 0.
+  check(":elo 0", [](const db::GameHeader& h) { return h.white_elo == 0 || h.black_elo == 0; });
+  check(":whiteelo <2000", [](const db::GameHeader& h) { return h.white_elo < 2000; });
+  check(":elo *", [](const db::GameHeader& h) { return h.white_elo > 0 || h.black_elo > 0; });
+  check(":blackelo -", [](const db::GameHeader& h) { return h.black_elo == 0; });
+  check(":whiteelo * :blackelo *",
+        [](const db::GameHeader& h) { return h.white_elo > 0 && h.black_elo > 0; });
+}
+
+TEST_F(HeaderFilterTest, Result) {
+  check(":result 1-0,0-1",
+        [](const db::GameHeader& h) { return h.result == "1-0" || h.result == "0-1"; });
+  check(":result 1/2", [](const db::GameHeader& h) { return h.result == "1/2-1/2"; });
+  check(":result 1/2-1/2", [](const db::GameHeader& h) { return h.result == "1/2-1/2"; });
+  check(":result *", [](const db::GameHeader& h) { return h.result == "*"; });
+  check(
+      ":result 0-0", [](const db::GameHeader&) { return false; }, false, true);
+  check(
+      ":result 1-0", [](const db::GameHeader& h) { return h.result == "0-1"; }, true);
+  check(
+      ":result 0-1,*", [](const db::GameHeader& h) { return h.result == "1-0" || h.result == "*"; },
+      true);
+}
+
+TEST_F(HeaderFilterTest, Year) {
+  auto year = [](const db::GameHeader& h) { return db::parse_pgn_date(h.date).year; };
+  check(":year 1900 1910", [&](const db::GameHeader& h) {
+    auto y = year(h);
+    return y && *y >= 1900 && *y <= 1910;
+  });
+  check(":year <1850", [&](const db::GameHeader& h) { return year(h) && *year(h) < 1850; });
+  check(":year >2010", [&](const db::GameHeader& h) { return year(h) && *year(h) > 2010; });
+  check(":year -", [&](const db::GameHeader& h) { return !year(h); });
+  check(":year *", [&](const db::GameHeader& h) { return year(h).has_value(); });
+}
+
+TEST_F(HeaderFilterTest, Date) {
+  check(":date 2013", dated_within(20130101, 20131231));
+  check(":date 1930 1935", dated_within(19300101, 19351231));
+  check(":date 2008-06", dated_within(20080601, 20080631));
+  check(":date 2010-10-01 .. 2013-01-01", dated_within(20101001, 20121231));
+  check(":date 2013-01-01 .. 2010-10-01", dated_within(20101002, 20130101));
+  check(":date >=2008-06-15", dated_within(20080615, 99999999));
+  check(":date >2008-06-15", dated_within(20080616, 99999999));
+  check(":date >2012", dated_within(20130101, 99999999));
+  check(":date <1925", dated_within(0, 19241231));
+  check(":date <=1925-06", dated_within(0, 19250631));
+  // 2013-05-10 - 30 days = 2013-04-10 (excluded).
+  check(":date 2013-05-10 .. 2013-05-10-30d", dated_within(20130411, 20130510));
+  // 2012-11-30 + 2 months = 2013-01-30 (excluded).
+  check(":date 2012-11-30 .. 2012-11-30+2m", dated_within(20121130, 20130129));
+  check(":date -", [](const db::GameHeader& h) { return !db::parse_pgn_date(h.date).year; });
+  check(":date *",
+        [](const db::GameHeader& h) { return db::parse_pgn_date(h.date).year.has_value(); });
+}
+
+TEST_F(HeaderFilterTest, PartialGameDatesMatchOnlyWhenCertain) {
+  // A game dated "1933.??.??" was played in 1933, but not certainly in March 1933.
+  Ids in_1933 = query(":date 1933");
+  Ids in_march = query(":date 1933-03");
+  uint32_t partial_1933 = 0;
+  for (uint32_t id : in_1933) {
+    const db::GameHeader& h = (*headers_)[id - 1];
+    if (h.date == "1933.??.??") {
+      ++partial_1933;
+      EXPECT_FALSE(std::binary_search(in_march.begin(), in_march.end(), id));
+    }
+  }
+  EXPECT_GT(partial_1933, 100u);
+}
+
+TEST_F(HeaderFilterTest, Eco) {
+  check(":eco B00-99,C00-99", [](const db::GameHeader& h) {
+    int c = eco_code(h.eco);
+    return c >= 100 && c <= 299;
+  });
+  check(":eco A00-B09", [](const db::GameHeader& h) {
+    int c = eco_code(h.eco);
+    return c >= 0 && c <= 109;
+  });
+  check(":eco C11", [](const db::GameHeader& h) { return eco_code(h.eco) == 211; });
+  check(":eco E90-99", [](const db::GameHeader& h) { return eco_code(h.eco) >= 490; });
+  check(":eco -", [](const db::GameHeader& h) { return eco_code(h.eco) < 0; });
+  check(":eco *", [](const db::GameHeader& h) { return eco_code(h.eco) >= 0; });
+}
+
+TEST_F(HeaderFilterTest, PlyCountAndGameNumber) {
+  check(":plycount 40 60", [](const db::GameHeader& h) { return h.plies >= 40 && h.plies <= 60; });
+  check(":plycount >200", [](const db::GameHeader& h) { return h.plies > 200; });
+  check(":gamenumber 1 100", [](const db::GameHeader& h) { return h.id >= 1 && h.id <= 100; });
+  check(":gamenumber >3000", [](const db::GameHeader& h) { return h.id > 3000; });
+  check(
+      ":gamenumber -", [](const db::GameHeader&) { return false; }, false, true);
+  EXPECT_EQ(query(":plycount *").size(), count());
+}
+
+TEST_F(HeaderFilterTest, Round) {
+  check(":round 0", [](const db::GameHeader& h) { return round_number(h.round) == 0; });
+  check(":round 0 1", [](const db::GameHeader& h) { return round_number(h.round) <= 1; });
+  check(":round >=10", [](const db::GameHeader& h) { return round_number(h.round) >= 10; });
+  check(":round 2", [](const db::GameHeader& h) { return round_number(h.round) == 2; });
+  check(":round *", [](const db::GameHeader& h) { return round_number(h.round) > 0; });
+  check(":round -", [](const db::GameHeader& h) { return round_number(h.round) == 0; });
+}
+
+TEST_F(HeaderFilterTest, KeywordsAreAnded) {
+  check(":player alekhine :result 1-0 :year 1920 1930 :plycount <80", [](const db::GameHeader& h) {
+    auto y = db::parse_pgn_date(h.date).year;
+    return (icontains(h.white, "alekhine") || icontains(h.black, "alekhine")) &&
+           h.result == "1-0" && y && *y >= 1920 && *y <= 1930 && h.plies < 80;
+  });
+}
+
+TEST_F(HeaderFilterTest, EitherColorExample) {
+  // The CQL-Match-List :eithercolor example (a lower-rated player beats a higher-rated one),
+  // with bounds that select games in this corpus: each colour alternative on its own.
+  const std::string items = ":result 1-0 :whiteelo <=2600 :blackelo >=2650 :eithercolor";
+  check(items, [](const db::GameHeader& h) {
+    return h.result == "1-0" && h.white_elo <= 2600 && h.black_elo >= 2650;
+  });
+  check(
+      items,
+      [](const db::GameHeader& h) {
+        return h.result == "0-1" && h.black_elo <= 2600 && h.white_elo >= 2650;
+      },
+      true);
+}
+
+TEST_F(HeaderFilterTest, CandidatesStopAtGameCount) {
+  Ids ids = compile(":result 1-0,0-1,1/2,*").candidates(*dir_, 50);
+  EXPECT_EQ(ids.size(), 50u);
+  EXPECT_EQ(ids.back(), 50u);
+  EXPECT_EQ(compile("").candidates(*dir_, 7).size(), 7u);
+}
+
+TEST_F(HeaderFilterTest, UnsupportedHeaderKeywordsAreErrors) {
+  for (const char* items : {":annotator Kasparov", ":hasvariations", ":variant chess960",
+                            ":eventdate 1930", ":title GM", ":comment \"x\"", ":ischess960"}) {
+    try {
+      compile(std::string("\n  ") + items);
+      ADD_FAILURE() << items << " compiled";
+    } catch (const eval::CompileError& e) {
+      EXPECT_EQ(e.loc.line, 2u) << items;
+      EXPECT_EQ(e.loc.column, 3u) << items;
+      std::string keyword = std::string(items).substr(0, std::string(items).find(' '));
+      EXPECT_EQ(std::string(e.what()).find("not yet supported: " + keyword), 0u) << e.what();
+    }
+  }
+}
+
+TEST_F(HeaderFilterTest, GameInfoMatchesHeaders) {
+  std::vector<eval::GameInfo> info = eval::load_game_info(*dir_, count());
+  ASSERT_EQ(info.size(), size_t(count()) + 1);
+  for (const db::GameHeader& h : *headers_) {
+    const eval::GameInfo& g = info[h.id];
+    EXPECT_EQ(g.result, uint8_t(db::result_code(h.result))) << h.id;
+    EXPECT_EQ(g.white_elo, h.white_elo) << h.id;
+    EXPECT_EQ(g.black_elo, h.black_elo) << h.id;
+  }
+}
+
+// ---- Pattern-Matching.txt examples ----
+
+TEST(NamePattern, ReferenceExamples) {
+  using eval::NamePattern;
+  EXPECT_TRUE(NamePattern("Polgar, J*").matches("Polgar, J"));
+  EXPECT_TRUE(NamePattern("Polgar, J*").matches("Polgar, Judit"));
+  EXPECT_TRUE(NamePattern("A?erba?h").matches("Averbakh"));
+  EXPECT_TRUE(NamePattern("A?erba?h").matches("Awerbach"));
+  for (const char* s : {"Kasparov", "Kasparova", "Kasparov, Garry", "Kasparova, Tatiana"}) {
+    EXPECT_TRUE(NamePattern("Kasparov*").matches(s)) << s;
+    EXPECT_TRUE(NamePattern("Kasparov*)").matches(s)) << s;
+  }
+  EXPECT_FALSE(NamePattern("Kasparov*)").matches("Kasparov, G."));
+  EXPECT_TRUE(NamePattern("(Kasparov*)").matches("Kasparov"));
+  EXPECT_TRUE(NamePattern("(Kasparov*)").matches("Kasparova"));
+  EXPECT_FALSE(NamePattern("(Kasparov*)").matches("Kasparov, Garry"));
+  EXPECT_FALSE(NamePattern("(Kasparov*)").matches("Kasparova, Tatiana"));
+  EXPECT_TRUE(NamePattern("(Kasparov)*").matches("Kasparov"));
+  EXPECT_TRUE(NamePattern("(Kasparov)*").matches("Kasparov, Garry"));
+  EXPECT_FALSE(NamePattern("(Kasparov)*").matches("Kasparova"));
+  EXPECT_FALSE(NamePattern("(Kasparov)*").matches("Kasparova, Tatiana"));
+  EXPECT_TRUE(NamePattern("Kasparov*,*").matches("Kasparov, Garry"));
+  EXPECT_TRUE(NamePattern("Kasparov*,*").matches("Kasparova, Tatiana"));
+  EXPECT_FALSE(NamePattern("Kasparov*,*").matches("Kasparov"));
+  EXPECT_FALSE(NamePattern("Kasparov*,*").matches("Kasparova"));
+  EXPECT_TRUE(NamePattern("Kasparov, Garry").matches("Kasparov, Garry"));
+  EXPECT_TRUE(NamePattern("Kasparov, Garry").matches("Kasparov,Garry"));
+  EXPECT_TRUE(NamePattern("Kasparov, Garry").matches("Kasparov,  Garry"));
+  EXPECT_TRUE(NamePattern("Kasparov{,} Garry").matches("Kasparov, Garry"));
+  EXPECT_FALSE(NamePattern("Kasparov{,} Garry").matches("Kasparov,Garry"));
+  for (const char* p : {"Kasparov,\\ Garry", "{Kasparov, Garry}"}) {
+    EXPECT_TRUE(NamePattern(p).matches("Kasparov, Garry")) << p;
+    EXPECT_FALSE(NamePattern(p).matches("Kasparov,Garry")) << p;
+    EXPECT_FALSE(NamePattern(p).matches("Kasparov,  Garry")) << p;
+  }
+  EXPECT_TRUE(NamePattern("\\{Kasparov, Garry}").matches("{Kasparov, Garry}"));
+  EXPECT_TRUE(NamePattern("!MacDonald").matches("MacDonald"));
+  EXPECT_FALSE(NamePattern("!MacDonald").matches("Macdonald"));
+  EXPECT_TRUE(NamePattern("MacDonald").matches("Macdonald"));
+  EXPECT_TRUE(NamePattern("\\!!").matches("!!"));
+  EXPECT_FALSE(NamePattern("\\!!").matches("!"));
+  EXPECT_TRUE(NamePattern("*\\(Berlin\\)").matches("Germany (Berlin)"));
+  EXPECT_FALSE(NamePattern("*\\(Berlin\\)").matches("Germany Berlin"));
+}
+
+TEST(NamePattern, Details) {
+  using eval::NamePattern;
+  EXPECT_TRUE(NamePattern("").matches(""));
+  EXPECT_FALSE(NamePattern("").matches("a"));
+  EXPECT_TRUE(NamePattern("*").matches(""));
+  EXPECT_FALSE(NamePattern("?*").matches(""));
+  EXPECT_TRUE(NamePattern("a b").matches("a   b"));
+  EXPECT_FALSE(NamePattern("a b").matches("ab"));
+  EXPECT_TRUE(NamePattern("a. b").matches("a.b"));  // delimiter before the blank
+  // Case folding beyond ASCII; `?` is one character, not one byte.
+  EXPECT_TRUE(NamePattern("ÖSTERREICH").matches("österreich"));
+  EXPECT_TRUE(NamePattern("Ljubojevi?").matches("Ljubojević"));
+  EXPECT_TRUE(NamePattern("ШИРОВ").matches("Широв"));
+  EXPECT_FALSE(NamePattern("!ÖSTERREICH").matches("österreich"));
+  EXPECT_TRUE(eval::contains_ignoring_case("Ljubojević, Ljubomir", "JEVIĆ"));
+  EXPECT_TRUE(eval::contains_ignoring_case("anything", ""));
+  EXPECT_FALSE(eval::contains_ignoring_case("Tal", "tall"));
+  // Invalid UTF-8 bytes are single characters.
+  EXPECT_TRUE(NamePattern("M?ller").matches("M\xfcller"));
+}
+
+TEST(DayKeyInterval, Forms) {
+  auto interval = [](const std::string& text) {
+    cql::Script s = cql::parse_or_throw("(match :date " + text + ")", "t");
+    return eval::day_key_interval(s.match.keywords()[0]->as<cql::DateArgs>().range);
+  };
+  eval::DayKeyInterval d = interval("2010-10");
+  EXPECT_EQ(d.lo, 20101001);
+  EXPECT_EQ(d.hi, 20101031);
+  d = interval("2010-10-27 .. 2010-10-27-43d");  // Sep 14 excluded .. Oct 27 included
+  EXPECT_EQ(d.lo, 20100914);
+  EXPECT_TRUE(d.lo_strict);
+  EXPECT_EQ(d.hi, 20101027);
+  EXPECT_FALSE(d.hi_strict);
+  d = interval("2010-10-01 .. 2010-10-01+1m");
+  EXPECT_EQ(d.lo, 20101001);
+  EXPECT_EQ(d.hi, 20101101);
+  EXPECT_TRUE(d.hi_strict);
+  d = interval(">=2010");
+  EXPECT_EQ(d.lo, 20100101);
+  EXPECT_FALSE(d.hi.has_value());
+}
+
+}  // namespace
