@@ -2,11 +2,13 @@
 //
 // Slider attacks use "fancy" magic bitboards: for each square the relevant occupancy mask is
 // multiplied by a 64-bit magic number and shifted, giving a dense index into a shared table.
-// The magics are searched for at startup with a fixed-seed generator (deterministic, a few
-// milliseconds), so no constant tables are needed.
+// The magics come from a fixed-seed random search; the values it found are stored in
+// magic_seeds.h and only verified at startup (the search itself took about 0.25 s).
 #include "chess/bitboard.h"
 
 #include <mutex>
+
+#include "chess/magic_seeds.h"
 
 #include "chess/zobrist.h"
 
@@ -74,7 +76,7 @@ class Prng {
 };
 
 // Fills `magics` and `table` for one slider kind.
-void init_magics(const int (*steps)[2], Magic* magics, Bitboard* table) {
+void init_magics(const int (*steps)[2], const uint64_t* stored, Magic* magics, Bitboard* table) {
   static Bitboard occupancy[4096], reference[4096];
   static int epoch[4096];
   int current_epoch = 0;
@@ -102,10 +104,16 @@ void init_magics(const int (*steps)[2], Magic* magics, Bitboard* table) {
     } while (b);
 
     // Try sparse random multipliers until one maps all subsets without a harmful collision.
+    bool try_stored = true;
     for (int i = 0; i < size;) {
-      do {
-        m.magic = prng.sparse();
-      } while (popcount((m.magic * m.mask) >> 56) < 6);
+      if (try_stored) {
+        m.magic = stored[s];  // verified below like any candidate
+        try_stored = false;
+      } else {
+        do {
+          m.magic = prng.sparse();
+        } while (popcount((m.magic * m.mask) >> 56) < 6);
+      }
       ++current_epoch;
       for (i = 0; i < size; ++i) {
         unsigned idx = m.index(occupancy[i]);
@@ -129,8 +137,8 @@ void init_tables() {
   static constexpr int WHITE_PAWN_STEPS[2][2] = {{-1, 1}, {1, 1}};
   static constexpr int BLACK_PAWN_STEPS[2][2] = {{-1, -1}, {1, -1}};
 
-  init_magics(ROOK_STEPS, rook_magics, rook_table);
-  init_magics(BISHOP_STEPS, bishop_magics, bishop_table);
+  init_magics(ROOK_STEPS, kRookMagicSeeds, rook_magics, rook_table);
+  init_magics(BISHOP_STEPS, kBishopMagicSeeds, bishop_magics, bishop_table);
 
   for (int si = 0; si < 64; ++si) {
     Square s = Square(si);
