@@ -28,6 +28,8 @@ class MovetextWriter {
  public:
   MovetextWriter(std::string& out, size_t width) : out_(out), width_(width) {}
 
+  /// Writes `t` after a blank (none after "("), breaking the line first if `t` would not
+  /// fit.
   void token(std::string_view t) {
     if (column_ > 0 && column_ + 1 + t.size() > width_) {
       out_ += '\n';
@@ -41,12 +43,23 @@ class MovetextWriter {
     after_open_ = t == "(";
   }
 
-  /// A comment is written as one token; its inner line breaks are kept as spaces.
+  /// A comment `{...}`, wrapped at blanks like the rest of the movetext (PGN export format
+  /// keeps lines short); inner line breaks become blanks.
   void comment(std::string_view text) {
-    std::string c = "{";
-    for (char ch : text) c += (ch == '\n' || ch == '\r') ? ' ' : ch;
-    c += '}';
-    token(c);
+    std::string word = "{";
+    auto flush = [&](bool last) {
+      if (last) word += '}';
+      if (!word.empty()) token(word);
+      word.clear();
+    };
+    for (char ch : text) {
+      if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
+        if (!word.empty() && word != "{") flush(false);
+      } else {
+        word += ch;
+      }
+    }
+    flush(true);
   }
 
   void close_paren() {
@@ -130,13 +143,11 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         if (!legal(l.pos, t.move)) throw CorruptRecord("stored move is illegal on its board");
         text.clear();
         if (l.pos.side_to_move() == chess::WHITE) {
-          text = std::to_string(l.pos.fullmove_number()) + ".";
+          text = std::to_string(l.pos.fullmove_number()) + ". ";
         } else if (l.need_number) {
-          text = std::to_string(l.pos.fullmove_number()) + "...";
+          text = std::to_string(l.pos.fullmove_number()) + "... ";
         }
-        if (!text.empty()) w.token(text);
-        text.clear();
-        chess::append_san(l.pos, t.move, text);
+        chess::append_san(l.pos, t.move, text);  // number and move stay on one line
         w.token(text);
         if (t.move == chess::Move::null()) l.pos.do_null_move(l.last_undo);
         else l.pos.do_move(t.move, l.last_undo);

@@ -1,18 +1,34 @@
 #!/usr/bin/env bash
 # README command 1: installs missing Debian packages, builds cqldb, imports the bundled
-# sample of real games into ./sample-db and shows what is in it.
+# sample of real games into ./sample-db, shows what is in it and runs example queries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
 bash .ci/build
 rm -rf sample-db
+cqldb=./build/cqldb
 echo
 echo "== cqldb import: the bundled sample (examples/sample/)"
-./build/cqldb import --db sample-db examples/sample/players-3000.pgn.zst \
+$cqldb import --db sample-db examples/sample/players-3000.pgn.zst \
   examples/sample/annotated-40.pgn examples/sample/studies-30.pgn examples/sample/mates-30.pgn
 echo
 echo "== cqldb info"
-./build/cqldb info --db sample-db --log 5
+$cqldb info --db sample-db --log 5
 echo
 echo "== cqldb export --id 3001 (an annotated game with variations, comments and NAGs)"
-./build/cqldb export --db sample-db --id 3001 | head -30
+$cqldb export --db sample-db --id 3001 | sed -n "1,24p"
+for q in examples/queries/*.cql; do
+  echo
+  echo "== cqldb query $q"
+  grep '^;' "$q" || true
+  $cqldb query --db sample-db "$q" --format table --limit 8
+done
+echo
+echo "== cqldb query -e '(match (position Ra3))' --format ids --limit 5"
+$cqldb query --db sample-db -e '(match (position Ra3))' --format ids --limit 5
+echo
+echo "== cqldb query -e '(match :player Alekhine (position :mate))' --format jsonl --limit 2"
+$cqldb query --db sample-db -e '(match :player Alekhine (position :mate))' --format jsonl --limit 2
+echo
+echo "== cqldb query --format pgn: the first underpromotion, with {MATCH} at the matched position"
+$cqldb query --db sample-db examples/queries/underpromotion.cql --format pgn --limit 1 | tail -12
