@@ -157,8 +157,10 @@ class ListCompiler {
     Node n;
     const bool swap = t.swaps_colors();
     auto pieces = [&]() -> const std::vector<cql::PieceDesignator>& {
+      static const std::vector<cql::PieceDesignator> kNone;  // aliases like :nocheck take none
       if (auto* a = std::get_if<cql::DesignatorArgs>(&item.args)) return a->pieces;
-      return std::get<cql::CountArgs>(item.args).pieces;
+      if (auto* a = std::get_if<cql::CountArgs>(&item.args)) return a->pieces;
+      return kNone;
     };
     auto range0 = [&] { return int_range(std::get<cql::CountArgs>(item.args).ranges.at(0), item); };
     auto with_designators = [&](Op op) {
