@@ -346,12 +346,10 @@ Program Program::compile(const cql::Script& script) {
     if (item->keyword == Keyword::EitherColor) either = true;
     // Match-list keywords that are neither header conditions nor handled below.
     switch (item->keyword) {
-      case Keyword::And: case Keyword::Or: case Keyword::Xor: case Keyword::Cond:
-      case Keyword::Not: case Keyword::MatchCount: case Keyword::PretransformMatchCount:
+      case Keyword::MatchCount: case Keyword::PretransformMatchCount:
       case Keyword::Sequence: case Keyword::GappedSequence: case Keyword::Relation:
       case Keyword::Accumulate: case Keyword::AccumulateStar: case Keyword::SumRange:
-      case Keyword::Output: case Keyword::Pgn:
-        if (item->keyword == Keyword::Not && std::get<cql::SubListArgs>(item->args).lists.empty()) break;
+      case Keyword::Output: case Keyword::Pgn: case Keyword::ForAny:
         throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword) + " in a match list");
       default: break;
     }

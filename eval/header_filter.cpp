@@ -301,15 +301,68 @@ db::sqlite::Connection open_headers(const std::filesystem::path& db_dir) {
 
 }  // namespace
 
-HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
-  HeaderFilter filter;
-  WhereBuilder builder(filter.params_);
+namespace {
+
+std::string list_condition(std::vector<HeaderFilter::Param>& params, const cql::List& match,
+                           bool color_flipped, bool nested);
+
+/// The SQL of a logical keyword over sub-match lists (`:and :or :xor :cond :not`); every
+/// condition is 0 or 1, never NULL, so the combinations are plain arithmetic and logic.
+/// Parameters are generated in text order. Empty when `item` is not one of them.
+std::string logic_condition(std::vector<HeaderFilter::Param>& params, const KeywordItem& item,
+                            bool color_flipped) {
+  const auto* args = std::get_if<cql::SubListArgs>(&item.args);
+  if (!args || args->lists.empty()) return {};
+  std::vector<std::string> parts;
+  for (const cql::List& l : args->lists) parts.push_back(list_condition(params, l, color_flipped, true));
+  auto join = [&](const char* op) {
+    std::string out;
+    for (const std::string& c : parts) out += (out.empty() ? "(" : std::string(op) + "(") + c + ")";
+    return out;
+  };
+  switch (item.keyword) {
+    case Keyword::And: return join(" AND ");
+    case Keyword::Or: return join(" OR ");
+    case Keyword::Xor: return "(" + join(" + ") + ") = 1";
+    case Keyword::Not: return "NOT (" + parts[0] + ")";
+    case Keyword::Cond: {
+      // :cond (c1) (e1) (c2) (e2) ... [(default)]: the first matching clause decides.
+      std::string out = "CASE";
+      size_t i = 0;
+      for (; i + 1 < parts.size(); i += 2) out += " WHEN (" + parts[i] + ") THEN (" + parts[i + 1] + ")";
+      out += i < parts.size() ? " ELSE (" + parts[i] + ") END" : " ELSE 0 END";
+      return out;
+    }
+    default: return {};
+  }
+}
+
+/// The header conditions of `match` ANDed ("1" when none); a nested list's bare `:not`
+/// negates it (the top-level one is applied by the search).
+std::string list_condition(std::vector<HeaderFilter::Param>& params, const cql::List& match,
+                           bool color_flipped, bool nested) {
+  WhereBuilder builder(params);
   for (const cql::KeywordItem* item : match.keywords()) {
-    if (!(item->info().lists & cql::kInMatch) || is_structural(item->keyword)) continue;
+    if (!(item->info().lists & cql::kInMatch)) continue;
+    if (is_structural(item->keyword)) {
+      std::string logic = logic_condition(params, *item, color_flipped);
+      if (!logic.empty()) builder.add(logic);
+      continue;
+    }
     if (!add_condition(builder, *item, color_flipped))
       throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword));
   }
-  filter.where_ = builder.take();
+  std::string where = builder.take();
+  if (!nested) return where;
+  if (where.empty()) where = "1";
+  return match.negated ? "NOT (" + where + ")" : where;
+}
+
+}  // namespace
+
+HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
+  HeaderFilter filter;
+  filter.where_ = list_condition(filter.params_, match, color_flipped, false);
   return filter;
 }
 
