@@ -23,6 +23,8 @@
 #include "db/database.h"
 #include "eval/program.h"
 #include "eval/search.h"
+#include "planner/explain.h"
+#include "planner/plan.h"
 
 namespace cli {
 
@@ -86,7 +88,9 @@ int run_query(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "file to write the results to (default: stdout)")(
       "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
       "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
-      "quiet,q", "no progress display");
+      "quiet,q", "no progress display")(
+      "explain", "print the plan (header SQL, signature conditions) and the figures of each stage")(
+      "no-planner", "replay every candidate of the header filter (no signature pruning)");
   po::positional_options_description positional;
   positional.add("script", 1);
   po::variables_map vm;
@@ -129,7 +133,13 @@ int run_query(const std::vector<std::string>& args) {
   }
   std::ostream& out = output.empty() ? std::cout : file;
 
+  const bool use_planner = !vm.count("no-planner");
+  planner::Plan plan = planner::Plan::make(program);
+  const bool explain = vm.count("explain") != 0;
+  if (explain) std::fputs(planner::explain_plan(program, use_planner ? &plan : nullptr).c_str(), stderr);
+
   eval::SearchOptions search_options;
+  if (use_planner && plan.prunes()) search_options.filter = &plan;
   search_options.threads = threads;
   search_options.limit = limit;
   search_options.cancel = &g_cancel;
@@ -156,6 +166,7 @@ int run_query(const std::vector<std::string>& args) {
   write_matches(out, *format, reader, matches);
   out.flush();
   print_summary(stats);
+  if (explain) std::fputs(planner::explain_stats(stats, search_options.filter != nullptr).c_str(), stderr);
   if (!out) {
     std::fprintf(stderr, "cqldb query: writing the results failed\n");
     return 1;

@@ -32,6 +32,8 @@ void print_help();
 int run_import(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
+int run_reindex(const std::vector<std::string>& args);
 int run_query(const std::vector<std::string>& args);
+int run_shell(const std::vector<std::string>& args);
 
 }  // namespace cli

@@ -18,6 +18,12 @@ const std::vector<Command>& command_table() {
       {"export", "--db DIR [--id N | --from N --to M] [-o FILE]",
        "Writes games as PGN (with their variations, comments and NAGs) to FILE or stdout.",
        run_export},
+      {"reindex", "--db DIR [--threads N]",
+       "Recomputes the signature of every game (the per-game summary the query planner uses "
+       "to skip games) and replaces the stored ones, in parallel. Needed after an upgrade of "
+       "cqldb that changed the signature format, and to upgrade a database of format version "
+       "1; Ctrl-C stops it (run it again to finish).",
+       run_reindex},
       {"query", "--db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
                 "[--limit N] [--threads N]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
@@ -25,6 +31,12 @@ const std::vector<Command>& command_table() {
        "comment at each matched position. A script error is reported as FILE:LINE:COLUMN "
        "with exit code 2; Ctrl-C stops the search and prints what was found.",
        run_query},
+      {"shell", "--db DIR [-c \"COMMAND; COMMAND\"]",
+       "An interactive search session (also `cqldb --db DIR`): queries, refinements and "
+       "header filters narrow a current result that can be listed, shown with a board, "
+       "summarized and exported; `help` inside lists the commands. With -c (or commands on "
+       "stdin) the commands run without a terminal.",
+       run_shell},
   };
   return table;
 }

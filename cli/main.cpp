@@ -16,12 +16,19 @@ int main(int argc, char** argv) {
     cli::print_help();
     return 0;
   }
+  // `cqldb --db DIR` and `cqldb -c "COMMAND; COMMAND" --db DIR` run the shell; its
+  // arguments then start at argv[1].
+  int first_arg = 2;
+  if (name == "--db" || name.rfind("--db=", 0) == 0 || name == "-c" || name == "--command") {
+    name = "shell";
+    first_arg = 1;
+  }
   const cli::Command* command = cli::find_command(name);
   if (!command) {
     std::fprintf(stderr, "cqldb: unknown command '%s' (try `cqldb help`)\n", name.c_str());
     return 2;
   }
-  std::vector<std::string> args(argv + 2, argv + argc);
+  std::vector<std::string> args(argv + first_arg, argv + argc);
   try {
     return command->run(args);
   } catch (const std::exception& e) {

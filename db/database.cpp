@@ -21,10 +21,15 @@ uint64_t disk_bytes(const std::filesystem::path& file) {
   return uint64_t(st.st_blocks) * 512;
 }
 
-/// Checks the format versions recorded in headers.sqlite.
-void check_headers_version(sqlite::Connection& sql, const std::filesystem::path& file) {
-  schema::check_format_version(schema::read_meta(sql, schema::kMetaFormatVersion),
-                               schema::kFormatVersion, file.string());
+/// Checks the format versions recorded in headers.sqlite. `for_reindex` also accepts the
+/// layout versions a reindex upgrades.
+void check_headers_version(sqlite::Connection& sql, const std::filesystem::path& file,
+                           bool for_reindex = false) {
+  const auto format = schema::read_meta(sql, schema::kMetaFormatVersion);
+  if (!(for_reindex && format && *format >= schema::kOldestUpgradableFormatVersion &&
+        *format <= schema::kFormatVersion))
+    schema::check_format_version(format, schema::kFormatVersion, file.string(),
+                                 file.parent_path().string());
   schema::check_format_version(schema::read_meta(sql, schema::kMetaRecordFormatVersion),
                                kRecordFormatVersion, file.string() + " (game records)");
 }
@@ -73,6 +78,20 @@ Database Database::open_readonly(const std::filesystem::path& dir) {
     throw FormatError(headers.string() + " has no cqldb tables: not a cqldb database");
   check_headers_version(sql, headers);
   Database database(GameStore::open(dir, true), std::move(sql));
+  database.check_stores_agree();
+  return database;
+}
+
+Database Database::open_for_reindex(const std::filesystem::path& dir) {
+  const std::filesystem::path headers = dir / schema::kHeadersFile;
+  if (!std::filesystem::exists(headers) || !std::filesystem::exists(dir / schema::kGamesFile))
+    throw FormatError(dir.string() + " is not a cqldb database (" + schema::kHeadersFile + " or " +
+                      schema::kGamesFile + " is missing)");
+  sqlite::Connection sql(headers, sqlite::OpenMode::kReadWrite);
+  if (!schema::has_tables(sql))
+    throw FormatError(headers.string() + " has no cqldb tables: not a cqldb database");
+  check_headers_version(sql, headers, true);
+  Database database(GameStore::open(dir, false, true), std::move(sql));
   database.check_stores_agree();
   return database;
 }

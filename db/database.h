@@ -42,6 +42,13 @@ class Database {
   /// Opens an existing database for reading only. Throws FormatError when `dir` is not a
   /// cqldb database of this format version.
   static Database open_readonly(const std::filesystem::path& dir);
+  /// Opens an existing database read-write to recompute its signatures (`cqldb reindex`):
+  /// like create_or_open(), but also accepts an older layout that a reindex upgrades
+  /// (schema::kOldestUpgradableFormatVersion and later) and signatures of another format
+  /// version. Use such a Database only to rewrite every signature (GameWriter::
+  /// set_signature) and then GameWriter::mark_signatures_current(). Throws FormatError
+  /// when `dir` holds no cqldb database or one a reindex cannot upgrade.
+  static Database open_for_reindex(const std::filesystem::path& dir);
 
   Database(Database&&) noexcept;
   Database& operator=(Database&&) noexcept;
@@ -51,6 +58,9 @@ class Database {
   const std::filesystem::path& path() const { return store_->dir(); }
   /// True when opened with open_readonly().
   bool read_only() const { return store_->read_only(); }
+  /// True when opened with open_for_reindex() and the stored format or signature version is
+  /// not the current one: a reindex has to rewrite every signature.
+  bool signatures_outdated() const { return store_->signatures_outdated(); }
   /// The single writer. Throws db::Error when the database is read-only or another writer
   /// (in any process) is active.
   GameWriter writer(const WriterOptions& options = {});

@@ -114,6 +114,37 @@ GameHeader GameReader::header(uint32_t id) {
   return header;
 }
 
+bool GameReader::signature(uint32_t id, std::string_view& bytes) const {
+  if (id == 0 || id > count_) return false;
+  return txn_->get(store_->signatures(), lmdb::integer_key(id), bytes);
+}
+
+GameReader::SignatureScan GameReader::scan_signatures(uint32_t first_id, uint32_t last_id) const {
+  return SignatureScan(*txn_, store_->signatures(), std::max(first_id, 1u),
+                       std::min(last_id, count_));
+}
+
+bool GameReader::SignatureScan::next(uint32_t& id, std::string_view& bytes) {
+  if (next_id_ > last_id_) return false;
+  std::string_view key;
+  if (!started_) {
+    has_entry_ = cursor_.seek(lmdb::integer_key(next_id_), key, entry_);
+    started_ = true;
+  } else if (has_entry_ && entry_id_ < next_id_) {
+    has_entry_ = cursor_.next(key, entry_);
+  } else {
+    key = {};  // the cursor stays on an entry ahead of next_id_
+  }
+  if (!key.empty()) {
+    if (key.size() != sizeof entry_id_)
+      throw FormatError("signatures sub-db has a key of " + std::to_string(key.size()) + " bytes");
+    std::memcpy(&entry_id_, key.data(), sizeof entry_id_);
+  }
+  id = next_id_++;
+  bytes = has_entry_ && entry_id_ == id ? entry_ : std::string_view();
+  return true;
+}
+
 GameReader::Scan GameReader::scan(uint32_t first_id, uint32_t last_id) const {
   return Scan(*txn_, store_->games(), std::max(first_id, 1u), std::min(last_id, count_));
 }

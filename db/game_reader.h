@@ -25,9 +25,10 @@ class Database;
 /// snapshot), then an LMDB read transaction. Because writers commit LMDB before SQLite,
 /// LMDB then holds at least game_count() records; records above the count are ignored.
 ///
-/// Lifetimes: record bytes returned as std::string_view (record(), Scan::next()) point
-/// into the LMDB map and are valid until refresh() or the reader's destruction; copy them
-/// (read_record()) to keep them longer. A Scan must not outlive its reader. Do not keep a
+/// Lifetimes: record and signature bytes returned as std::string_view (record(),
+/// signature(), Scan::next(), SignatureScan::next()) point into the LMDB map and are valid
+/// until refresh() or the reader's destruction; copy them (read_record()) to keep them
+/// longer. A Scan or SignatureScan must not outlive its reader. Do not keep a
 /// reader open across user prompts: it pins old pages and the SQLite WAL.
 ///
 /// Threads: a reader is used by one thread at a time; for a parallel scan open one reader
@@ -37,6 +38,7 @@ class Database;
 class GameReader {
  public:
   class Scan;
+  class SignatureScan;
 
   /// Opens a snapshot of `database`. The reader keeps the LMDB environment open by itself,
   /// but must not be used after the database directory was reopened in this process.
@@ -61,6 +63,14 @@ class GameReader {
   /// Iterates the records with ids in [first_id, last_id] (clamped to the snapshot) in id
   /// order.
   Scan scan(uint32_t first_id = 1, uint32_t last_id = UINT32_MAX) const;
+  /// Sets `bytes` to the encoded signature of game `id` (index/signature.h; view valid
+  /// until refresh()/destruction). Returns false when `id` is not in the snapshot or the
+  /// game has no signature.
+  bool signature(uint32_t id, std::string_view& bytes) const;
+  /// Iterates the signatures of the games with ids in [first_id, last_id] (clamped to the
+  /// snapshot) in id order, one cursor pass over the signatures sub-db: the planner's way
+  /// to filter every game.
+  SignatureScan scan_signatures(uint32_t first_id = 1, uint32_t last_id = UINT32_MAX) const;
   /// Ends the snapshot and opens a new one (invalidates every view and Scan).
   void refresh();
 
@@ -97,6 +107,31 @@ class GameReader::Scan {
   uint32_t next_id_;      // id expected next
   uint32_t last_id_;      // last id of the range; empty when next_id_ > last_id_
   bool started_ = false;  // cursor positioned
+};
+
+/// Iteration over the signatures of a range of games in id order. Every id of the range
+/// comes once; a game without a signature comes with empty bytes (keep it as a candidate):
+///
+///   auto scan = reader.scan_signatures();
+///   uint32_t id; std::string_view bytes;
+///   while (scan.next(id, bytes)) { if (bytes.empty()) ...; else sig::decode(bytes, s); }
+class GameReader::SignatureScan {
+ public:
+  /// Moves to the next game; false past the end of the range.
+  bool next(uint32_t& id, std::string_view& bytes);
+
+ private:
+  friend class GameReader;
+  SignatureScan(const lmdb::Txn& txn, lmdb::Dbi signatures, uint32_t first_id, uint32_t last_id)
+      : cursor_(txn, signatures), next_id_(first_id), last_id_(last_id) {}
+
+  lmdb::Cursor cursor_;     // over the signatures sub-db
+  uint32_t next_id_;        // id returned next
+  uint32_t last_id_;        // last id of the range; empty when next_id_ > last_id_
+  uint32_t entry_id_ = 0;   // key of the entry under the cursor (valid when has_entry_)
+  std::string_view entry_;  // its value
+  bool has_entry_ = false;  // the cursor is on an entry
+  bool started_ = false;    // cursor positioned
 };
 
 }  // namespace db

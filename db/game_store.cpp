@@ -24,7 +24,8 @@ std::optional<int64_t> read_version(const lmdb::Txn& txn, lmdb::Dbi meta, std::s
 
 }  // namespace
 
-std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, bool read_only) {
+std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, bool read_only,
+                                           bool for_reindex) {
   const std::filesystem::path path = dir / schema::kGamesFile;
   const std::string what = path.string();
   if (read_only && !std::filesystem::exists(path))
@@ -33,8 +34,29 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
   options.read_only = read_only;
   std::shared_ptr<GameStore> store(new GameStore(dir, lmdb::Env::open(path, options)));
 
-  const std::string version = std::to_string(schema::kFormatVersion);
-  const std::string record_version = std::to_string(kRecordFormatVersion);
+  // Checks the versions read in `txn`; `format` is the layout version found.
+  auto check_versions = [&](const lmdb::Txn& txn, std::optional<int64_t> format) {
+    if (for_reindex && format && *format >= schema::kOldestUpgradableFormatVersion &&
+        *format <= schema::kFormatVersion) {
+      store->signatures_outdated_ = *format != schema::kFormatVersion;
+    } else {
+      schema::check_format_version(format, schema::kFormatVersion, what, dir.string());
+    }
+    schema::check_format_version(read_version(txn, store->meta_, schema::kMetaRecordFormatVersion),
+                                 kRecordFormatVersion, what + " (game records)");
+    const auto signatures = read_version(txn, store->meta_, schema::kMetaSignatureFormatVersion);
+    if (signatures == int64_t(schema::kSignatureFormatVersion)) return;
+    if (for_reindex) {
+      store->signatures_outdated_ = true;
+      return;
+    }
+    throw FormatError(what + " holds signatures of format version " +
+                      (signatures ? std::to_string(*signatures) : "(none)") +
+                      " but this cqldb reads version " +
+                      std::to_string(schema::kSignatureFormatVersion) +
+                      "; rebuild them with `cqldb reindex --db " + dir.string() + "`");
+  };
+
   if (read_only) {
     lmdb::Txn txn = lmdb::Txn::begin_read(store->env_);
     auto games = txn.open_dbi(schema::kGamesDbi, lmdb::kDbiIntegerKey);
@@ -42,26 +64,33 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
     if (!games || !meta)
       throw FormatError(what + " has no games/meta tables: not a cqldb database");
     store->games_ = *games;
-    schema::check_format_version(read_version(txn, *meta, schema::kMetaFormatVersion),
-                                 schema::kFormatVersion, what);
-    schema::check_format_version(read_version(txn, *meta, schema::kMetaRecordFormatVersion),
-                                 kRecordFormatVersion, what + " (game records)");
+    store->meta_ = *meta;
+    check_versions(txn, read_version(txn, *meta, schema::kMetaFormatVersion));
+    auto signatures = txn.open_dbi(schema::kSignaturesDbi, lmdb::kDbiIntegerKey);
+    if (!signatures)
+      throw FormatError(what + " has no signatures table; add it with `cqldb reindex --db " +
+                        dir.string() + "`");
+    store->signatures_ = *signatures;
     txn.commit();  // keeps the sub-db handles (aborting would close them)
     return store;
   }
 
   lmdb::Txn txn = lmdb::Txn::begin_write(store->env_);
   store->games_ = *txn.open_dbi(schema::kGamesDbi, lmdb::kDbiCreate | lmdb::kDbiIntegerKey);
-  const lmdb::Dbi meta = *txn.open_dbi(schema::kMetaDbi, lmdb::kDbiCreate);
-  auto found = read_version(txn, meta, schema::kMetaFormatVersion);
+  store->meta_ = *txn.open_dbi(schema::kMetaDbi, lmdb::kDbiCreate);
+  auto found = read_version(txn, store->meta_, schema::kMetaFormatVersion);
   if (!found && txn.entries(store->games_) == 0) {  // a new store: stamp it
-    txn.put(meta, schema::kMetaFormatVersion, version);
-    txn.put(meta, schema::kMetaRecordFormatVersion, record_version);
+    txn.put(store->meta_, schema::kMetaFormatVersion, std::to_string(schema::kFormatVersion));
+    txn.put(store->meta_, schema::kMetaRecordFormatVersion, std::to_string(kRecordFormatVersion));
+    txn.put(store->meta_, schema::kMetaSignatureFormatVersion,
+            std::to_string(schema::kSignatureFormatVersion));
     found = schema::kFormatVersion;
   }
-  schema::check_format_version(found, schema::kFormatVersion, what);
-  schema::check_format_version(read_version(txn, meta, schema::kMetaRecordFormatVersion),
-                               kRecordFormatVersion, what + " (game records)");
+  check_versions(txn, found);
+  // Created here for a new store, or for an old one being upgraded by a reindex (the
+  // checks above threw otherwise, and the transaction then aborts).
+  store->signatures_ =
+      *txn.open_dbi(schema::kSignaturesDbi, lmdb::kDbiCreate | lmdb::kDbiIntegerKey);
   txn.commit();
   return store;
 }

@@ -1,5 +1,5 @@
-// GameStore: the LMDB half of a database (games.mdb) with its two sub-databases, shared by
-// the Database and every GameReader / GameWriter made from it.
+// GameStore: the LMDB half of a database (games.mdb) with its sub-databases, shared by the
+// Database and every GameReader / GameWriter made from it.
 #pragma once
 
 #include <filesystem>
@@ -10,17 +10,23 @@
 
 namespace db {
 
-/// The open LMDB environment of a database directory and its "games" and "meta"
-/// sub-databases (layout in schema.h). Held through std::shared_ptr so that readers and
-/// writers keep it open even if the Database object is moved or destroyed first; still,
+/// The open LMDB environment of a database directory and its "games", "signatures" and
+/// "meta" sub-databases (layout in schema.h). Held through std::shared_ptr so that readers
+/// and writers keep it open even if the Database object is moved or destroyed first; still,
 /// open a directory only once per process (an LMDB rule).
 class GameStore {
  public:
-  /// Opens (read-write: creates if missing) <dir>/games.mdb and checks its format version.
-  /// A new or empty store gets the current version. Throws FormatError on a version
-  /// mismatch, when a read-only open finds no store, or when a store holding games has no
-  /// version; LmdbError on LMDB failures.
-  static std::shared_ptr<GameStore> open(const std::filesystem::path& dir, bool read_only);
+  /// Opens (read-write: creates if missing) <dir>/games.mdb and checks its format versions
+  /// (layout, records, signatures). A new or empty store gets the current versions. Throws
+  /// FormatError on a version mismatch (naming `cqldb reindex` when that repairs it), when
+  /// a read-only open finds no store, or when a store holding games has no version;
+  /// LmdbError on LMDB failures.
+  ///
+  /// `for_reindex` (read-write only) also accepts a layout version `cqldb reindex` can
+  /// upgrade and signatures of any version, and creates the "signatures" sub-db if missing;
+  /// signatures_outdated() then tells whether the versions differ from the current ones.
+  static std::shared_ptr<GameStore> open(const std::filesystem::path& dir, bool read_only,
+                                         bool for_reindex = false);
 
   /// The database directory.
   const std::filesystem::path& dir() const { return dir_; }
@@ -30,6 +36,13 @@ class GameStore {
   const lmdb::Env& env() const { return env_; }
   /// Sub-database of game records: key = game id (uint32, MDB_INTEGERKEY).
   lmdb::Dbi games() const { return games_; }
+  /// Sub-database of signatures: key = game id (uint32, MDB_INTEGERKEY).
+  lmdb::Dbi signatures() const { return signatures_; }
+  /// Sub-database of meta data (format versions).
+  lmdb::Dbi meta() const { return meta_; }
+  /// True when opened for a reindex and the stored layout or signature format version is
+  /// not the current one (a reindex must finish before the database is usable otherwise).
+  bool signatures_outdated() const { return signatures_outdated_; }
   /// True when opened read-only.
   bool read_only() const { return env_.read_only(); }
   /// Number of records stored, including any beyond the committed count.
@@ -41,9 +54,12 @@ class GameStore {
   GameStore(std::filesystem::path dir, lmdb::Env env)
       : dir_(std::move(dir)), env_(std::move(env)) {}
 
-  std::filesystem::path dir_;  // database directory
-  lmdb::Env env_;              // games.mdb
-  lmdb::Dbi games_;            // "games" sub-db
+  std::filesystem::path dir_;         // database directory
+  lmdb::Env env_;                     // games.mdb
+  lmdb::Dbi games_;                   // "games" sub-db
+  lmdb::Dbi signatures_;              // "signatures" sub-db
+  lmdb::Dbi meta_;                    // "meta" sub-db
+  bool signatures_outdated_ = false;  // see signatures_outdated()
 };
 
 }  // namespace db

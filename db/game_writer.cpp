@@ -24,8 +24,8 @@ FileLock lock_writer(const GameStore& store) {
 void delete_uncommitted_records(GameStore& store, uint32_t committed) {
   lmdb::Txn txn = lmdb::Txn::begin_write(store.env());
   bool deleted = false;
-  {
-    lmdb::Cursor cursor(txn, store.games());
+  for (lmdb::Dbi dbi : {store.games(), store.signatures()}) {
+    lmdb::Cursor cursor(txn, dbi);
     const uint32_t first = committed + 1;
     std::string_view key, value;
     for (bool found = cursor.seek(lmdb::integer_key(first), key, value); found;
@@ -129,7 +129,8 @@ int64_t GameWriter::file_id(std::string_view path) {
   return id;
 }
 
-uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record) {
+uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
+                              std::string_view signature) {
   check_usable();
   const uint32_t id = next_game_id();
   if (header.id != 0 && header.id != id)
@@ -145,6 +146,9 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record)
     begin_sql();
     if (!txn_->put(store_->games(), lmdb::integer_key(id), record, lmdb::kPutAppend))
       throw Error("GameWriter: game " + std::to_string(id) + " already in games.mdb");
+    if (!signature.empty() &&
+        !txn_->put(store_->signatures(), lmdb::integer_key(id), signature, lmdb::kPutAppend))
+      throw Error("GameWriter: game " + std::to_string(id) + " already has a signature");
 
     const DateParts date = parse_pgn_date(header.date);
     insert_game_.bind(1, int64_t(id));
@@ -219,6 +223,42 @@ void GameWriter::add_import(const ImportRun& run) {
   }
 }
 
+void GameWriter::set_signature(uint32_t id, std::string_view signature) {
+  check_usable();
+  if (id == 0 || id > committed_)
+    throw std::out_of_range("GameWriter::set_signature: game " + std::to_string(id) +
+                            " is not committed (" + std::to_string(committed_) + " games)");
+  try {
+    if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
+    if (signature.empty()) {
+      txn_->del(store_->signatures(), lmdb::integer_key(id));
+    } else {
+      txn_->put(store_->signatures(), lmdb::integer_key(id), signature);
+    }
+  } catch (...) {
+    fail();
+    throw;
+  }
+}
+
+void GameWriter::mark_signatures_current() {
+  commit();
+  try {
+    lmdb::Txn txn = lmdb::Txn::begin_write(store_->env());
+    txn.put(store_->meta(), schema::kMetaFormatVersion, std::to_string(schema::kFormatVersion));
+    txn.put(store_->meta(), schema::kMetaSignatureFormatVersion,
+            std::to_string(schema::kSignatureFormatVersion));
+    txn.commit();
+    sqlite::Statement update(sql_, "UPDATE meta SET value = ?2 WHERE key = ?1");
+    update.bind(1, schema::kMetaFormatVersion);
+    update.bind(2, int64_t(schema::kFormatVersion));
+    update.run();
+  } catch (...) {
+    fail();
+    throw;
+  }
+}
+
 void GameWriter::commit() {
   check_usable();
   if (!txn_ && !sql_.in_transaction()) return;
@@ -228,10 +268,12 @@ void GameWriter::commit() {
       txn_.reset();
     }
     const uint32_t total = committed_ + pending_;
-    set_committed_.bind(1, schema::kMetaCommittedGames);
-    set_committed_.bind(2, int64_t(total));
-    set_committed_.run();
-    sql_.exec("COMMIT");
+    if (sql_.in_transaction()) {  // not for a batch of set_signature() only
+      set_committed_.bind(1, schema::kMetaCommittedGames);
+      set_committed_.bind(2, int64_t(total));
+      set_committed_.run();
+      sql_.exec("COMMIT");
+    }
     committed_ = total;
     pending_ = 0;
   } catch (...) {

@@ -31,9 +31,10 @@ struct WriterOptions {
   bool defer_indexes = false;
 };
 
-/// Appends games to a database. Obtained from Database::writer(); at most one exists per
-/// database directory at a time, across processes (it holds <dir>/writer.lock). Use it
-/// from a single thread (LMDB write transactions are tied to their thread).
+/// Appends games to a database, and rewrites signatures (reindex). Obtained from
+/// Database::writer(); at most one exists per database directory at a time, across
+/// processes (it holds <dir>/writer.lock). Use it from a single thread (LMDB write
+/// transactions are tied to their thread).
 ///
 /// Games get ids committed_games() + 1, + 2, ... in add_game() order. A batch is everything
 /// added since the last commit(): one LMDB write transaction and one SQLite transaction,
@@ -62,13 +63,27 @@ class GameWriter {
   /// row (created on first use by this writer). A bad record (CorruptRecord) or header
   /// (std::invalid_argument) is refused before anything is written, so the writer stays
   /// usable.
-  uint32_t add_game(const GameHeader& header, std::string_view record);
+  ///
+  /// `signature` is the encoded signature of the game (index/signature.h; not checked
+  /// here), stored under the same id in the same LMDB transaction as the record. Empty =
+  /// none: the game then has no signature until a reindex, and the planner must keep it as
+  /// a candidate. The importer always passes one.
+  uint32_t add_game(const GameHeader& header, std::string_view record,
+                    std::string_view signature = {});
+  /// Replaces the signature of the committed game `id` (1..committed_games()) in the open
+  /// batch; an empty `signature` deletes it. Only LMDB is written: commit() then commits
+  /// no SQLite transaction. Throws std::out_of_range for an id that is not committed.
+  void set_signature(uint32_t id, std::string_view signature);
+  /// Ends a reindex: commits, then records the current format versions (schema.h:
+  /// kFormatVersion and kSignatureFormatVersion) in both stores, LMDB first. Call only once
+  /// every committed game has a signature of the current version (or none).
+  void mark_signatures_current();
   /// Adds a row to the import log (rejected game or warning) in the open batch.
   void add_log(const LogEntry& entry);
   /// Adds the summary of one file's import run (table imports) in the open batch.
   void add_import(const ImportRun& run);
-  /// Commits the open batch: LMDB first, then SQLite with meta.committed_games. No-op when
-  /// nothing was added.
+  /// Commits the open batch: LMDB first, then SQLite with meta.committed_games (when the
+  /// batch wrote to SQLite). No-op when nothing was added.
   void commit();
   /// Commits, then builds the secondary indexes if this writer deferred them (first import
   /// into an empty database). Call once at the end of an import.

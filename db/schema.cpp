@@ -149,12 +149,15 @@ std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key) {
   return query.column_int64(0);
 }
 
-void check_format_version(std::optional<int64_t> found, int64_t expected, const std::string& what) {
+void check_format_version(std::optional<int64_t> found, int64_t expected, const std::string& what,
+                          const std::string& upgrade_dir) {
   if (!found) throw FormatError(what + " has no format version: not a cqldb database");
-  if (*found != expected)
-    throw FormatError(what + " has format version " + std::to_string(*found) +
-                      " but this cqldb reads version " + std::to_string(expected) +
-                      "; import the PGN files again into a new database");
+  if (*found == expected) return;
+  const std::string mismatch = what + " has format version " + std::to_string(*found) +
+                               " but this cqldb reads version " + std::to_string(expected);
+  if (!upgrade_dir.empty() && *found >= kOldestUpgradableFormatVersion && *found < expected)
+    throw FormatError(mismatch + "; upgrade it with `cqldb reindex --db " + upgrade_dir + "`");
+  throw FormatError(mismatch + "; import the PGN files again into a new database");
 }
 
 void checkpoint(sqlite::Connection& db) {

@@ -3,8 +3,12 @@
 //   <dir>/games.mdb        LMDB environment (MDB_NOSUBDIR), lock file games.mdb-lock
 //                          sub-db "games": key = game id (uint32, MDB_INTEGERKEY),
 //                                          value = game record (record_format.h)
-//                          sub-db "meta":  "format_version", "record_format_version"
-//                                          -> decimal text
+//                          sub-db "signatures": key = game id (uint32, MDB_INTEGERKEY),
+//                                          value = the game's signature (index/signature.h),
+//                                          opaque bytes to this layer; a game may lack one
+//                                          (added without, or its reindex failed)
+//                          sub-db "meta":  "format_version", "record_format_version",
+//                                          "signature_format_version" -> decimal text
 //   <dir>/headers.sqlite   SQLite, WAL mode (-wal and -shm files beside it)
 //   <dir>/writer.lock      flock()ed by the single GameWriter
 //
@@ -27,7 +31,14 @@
 // disk), then the SQLite transaction, which also sets meta.committed_games = N. Games
 // 1..N are the database; LMDB entries above N (a crash between the two commits) are
 // ignored by readers and deleted by the next writer. Even on power loss SQLite can only
-// fall behind LMDB, never run ahead of it.
+// fall behind LMDB, never run ahead of it. A game's signature is put in the same LMDB
+// transaction as its record, so a committed game never lacks the signature it was added
+// with.
+//
+// Format versions: 1 had no "signatures" sub-db; 2 adds it. A version-1 database is
+// upgraded in place by `cqldb reindex` (Database::open_for_reindex), which computes every
+// signature and then stamps both stores with version 2. The signatures' own encoding has
+// its own version (signature_format_version); a mismatch is also repaired by a reindex.
 #pragma once
 
 #include <cstdint>
@@ -41,17 +52,28 @@ namespace db::schema {
 
 /// Version of the database layout (this file and record_format.h); stored in both stores
 /// and checked on open. Bumped whenever either changes incompatibly.
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
+/// Older layouts that `cqldb reindex` upgrades in place (versions kOldestUpgradable..
+/// kFormatVersion - 1); older ones must be imported again.
+inline constexpr uint32_t kOldestUpgradableFormatVersion = 1;
+/// Version of the signature encoding this build writes and reads. It must equal
+/// sig::kSignatureFormatVersion (index/signature.h, where the encoding is documented; a
+/// static_assert there keeps them together): this layer stores signatures as opaque bytes
+/// and only compares this number on open.
+inline constexpr uint32_t kSignatureFormatVersion = 1;
 
 inline constexpr const char* kGamesFile = "games.mdb";         ///< LMDB data file
 inline constexpr const char* kHeadersFile = "headers.sqlite";  ///< SQLite file
 inline constexpr const char* kWriterLockFile = "writer.lock";  ///< single-writer lock
 
-inline constexpr const char* kGamesDbi = "games";  ///< LMDB sub-db of game records
-inline constexpr const char* kMetaDbi = "meta";    ///< LMDB sub-db of meta data
+inline constexpr const char* kGamesDbi = "games";            ///< LMDB sub-db of game records
+inline constexpr const char* kSignaturesDbi = "signatures";  ///< LMDB sub-db of signatures
+inline constexpr const char* kMetaDbi = "meta";              ///< LMDB sub-db of meta data
 
 inline constexpr std::string_view kMetaFormatVersion = "format_version";
 inline constexpr std::string_view kMetaRecordFormatVersion = "record_format_version";
+/// LMDB meta only: the signature encoding version (kSignatureFormatVersion).
+inline constexpr std::string_view kMetaSignatureFormatVersion = "signature_format_version";
 inline constexpr std::string_view kMetaCommittedGames = "committed_games";  ///< SQLite only
 
 /// True when headers.sqlite already has its tables.
@@ -68,8 +90,12 @@ void drop_indexes(sqlite::Connection& db);
 /// The integer value of a meta row, or std::nullopt when the row is missing.
 std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key);
 /// Throws FormatError when `found` (a stored format version, nullopt = missing) is not the
-/// version this build reads. `what` names the store in the message.
-void check_format_version(std::optional<int64_t> found, int64_t expected, const std::string& what);
+/// version this build reads. `what` names the store in the message. When `upgrade_dir` is
+/// given and `found` is a version `cqldb reindex` can upgrade (format versions
+/// kOldestUpgradableFormatVersion.. below `expected`), the message says to run
+/// `cqldb reindex --db <upgrade_dir>` instead of importing again.
+void check_format_version(std::optional<int64_t> found, int64_t expected, const std::string& what,
+                          const std::string& upgrade_dir = {});
 /// Copies the WAL into the database file and truncates it, if no reader holds an older
 /// snapshot (then it does nothing rather than wait). Keeps reads fast and sizes honest
 /// after an import.

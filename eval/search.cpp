@@ -53,7 +53,8 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     mask.swap(restricted);
   }
   std::vector<GameInfo> info;
-  if (program.needs_game_info()) info = load_game_info(database.path(), count);
+  if (program.needs_game_info() || (options.filter && options.filter->needs_game_info()))
+    info = load_game_info(database.path(), count);
   stats.header_seconds = since(start);
 
   std::vector<Candidate> candidates;
@@ -62,6 +63,29 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
   for (uint32_t id = 1; id <= count; ++id)
     if (mask[id]) candidates.push_back({id, mask[id]});
   stats.candidates = candidates.size();
+
+  // 2. Signatures: drop candidates that cannot match (prune only; replay decides).
+  if (options.filter && any_list && !program.negated() && !candidates.empty()) {
+    const auto sig_start = Clock::now();
+    sig::Signature signature;
+    size_t kept = 0, next = 0;
+    auto scan = snapshot.scan_signatures(candidates.front().id, candidates.back().id);
+    uint32_t id;
+    std::string_view bytes;
+    while (next < candidates.size() && scan.next(id, bytes)) {
+      if (id != candidates[next].id) continue;
+      Candidate c = candidates[next++];
+      if (!bytes.empty()) {
+        sig::decode(bytes, signature, options.filter->scope());
+        c.alternatives = options.filter->keep(signature, info.empty() ? nullptr : &info[c.id], c.alternatives);
+      }
+      if (c.alternatives) candidates[kept++] = c;
+    }
+    while (next < candidates.size()) candidates[kept++] = candidates[next++];
+    candidates.resize(kept);
+    stats.signature_seconds = since(sig_start);
+  }
+  stats.after_signatures = candidates.size();
 
   // Games that match or fail without replay.
   const bool negated = program.negated();
@@ -73,7 +97,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     for (uint32_t id = 1; id <= count; ++id)
       if ((mask[id] != 0) != negated && in_scope(id)) matches.push_back({id, {}});
   } else {
-    // 2. Replay the candidates on all cores.
+    // 3. Replay the candidates on all cores.
     const auto replay_start = Clock::now();
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads = std::max(1u, std::min<unsigned>(threads, unsigned(candidates.size() / kChunk + 1)));

@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+#include "eval/candidate_filter.h"
 #include "eval/program.h"
 
 namespace db {
@@ -28,6 +29,8 @@ struct SearchOptions {
   const std::atomic<bool>* cancel = nullptr;  ///< set to stop early (Ctrl-C)
   /// Restrict the search to these ids (ascending), e.g. a shell's current result; null = all.
   const std::vector<uint32_t>* within = nullptr;
+  /// Prune-only signature test (the planner's Plan); null = replay every candidate.
+  const CandidateFilter* filter = nullptr;
   /// Called about every 100 ms from the calling thread with games searched and matches.
   std::function<void(uint64_t searched, uint64_t total, uint64_t matches)> progress;
 };
@@ -36,10 +39,13 @@ struct SearchOptions {
 struct SearchStats {
   uint64_t games_total = 0;      ///< games in the database snapshot
   uint64_t candidates = 0;       ///< games passing the header filter (and `within`)
+  uint64_t after_signatures = 0; ///< candidates the signature filter kept (= candidates
+                                 ///< without a filter)
   uint64_t games_replayed = 0;   ///< games whose moves were replayed
   uint64_t positions = 0;        ///< positions evaluated
   uint64_t matches = 0;          ///< matching games
   double header_seconds = 0;     ///< time in SQLite
+  double signature_seconds = 0;  ///< time reading and testing signatures
   double replay_seconds = 0;     ///< time replaying and evaluating
   double seconds = 0;            ///< wall time
   bool cancelled = false;        ///< stopped through SearchOptions::cancel

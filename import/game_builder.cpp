@@ -53,6 +53,7 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   out.header.source_file = source_file;
   out.header.ordinal = uint32_t(raw.ordinal);
   out.record.clear();
+  out.signature.clear();
   out.line = 0;
   out.move.clear();
   out.category.clear();
@@ -80,6 +81,8 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   }
   out.header.plies = record_.main_line_size();
   if (out.header.result.empty()) out.header.result = "*";
+  signature_.finish(lines_[0].pos, has_variations_);
+  sig::encode(signature_.signature(), out.signature);
   out.stored = true;
 }
 
@@ -97,6 +100,7 @@ void GameBuilder::reject(uint32_t line, std::string_view move, std::string categ
 void GameBuilder::begin_game() {
   rejected_ = false;
   chess960_ = false;
+  has_variations_ = false;
   depth_ = 0;
   record_.reset();
 }
@@ -151,6 +155,7 @@ void GameBuilder::begin_movetext() {
     }
     record_.set_start_fen(h.start_fen, chess960_);
   }
+  signature_.begin(main.pos, !h.start_fen.empty(), chess960_);
 }
 
 void GameBuilder::move(std::string_view san, uint32_t line) {
@@ -168,6 +173,7 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
   }
   l.last_move = m;
   record_.add_move(m);
+  if (depth_ == 0) signature_.add_move(l.pos, m, l.last_undo);
 }
 
 void GameBuilder::nag(uint8_t nag) { record_.add_nag(nag); }
@@ -191,6 +197,7 @@ void GameBuilder::begin_variation() {
   }
   child.last_move = chess::Move::none();
   ++depth_;
+  has_variations_ = true;
   record_.begin_variation();
 }
 

@@ -1,6 +1,7 @@
 // GameBuilder: the PgnVisitor that turns one parsed PGN game into what the database stores:
 // SAN moves are resolved against the board (chess::parse_san), the movetext is encoded as a
-// game record (db::RecordBuilder) and the tags become a db::GameHeader.
+// game record (db::RecordBuilder), the main line's signature (index/signature.h) is
+// computed while its moves are played, and the tags become a db::GameHeader.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "db/record_builder.h"
 #include "import/pgn_parser.h"
 #include "import/pgn_visitor.h"
+#include "index/signature_builder.h"
 
 namespace import {
 
@@ -20,6 +22,7 @@ struct BuiltGame {
   bool stored = false;     ///< true: `header` and `record` are to be written
   db::GameHeader header;   ///< tags, ordinal, plies (header.id is assigned by the writer)
   std::string record;      ///< the encoded game record (db/record_format.h)
+  std::string signature;   ///< the encoded signature of the main line (index/signature.h)
   uint32_t line = 0;       ///< rejected: 1-based file line of the problem
   std::string move;        ///< rejected: the offending move token, if any
   std::string category;    ///< rejected: short reason used for counting, e.g. "illegal move"
@@ -63,12 +66,14 @@ class GameBuilder : private PgnVisitor {
 
   PgnParser parser_;
   db::RecordBuilder record_;
+  sig::SignatureBuilder signature_;  // fed with the main-line moves as they are played
   std::vector<Line> lines_;   // lines_[0] = main line; never shrinks below its capacity
   size_t depth_ = 0;          // index of the current line in lines_
   BuiltGame* out_ = nullptr;  // the game being built
   uint32_t tag_line_ = 0;     // first line of the game, for tag-related problems
   bool rejected_ = false;
   bool chess960_ = false;
+  bool has_variations_ = false;  // a variation was opened
 };
 
 }  // namespace import

@@ -118,7 +118,7 @@ class BatchWriter {
       ++run.games_read;
       for (const auto& [line, text] : g.warnings) warn(g.header.source_file, g.header.ordinal, line, text, run);
       if (g.stored) {
-        uint32_t id = writer_.add_game(g.header, g.record);
+        uint32_t id = writer_.add_game(g.header, g.record, g.signature);
         if (!summary_.first_id) summary_.first_id = id;
         summary_.last_id = id;
         ++summary_.imported;

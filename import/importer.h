@@ -1,7 +1,7 @@
 // The PGN import pipeline: files -> games in a database directory.
 //
 //   reader thread:   InputStream (plain/.gz/.zst) -> PgnSplitter -> batches of raw games
-//   worker threads:  PgnParser + GameBuilder (SAN -> Move, game record, header)
+//   worker threads:  PgnParser + GameBuilder (SAN -> Move, game record, signature, header)
 //   calling thread:  puts results back in file order, assigns game ids, writes batches
 //                    through db::GameWriter (LMDB then SQLite, one commit per batch)
 //

@@ -57,7 +57,9 @@ uint32_t count_final_mates(db::Database& database) {
   while (scan.next(id, bytes)) {
     db::RecordView rec = db::RecordView::parse(bytes);
     chess::Position pos;
-    if (!rec.start_fen().empty()) EXPECT_TRUE(pos.set_fen(rec.start_fen(), rec.chess960()).ok());
+    if (!rec.start_fen().empty()) {
+      EXPECT_TRUE(pos.set_fen(rec.start_fen(), rec.chess960()).ok());
+    }
     for (uint32_t i = 0; i < rec.main_line_size(); ++i) {
       chess::UndoInfo u;
       pos.do_move(rec.main_move(i), u);
@@ -81,10 +83,6 @@ std::string export_all(db::Database& database) {
   return out;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 }  // namespace
 

@@ -1,0 +1,112 @@
+// `cqldb reindex --db DIR [--threads N]`
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "index/reindex.h"
+
+namespace cli {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+extern "C" void on_reindex_sigint(int) {
+  g_cancel.store(true);
+}
+
+/// Progress on stderr: redrawn in place on a terminal, a line every 5 s otherwise.
+class ReindexProgressLine {
+ public:
+  explicit ReindexProgressLine(bool enabled) : enabled_(enabled), tty_(isatty(STDERR_FILENO)) {}
+
+  void update(const sig::ReindexProgress& p) {
+    if (!enabled_ || (!tty_ && p.seconds - last_print_ < 5)) return;
+    last_print_ = p.seconds;
+    const double percent = p.total ? 100.0 * p.done / p.total : 100.0;
+    std::fprintf(stderr, "%sreindex: %s / %s games (%.0f%%), %.1f s%s", tty_ ? "\r" : "",
+                 with_commas(p.done).c_str(), with_commas(p.total).c_str(), percent, p.seconds,
+                 tty_ ? "   " : "\n");
+    drawn_ = tty_;
+  }
+  void finish() {
+    if (drawn_) std::fprintf(stderr, "\r\033[K");
+    drawn_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool tty_;
+  bool drawn_ = false;
+  double last_print_ = 0;  // not on a terminal: the first line after 5 s
+};
+
+void print_summary(const sig::ReindexSummary& s) {
+  const uint32_t done = s.rewritten + s.failed;
+  std::printf("%s %s of %s games in %.2f s (%s games/s)%s\n",
+              s.interrupted ? "interrupted after reindexing" : "reindexed",
+              with_commas(done).c_str(), with_commas(s.games).c_str(), s.seconds,
+              with_commas(uint64_t(s.seconds > 0 ? done / s.seconds : 0)).c_str(),
+              s.interrupted ? " (Ctrl-C)" : "");
+  std::printf("  signatures %s, %.1f bytes per game, %s plies replayed\n",
+              with_commas(s.rewritten).c_str(), s.rewritten ? double(s.bytes) / s.rewritten : 0.0,
+              with_commas(s.plies).c_str());
+  if (s.upgraded)
+    std::printf(s.interrupted ? "  the database still needs a complete reindex to be usable\n"
+                              : "  upgraded the database to the current format\n");
+  if (s.failed)
+    std::printf("  %s games could not be replayed and have no signature:\n",
+                with_commas(s.failed).c_str());
+  for (const std::string& failure : s.first_failures) std::printf("    %s\n", failure.c_str());
+}
+
+}  // namespace
+
+int run_reindex(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::string db_dir;
+  unsigned threads = 0;
+  po::options_description options("Options");
+  options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
+      "threads", po::value(&threads)->default_value(0), "replaying threads (0 = all cores)")(
+      "quiet,q", "no progress display");
+  po::positional_options_description positional;
+  po::variables_map vm;
+  switch (parse_options("reindex", options, positional, args, vm)) {
+    case ParseOutcome::kExit:
+      return 0;
+    case ParseOutcome::kFail:
+      return 2;
+    case ParseOutcome::kRun:
+      break;
+  }
+
+  sig::ReindexOptions opts;
+  opts.threads = threads;
+  opts.cancel = &g_cancel;
+  g_cancel = false;
+  auto previous = std::signal(SIGINT, on_reindex_sigint);
+  ReindexProgressLine progress(!vm.count("quiet"));
+  sig::ReindexSummary summary;
+  try {
+    summary =
+        sig::reindex(db_dir, opts, [&](const sig::ReindexProgress& p) { progress.update(p); });
+  } catch (...) {
+    progress.finish();
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  progress.finish();
+  std::signal(SIGINT, previous);
+  std::fflush(stderr);
+  print_summary(summary);
+  return summary.interrupted ? 130 : 0;
+}
+
+}  // namespace cli

@@ -1,0 +1,37 @@
+// The `filter` command's header shorthands: `white=Carlsen elo>=2500 year=1990..2000 ...`.
+//
+// Each term is KEY OP VALUE; the keys are rows of a table (name, operators, value syntax,
+// SQL builder) from which `help filter` is generated. A term becomes an SQL condition over
+// `games g` with `?` placeholders; the values are bound as parameters, never pasted into
+// the SQL text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cli {
+
+/// One bound SQL parameter.
+struct SqlParam {
+  bool is_text = false;  ///< text (else integer)
+  int64_t number = 0;    ///< the integer value
+  std::string text;      ///< the text value
+};
+
+/// A header condition: SQL over the `games g` row (with `?` placeholders) and its values.
+struct HeaderCondition {
+  std::string sql;               ///< e.g. "g.year BETWEEN ? AND ?"
+  std::vector<SqlParam> params;  ///< values for the placeholders, in order
+};
+
+/// Parses one term such as `player=carlsen`, `elo>=2500`, `year=1990..2000`, `eco=B20..B99`,
+/// `result=1-0`, `event~olympiad`. Returns false with a message naming the term and what
+/// was expected.
+bool parse_filter_term(std::string_view term, HeaderCondition& condition, std::string& error);
+
+/// The keys, their operators and value syntax, one per line, for `help filter`.
+std::string filter_key_help();
+
+}  // namespace cli

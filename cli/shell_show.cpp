@@ -1,0 +1,198 @@
+// The shell's `show ID [PLY]`: one game's header, its main line with the matched positions
+// marked, and a board diagram at a ply.
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include "chess/position.h"
+#include "chess/san.h"
+#include "cli/board_diagram.h"
+#include "cli/options.h"
+#include "cli/shell_commands.h"
+#include "db/record_view.h"
+
+namespace cli {
+
+namespace {
+
+std::optional<uint64_t> parse_count(const std::string& word) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+  if (ec != std::errc() || end != word.data() + word.size()) return std::nullopt;
+  return v;
+}
+
+/// The destination square a move is shown on (the king's square for castling, which is
+/// encoded king-takes-rook).
+chess::Square shown_to(chess::Move m) {
+  if (m.kind() != chess::Move::CASTLING) return m.to_sq();
+  chess::File f = m.to_sq() > m.from_sq() ? chess::FILE_G : chess::FILE_C;
+  return chess::make_square(f, chess::rank_of(m.from_sq()));
+}
+
+/// One word of the printed move list and its width on screen (without colour codes).
+struct MoveWord {
+  std::string text;
+  size_t width;
+};
+
+/// The main line replayed: the printed words and the position at the diagram ply.
+struct Replay {
+  std::vector<MoveWord> words;                  ///< "1. e4", "e5", "2. [Qh5]"...
+  chess::Position at_ply;                       ///< the position after `ply` plies
+  chess::Move last_move = chess::Move::none();  ///< the move that led to it (none: start)
+  std::string last_move_text;                   ///< "12... Qxh2#"
+};
+
+/// Replays the main line of `record`, marking the moves that lead to the positions in
+/// `plies` (ascending; 0 = the start, marked "[start]"), and keeps the position after
+/// `diagram_ply` plies. Throws std::runtime_error for a start FEN that does not load.
+Replay replay_main_line(const db::RecordView& record, const std::vector<uint32_t>& plies,
+                        uint32_t diagram_ply, bool ansi) {
+  Replay r;
+  chess::Position pos;
+  if (!record.start_fen().empty()) {
+    chess::FenError e = pos.set_fen(record.start_fen(), record.chess960());
+    if (!e.ok()) throw std::runtime_error("bad start FEN: " + e.message);
+  }
+  auto matched = [&](uint32_t ply) { return std::binary_search(plies.begin(), plies.end(), ply); };
+  if (matched(0)) r.words.push_back({"[start]", 7});
+  r.at_ply = pos;
+  for (uint32_t i = 0; i < record.main_line_size(); ++i) {
+    const chess::Move m = record.main_move(i);
+    const bool white = pos.side_to_move() == chess::WHITE;
+    const std::string number = std::to_string(pos.fullmove_number()) + (white ? "." : "...");
+    const std::string san = chess::to_san(pos, m);
+    chess::UndoInfo undo;
+    if (m == chess::Move::null())
+      pos.do_null_move(undo);
+    else
+      pos.do_move(m, undo);
+    MoveWord w{white || i == 0 ? number + " " : "", 0};
+    w.width = w.text.size() + san.size();
+    if (matched(i + 1)) {
+      w.text += ansi ? "\033[1;7m[" + san + "]\033[0m" : "[" + san + "]";
+      w.width += 2;
+    } else {
+      w.text += san;
+    }
+    r.words.push_back(std::move(w));
+    if (i + 1 == diagram_ply) {
+      r.at_ply = pos;
+      r.last_move = m;
+      r.last_move_text = number + " " + san;
+    }
+  }
+  return r;
+}
+
+/// Writes `words` wrapped at `width` columns.
+void write_wrapped(std::ostream& out, const std::vector<MoveWord>& words, size_t width) {
+  size_t column = 0;
+  for (const MoveWord& w : words) {
+    if (column && column + 1 + w.width > width) {
+      out << '\n';
+      column = 0;
+    }
+    if (column) {
+      out << ' ';
+      ++column;
+    }
+    out << w.text;
+    column += w.width;
+  }
+  if (column) out << '\n';
+}
+
+/// The lines above the moves: players, event, source, and what the current result matched.
+void write_header(std::ostream& out, const db::GameHeader& h, uint32_t length,
+                  const eval::GameMatch* match, bool result_is_all) {
+  auto elo = [](int e) { return e ? " (" + std::to_string(e) + ")" : std::string(); };
+  out << "Game " << h.id << ": " << (h.white.empty() ? "?" : h.white) << elo(h.white_elo) << " - "
+      << (h.black.empty() ? "?" : h.black) << elo(h.black_elo) << "  " << h.result << '\n';
+  out << "  " << h.event << (h.site.empty() ? "" : ", " + h.site) << ", " << h.date
+      << (h.round.empty() || h.round == "?" ? "" : ", round " + h.round)
+      << (h.eco.empty() ? "" : ", ECO " + h.eco) << '\n';
+  out << "  " << h.source_file << " game " << h.ordinal << ", " << length << " plies"
+      << (h.variant.empty() ? "" : ", " + h.variant) << '\n';
+  if (match && !match->plies.empty()) {
+    const std::vector<uint32_t>& plies = match->plies;
+    out << "  matched at ply" << (plies.size() > 1 ? "s" : "");
+    for (size_t i = 0; i < plies.size() && i < 12; ++i) out << (i ? ", " : " ") << plies[i];
+    if (plies.size() > 12) out << ", ... (" << plies.size() << " positions)";
+    out << "; marked [ ] below\n";
+  } else if (!match && !result_is_all) {
+    out << "  (not in the current result)\n";
+  }
+  out << '\n';
+}
+
+}  // namespace
+
+CommandStatus shell_show(ShellState& state, const CommandInput& input) {
+  const std::vector<std::string>& words = input.words;
+  std::optional<uint64_t> id_arg, ply_arg;
+  if (words.size() > 2 || (words.size() >= 1 && !(id_arg = parse_count(words[0]))) ||
+      (words.size() == 2 && !(ply_arg = parse_count(words[1])))) {
+    state.err() << "usage: show ID [PLY]\n";
+    return CommandStatus::kFailed;
+  }
+  state.refresh_game_count();
+  if (!id_arg) {  // `show` alone: the first game in scope
+    if (state.result_size() == 0) {
+      state.err() << "show: no games in scope\n";
+      return CommandStatus::kFailed;
+    }
+    id_arg = state.result().all ? 1 : state.result().games.front().id;
+  }
+  if (*id_arg == 0 || *id_arg > state.game_count()) {
+    state.err() << "show: no game " << *id_arg << " (ids are 1.." << state.game_count() << ")\n";
+    return CommandStatus::kFailed;
+  }
+  const auto id = uint32_t(*id_arg);
+  const eval::GameMatch* match = state.find_match(id);
+  const std::vector<uint32_t> plies = match ? match->plies : std::vector<uint32_t>{};
+  const bool ansi = state.interactive() && isatty(STDOUT_FILENO);
+
+  db::GameReader reader = state.database().reader();  // closed when the command ends
+  const db::GameHeader h = reader.header(id);
+  std::string_view bytes;
+  if (!reader.record(id, bytes)) throw std::out_of_range("no game " + std::to_string(id));
+  const db::RecordView record = db::RecordView::parse(bytes);
+  const uint32_t length = record.main_line_size();
+  uint32_t diagram_ply = plies.empty() ? length : plies.front();
+  if (ply_arg) {
+    if (*ply_arg > length) {
+      state.err() << "show: game " << id << " has " << length << " plies (PLY is 0.." << length
+                  << ")\n";
+      return CommandStatus::kFailed;
+    }
+    diagram_ply = uint32_t(*ply_arg);
+  }
+
+  std::ostream& out = state.out();
+  write_header(out, h, length, match, state.result().all);
+  Replay replay = replay_main_line(record, plies, diagram_ply, ansi);
+  replay.words.push_back({h.result, h.result.size()});
+  write_wrapped(out, replay.words, 78);
+  if (record.has_variations() || record.has_comments())
+    out << "(main line only; `export` writes the variations and comments)\n";
+
+  out << '\n' << (diagram_ply == 0 ? "Start position" : "After " + replay.last_move_text);
+  if (diagram_ply) out << " (ply " << diagram_ply << ")";
+  out << ", " << (replay.at_ply.side_to_move() == chess::WHITE ? "White" : "Black") << " to move"
+      << (std::binary_search(plies.begin(), plies.end(), diagram_ply) ? ", a matched position" : "")
+      << ":\n";
+  DiagramOptions diagram;
+  diagram.ansi = ansi;
+  const chess::Move last = replay.last_move;
+  if (last && last != chess::Move::null())
+    diagram.highlight = chess::square_bb(last.from_sq()) | chess::square_bb(shown_to(last));
+  out << board_diagram(replay.at_ply, diagram);
+  out << "FEN: " << replay.at_ply.fen() << '\n';
+  return CommandStatus::kOk;
+}
+
+}  // namespace cli

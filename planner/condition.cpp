@@ -1,0 +1,427 @@
+#include "planner/condition.h"
+
+#include <algorithm>
+#include <map>
+
+#include "chess/bitboard.h"
+
+namespace planner {
+
+using chess::Bitboard;
+using cql::PieceMask;
+using eval::Node;
+using eval::Op;
+
+namespace {
+
+constexpr Bitboard kAll = ~Bitboard(0);
+constexpr int kPower[6] = {0, 9, 5, 3, 3, 1};  // K Q R B N P, pieces.h bit order
+constexpr chess::PieceType kType[6] = {chess::KING, chess::QUEEN, chess::ROOK,
+                                       chess::BISHOP, chess::KNIGHT, chess::PAWN};
+
+/// The chess::Piece of bit i (0..11) of a PieceMask.
+chess::Piece piece_of_bit(int i) { return chess::make_piece(chess::Color(i / 6), kType[i % 6]); }
+
+/// Count (or power with `power`) of the kinds in `mask` in material `key`; kings count 1.
+int material_of(const sig::MaterialKey& key, PieceMask mask, bool power, int colour_sign = 0) {
+  int total = 0;
+  for (int i = 0; i < 12; ++i) {
+    if (!(mask >> i & 1)) continue;
+    chess::Color c = chess::Color(i / 6);
+    int n = kType[i % 6] == chess::KING ? 1 : key.count(c, kType[i % 6]);
+    int v = power ? n * kPower[i % 6] : n;
+    total += colour_sign == 0 ? v : (c == chess::WHITE ? v : -v);
+  }
+  return total;
+}
+
+Condition leaf(CondOp op) {
+  Condition c;
+  c.op = op;
+  return c;
+}
+
+Condition all_of(std::vector<Condition> kids) {
+  Condition c = leaf(CondOp::kAnd);
+  c.kids = std::move(kids);
+  return simplify(std::move(c));
+}
+
+Condition any_of(std::vector<Condition> kids) {
+  Condition c = leaf(CondOp::kOr);
+  c.kids = std::move(kids);
+  return simplify(std::move(c));
+}
+
+/// "A piece of the designator stands on one of its squares": kTrue when the designator also
+/// accepts empty squares (nothing to look up).
+Condition ever(const eval::Designator& d) {
+  if (d.pieces & cql::piece_mask::kEmpty) return leaf(CondOp::kTrue);
+  if (!d.squares || !(d.pieces & cql::piece_mask::kAnyPiece)) return leaf(CondOp::kFalse);
+  Condition c = leaf(CondOp::kEver);
+  c.pieces = d.pieces;
+  c.squares = d.squares;
+  return c;
+}
+
+Condition range_leaf(CondOp op, const eval::IntRange& r) {
+  Condition c = leaf(op);
+  c.lo = r.lo;
+  c.hi = r.hi;
+  c.lo_from_end = r.lo_from_end;
+  c.hi_from_end = r.hi_from_end;
+  return c;
+}
+
+/// Counting keywords (:piececount, :power) over designator `d` with range `r`.
+Condition count_condition(const eval::Designator& d, const eval::IntRange& r, bool power) {
+  if (d.pieces & cql::piece_mask::kEmpty) return leaf(CondOp::kTrue);  // empty squares vary
+  if (d.squares == kAll) {
+    Condition c = range_leaf(power ? CondOp::kPowerRun : CondOp::kCountRun, r);
+    c.pieces = d.pieces;
+    return c;
+  }
+  if (r.lo < 1) return leaf(CondOp::kTrue);  // a part of the board may hold none
+  Condition c = range_leaf(power ? CondOp::kPowerAtLeast : CondOp::kCountAtLeast, r);
+  c.pieces = d.pieces;
+  return all_of({c, ever(d)});
+}
+
+Condition derive_node(const Node& n, size_t max_variants);
+
+Condition derive_lists(const Node& n, bool any, size_t max_variants) {
+  std::vector<Condition> kids;
+  for (const auto& l : n.lists) kids.push_back(derive(*l, max_variants));
+  return any ? any_of(std::move(kids)) : all_of(std::move(kids));
+}
+
+Condition derive_node(const Node& n, size_t max_variants) {
+  if (n.negate) return leaf(CondOp::kTrue);  // nothing positive follows from a negation
+  switch (n.op) {
+    case Op::kTrue: return leaf(CondOp::kTrue);
+    case Op::kFalse: return leaf(CondOp::kFalse);
+    case Op::kDesignator:
+    case Op::kInside: return ever(n.d[0]);
+    case Op::kMate: return leaf(CondOp::kFinalMate);
+    case Op::kStalemate: return leaf(CondOp::kFinalStalemate);
+    case Op::kCheck:
+    case Op::kDoubleCheck:
+    case Op::kContactCheck:
+      return n.d.empty() ? leaf(CondOp::kAnyCheck) : all_of({leaf(CondOp::kAnyCheck), ever(n.d[0])});
+    case Op::kPieceCount: return count_condition(n.d[0], n.range, false);
+    case Op::kPower: return count_condition(n.d[0], n.range, true);
+    case Op::kPowerDifference:
+    case Op::kPieceCountDifference: {
+      const eval::Designator& d = n.d[0];
+      if (n.d.size() != 1 || d.squares != kAll || (d.pieces & cql::piece_mask::kEmpty))
+        return leaf(CondOp::kTrue);
+      Condition c = range_leaf(CondOp::kDiffRun, n.range);
+      c.pieces = d.pieces;
+      c.value = (n.op == Op::kPowerDifference ? 1 : 0) + (n.value ? 2 : 0);
+      return c;
+    }
+    case Op::kAttackCount:
+      if (n.range.lo < 1) return leaf(CondOp::kTrue);
+      return all_of({ever(n.d[0]), ever(n.d[1])});
+    case Op::kRay: {
+      if (n.range.lo < 1) return leaf(CondOp::kTrue);
+      std::vector<Condition> kids;
+      for (const eval::Designator& d : n.d) kids.push_back(ever(d));
+      return all_of(std::move(kids));
+    }
+    case Op::kMoveFrom:
+    case Op::kMoveTo: return all_of({leaf(CondOp::kHasMove), ever(n.d[0])});
+    case Op::kPromote: {
+      Condition c = leaf(CondOp::kPromotion);
+      c.pieces = n.d[0].pieces;
+      return c;
+    }
+    case Op::kNoPromotion: return leaf(CondOp::kHasMove);
+    case Op::kEnPassant: return leaf(CondOp::kEnPassant);
+    case Op::kIsCastling: {
+      Condition c = leaf(CondOp::kCastled);
+      c.lo = n.value;
+      return c;
+    }
+    case Op::kHalfmoveNumber: return range_leaf(CondOp::kPlyWindow, n.range);
+    case Op::kMoveNumber: return range_leaf(CondOp::kMoveWindow, n.range);
+    case Op::kFen: {
+      Condition c = leaf(CondOp::kMaterial);
+      c.lo = int64_t(sig::MaterialKey::of(*n.fen).bits());
+      c.boards.assign(chess::PIECE_NB, 0);
+      for (int pc = 0; pc < chess::PIECE_NB; ++pc)
+        if (chess::type_of(chess::Piece(pc)) != chess::NO_PIECE_TYPE && chess::type_of(chess::Piece(pc)) < chess::PIECE_TYPE_NB)
+          c.boards[pc] = n.fen->pieces(chess::color_of(chess::Piece(pc)), chess::type_of(chess::Piece(pc)));
+      return c;
+    }
+    case Op::kResult: {
+      Condition c = leaf(CondOp::kResult);
+      c.lo = n.value;
+      return c;
+    }
+    case Op::kElo:
+    case Op::kWhiteElo:
+    case Op::kBlackElo: {
+      Condition c = range_leaf(CondOp::kElo, n.range);
+      c.value = n.op == Op::kElo ? 0 : n.op == Op::kWhiteElo ? 1 : 2;
+      return c;
+    }
+    case Op::kList: return derive(*n.lists[0], max_variants);
+    case Op::kAnd: return derive_lists(n, false, max_variants);
+    case Op::kOr:
+    case Op::kXor: return derive_lists(n, true, max_variants);
+    case Op::kCond: {
+      // The result of :cond is that of one expression (or the default): one must match.
+      std::vector<Condition> kids;
+      for (size_t i = 1; i < n.lists.size(); i += 2) kids.push_back(derive(*n.lists[i], max_variants));
+      if (n.lists.size() % 2 == 1) kids.push_back(derive(*n.lists.back(), max_variants));
+      return any_of(std::move(kids));
+    }
+    default: return leaf(CondOp::kTrue);
+  }
+}
+
+/// The weakened condition of many variants of one shape: per node position, the union of
+/// the variants' conditions there (kEver leaves with the same kinds merged), ANDed.
+Condition weaken(const std::vector<std::vector<Node>>& variants, size_t max_variants) {
+  const size_t width = variants[0].size();
+  for (const auto& v : variants) {
+    if (v.size() != width) return leaf(CondOp::kTrue);
+    for (size_t i = 0; i < width; ++i)
+      if (v[i].op != variants[0][i].op || v[i].negate != variants[0][i].negate) return leaf(CondOp::kTrue);
+  }
+  std::vector<Condition> per_position;
+  for (size_t i = 0; i < width; ++i) {
+    std::map<PieceMask, Bitboard> ever_union;
+    std::map<std::string, Condition> others;
+    bool any_true = false;
+    for (const auto& v : variants) {
+      Condition c = derive_node(v[i], max_variants);
+      if (c.op == CondOp::kTrue) any_true = true;
+      else if (c.op == CondOp::kEver) ever_union[c.pieces] |= c.squares;
+      else if (c.op != CondOp::kFalse) others.emplace(c.describe(), std::move(c));
+    }
+    if (any_true || others.size() > max_variants) continue;  // position i tells nothing
+    std::vector<Condition> kids;
+    for (const auto& [pieces, squares] : ever_union) {
+      Condition c = leaf(CondOp::kEver);
+      c.pieces = pieces;
+      c.squares = squares;
+      kids.push_back(c);
+    }
+    for (auto& [text, c] : others) kids.push_back(std::move(c));
+    per_position.push_back(any_of(std::move(kids)));
+  }
+  return all_of(std::move(per_position));
+}
+
+bool in_window(int64_t lo, int64_t hi, bool lo_end, bool hi_end, int64_t first, int64_t last,
+               int64_t end) {
+  int64_t l = lo_end ? end - lo : lo, h = hi_end ? end - hi : hi;
+  return std::max(l, first) <= std::min(h, last);
+}
+
+std::string mask_text(PieceMask m) {
+  static const char* kLetters = "KQRBNPkqrbnp.";
+  std::string s;
+  for (int i = 0; i < 13; ++i)
+    if (m >> i & 1) s += kLetters[i];
+  return s.size() == 1 ? s : "[" + s + "]";
+}
+
+std::string squares_text(Bitboard b) {
+  if (b == kAll) return "";
+  std::string s;
+  int n = 0;
+  for (Bitboard x = b; x; ++n) {
+    chess::Square sq = chess::pop_lsb(x);
+    if (n < 6) s += std::string(s.empty() ? "" : ",") + char('a' + chess::file_of(sq)) + char('1' + chess::rank_of(sq));
+  }
+  if (n > 6) s += ",...(" + std::to_string(n) + ")";
+  return n == 1 ? s : "[" + s + "]";
+}
+
+std::string range_text(int64_t lo, int64_t hi, bool lo_end, bool hi_end) {
+  auto bound = [](int64_t v, bool end, bool low) -> std::string {
+    if (!end && v == (low ? INT64_MIN : INT64_MAX)) return low ? "-inf" : "inf";
+    return end ? (v ? "end-" + std::to_string(v) : "end") : std::to_string(v);
+  };
+  return bound(lo, lo_end, true) + ".." + bound(hi, hi_end, false);
+}
+
+}  // namespace
+
+Condition derive(const eval::PositionList& list, size_t max_variants) {
+  if (list.negated) return leaf(CondOp::kTrue);
+  if (list.variants.empty()) return leaf(CondOp::kFalse);
+  if (list.variants.size() > max_variants) return weaken(list.variants, max_variants);
+  std::vector<Condition> variants;
+  for (const auto& v : list.variants) {
+    std::vector<Condition> nodes;
+    for (const Node& n : v) nodes.push_back(derive_node(n, max_variants));
+    variants.push_back(all_of(std::move(nodes)));
+  }
+  return any_of(std::move(variants));
+}
+
+Condition simplify(Condition c) {
+  if (c.op != CondOp::kAnd && c.op != CondOp::kOr) return c;
+  const bool is_and = c.op == CondOp::kAnd;
+  std::vector<Condition> kids;
+  for (Condition& k : c.kids) {
+    Condition s = simplify(std::move(k));
+    if (s.op == (is_and ? CondOp::kTrue : CondOp::kFalse)) continue;  // neutral element
+    if (s.op == (is_and ? CondOp::kFalse : CondOp::kTrue)) return s;   // absorbing element
+    if (s.op == c.op) {
+      for (Condition& g : s.kids) kids.push_back(std::move(g));
+    } else {
+      kids.push_back(std::move(s));
+    }
+  }
+  if (kids.empty()) return leaf(is_and ? CondOp::kTrue : CondOp::kFalse);
+  if (kids.size() == 1) return std::move(kids[0]);
+  c.kids = std::move(kids);
+  return c;
+}
+
+bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const {
+  switch (op) {
+    case CondOp::kTrue: return true;
+    case CondOp::kFalse: return false;
+    case CondOp::kAnd:
+      for (const Condition& k : kids)
+        if (!k.holds(s, info)) return false;
+      return true;
+    case CondOp::kOr:
+      for (const Condition& k : kids)
+        if (k.holds(s, info)) return true;
+      return false;
+    case CondOp::kEver:
+      for (int i = 0; i < 12; ++i)
+        if ((pieces >> i & 1) && (s.ever[piece_of_bit(i)] & squares)) return true;
+      return false;
+    case CondOp::kCountRun:
+    case CondOp::kPowerRun:
+      for (const sig::MaterialRun& r : s.material) {
+        int v = material_of(r.key, pieces, op == CondOp::kPowerRun);
+        if (v >= lo && v <= hi) return true;
+      }
+      return false;
+    case CondOp::kCountAtLeast:
+    case CondOp::kPowerAtLeast:
+      for (const sig::MaterialRun& r : s.material)
+        if (material_of(r.key, pieces, op == CondOp::kPowerAtLeast) >= lo) return true;
+      return false;
+    case CondOp::kDiffRun:
+      for (const sig::MaterialRun& r : s.material) {
+        int v = material_of(r.key, pieces, value & 1, 1);
+        if (value & 2) v = -v;
+        if (v >= lo && v <= hi) return true;
+      }
+      return false;
+    case CondOp::kFinalMate: return s.null_moves || s.final_mate();
+    case CondOp::kFinalStalemate: return s.null_moves || s.final_stalemate();
+    case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
+    case CondOp::kPromotion:
+      for (int i = 0; i < 12; ++i) {
+        if (!(pieces >> i & 1)) continue;
+        chess::PieceType pt = kType[i % 6];
+        if (pt >= chess::KNIGHT && pt <= chess::QUEEN && s.promoted(chess::Color(i / 6), pt)) return true;
+      }
+      return false;
+    case CondOp::kEnPassant: return s.en_passant;
+    case CondOp::kCastled: return (s.castlings & lo) != 0;
+    case CondOp::kHasMove: return s.plies > 0;
+    case CondOp::kPlyWindow: return in_window(lo, hi, lo_from_end, hi_from_end, 0, s.plies, s.plies);
+    case CondOp::kMoveWindow: {
+      int64_t first = 1 + s.start_game_ply / 2, last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
+      return in_window(lo, hi, lo_from_end, hi_from_end, first, last, last);
+    }
+    case CondOp::kMaterial:
+      for (const sig::MaterialRun& r : s.material) {
+        if (int64_t(r.key.bits()) != lo) continue;
+        bool fits = true;
+        for (int pc = 0; pc < chess::PIECE_NB && fits; ++pc) fits = (boards[pc] & ~s.ever[pc]) == 0;
+        if (fits) return true;
+      }
+      return false;
+    case CondOp::kResult: return !info || ((lo >> info->result) & 1);
+    case CondOp::kElo: {
+      if (!info) return true;
+      auto in = [&](int64_t v) { return v >= lo && v <= hi; };
+      if (value == 1) return in(info->white_elo);
+      if (value == 2) return in(info->black_elo);
+      return in(info->white_elo) || in(info->black_elo);
+    }
+  }
+  return true;
+}
+
+sig::DecodeScope Condition::scope() const {
+  switch (op) {
+    case CondOp::kAnd:
+    case CondOp::kOr: {
+      sig::DecodeScope s = sig::DecodeScope::kHeader;
+      for (const Condition& k : kids) s = std::max(s, k.scope());
+      return s;
+    }
+    case CondOp::kEver:
+    case CondOp::kMaterial: return sig::DecodeScope::kAll;
+    case CondOp::kCountRun:
+    case CondOp::kCountAtLeast:
+    case CondOp::kPowerRun:
+    case CondOp::kPowerAtLeast:
+    case CondOp::kDiffRun:
+    case CondOp::kPromotion: return sig::DecodeScope::kMaterial;
+    default: return sig::DecodeScope::kHeader;
+  }
+}
+
+bool Condition::needs_game_info() const {
+  if (op == CondOp::kResult || op == CondOp::kElo) return true;
+  for (const Condition& k : kids)
+    if (k.needs_game_info()) return true;
+  return false;
+}
+
+std::string Condition::describe() const {
+  std::string r = range_text(lo, hi, lo_from_end, hi_from_end);
+  switch (op) {
+    case CondOp::kTrue: return "true";
+    case CondOp::kFalse: return "false";
+    case CondOp::kAnd:
+    case CondOp::kOr: {
+      std::string s;
+      for (const Condition& k : kids) {
+        if (!s.empty()) s += op == CondOp::kAnd ? " and " : " or ";
+        bool paren = k.op == CondOp::kAnd || k.op == CondOp::kOr;
+        s += paren ? "(" + k.describe() + ")" : k.describe();
+      }
+      return s;
+    }
+    case CondOp::kEver: return "ever(" + mask_text(pieces) + squares_text(squares) + ")";
+    case CondOp::kCountRun: return "material count " + mask_text(pieces) + " in " + r;
+    case CondOp::kCountAtLeast: return "material count " + mask_text(pieces) + " >= " + std::to_string(lo);
+    case CondOp::kPowerRun: return "material power " + mask_text(pieces) + " in " + r;
+    case CondOp::kPowerAtLeast: return "material power " + mask_text(pieces) + " >= " + std::to_string(lo);
+    case CondOp::kDiffRun:
+      return std::string("material ") + (value & 1 ? "power" : "count") + " difference " +
+             mask_text(pieces) + (value & 2 ? " (black-white)" : "") + " in " + r;
+    case CondOp::kFinalMate: return "final position mate";
+    case CondOp::kFinalStalemate: return "final position stalemate";
+    case CondOp::kAnyCheck: return "some check";
+    case CondOp::kPromotion: return "promotion to " + mask_text(pieces);
+    case CondOp::kEnPassant: return "en passant played";
+    case CondOp::kCastled: return "castled (rights " + std::to_string(lo) + ")";
+    case CondOp::kHasMove: return "has a move";
+    case CondOp::kPlyWindow: return "ply in " + r;
+    case CondOp::kMoveWindow: return "move number in " + r;
+    case CondOp::kMaterial: return "material and squares of a :fen position";
+    case CondOp::kResult: return "result in set " + std::to_string(lo);
+    case CondOp::kElo:
+      return std::string(value == 1 ? "white " : value == 2 ? "black " : "either ") + "Elo in " + r;
+  }
+  return "?";
+}
+
+}  // namespace planner

@@ -1,0 +1,33 @@
+#include "planner/plan.h"
+
+#include <algorithm>
+
+#include "eval/node.h"
+
+namespace planner {
+
+Plan Plan::make(const eval::Program& program) {
+  Plan plan;
+  for (const eval::Alternative& alt : program.alternatives()) {
+    Condition c;
+    if (!program.negated()) {
+      c.op = CondOp::kAnd;
+      for (const auto& list : alt.lists) c.kids.push_back(derive(*list));
+      c = simplify(std::move(c));
+    }
+    plan.prunes_ |= c.op != CondOp::kTrue;
+    plan.scope_ = std::max(plan.scope_, c.scope());
+    plan.needs_game_info_ |= c.needs_game_info();
+    plan.conditions_.push_back(std::move(c));
+  }
+  return plan;
+}
+
+unsigned Plan::keep(const sig::Signature& s, const eval::GameInfo* info, unsigned alternatives) const {
+  unsigned kept = 0;
+  for (size_t i = 0; i < conditions_.size(); ++i)
+    if ((alternatives >> i & 1) && conditions_[i].holds(s, info)) kept |= 1u << i;
+  return kept;
+}
+
+}  // namespace planner

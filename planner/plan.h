@@ -1,0 +1,42 @@
+// planner::Plan: the prune-only conditions of a compiled query, tested on each candidate's
+// signature before replay (issue 4; DuckDB-style stage after bind, before execute). A Plan
+// never decides a match: eval::search replays every game it keeps.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "eval/candidate_filter.h"
+#include "eval/program.h"
+#include "planner/condition.h"
+
+namespace planner {
+
+/// Necessary conditions per colour alternative of a Program.
+class Plan : public eval::CandidateFilter {
+ public:
+  /// Derives the conditions of `program`: for each alternative the AND of its top-level
+  /// position lists' conditions. A program with a bare top-level `:not` gets no condition
+  /// (its matches are games where the lists fail).
+  static Plan make(const eval::Program& program);
+
+  sig::DecodeScope scope() const override { return scope_; }
+  unsigned keep(const sig::Signature& s, const eval::GameInfo* info,
+                unsigned alternatives) const override;
+  bool needs_game_info() const override { return needs_game_info_; }
+
+  /// True when some alternative has a condition other than "true" (pruning can help).
+  bool prunes() const { return prunes_; }
+  /// The condition of alternative `i`.
+  const Condition& condition(size_t i) const { return conditions_[i]; }
+  /// Number of alternatives.
+  size_t size() const { return conditions_.size(); }
+
+ private:
+  std::vector<Condition> conditions_;
+  sig::DecodeScope scope_ = sig::DecodeScope::kHeader;
+  bool needs_game_info_ = false;
+  bool prunes_ = false;
+};
+
+}  // namespace planner

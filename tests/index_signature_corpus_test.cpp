@@ -1,0 +1,182 @@
+// Signatures of real games (../shared/corpus and the bundled sample), checked against an
+// independent replay of every position: a signature must describe the main line exactly.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "chess/movegen.h"
+#include "chess/position.h"
+#include "db/database.h"
+#include "db/record_view.h"
+#include "import/importer.h"
+#include "index/material_key.h"
+#include "index/signature.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace chess;
+
+const std::string kCorpus = CQLDB_CORPUS_DIR;
+const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
+
+/// A fresh directory under the system temp dir, removed at destruction.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int counter = 0;
+    path = fs::temp_directory_path() /
+           ("cqldb-index-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+constexpr Piece kPieces[12] = {W_PAWN, W_KNIGHT, W_BISHOP, W_ROOK, W_QUEEN, W_KING,
+                               B_PAWN, B_KNIGHT, B_BISHOP, B_ROOK, B_QUEEN, B_KING};
+
+using Boards = sig::Signature::Boards;
+
+/// Replays `rec`, checking every position against `s` as it goes (material in the run of
+/// its ply, occupancy within ever and containing always, home pawns), then that every field
+/// equals what the replay found (timeline, ever, always, final, flags, counts).
+void check_game(uint32_t id, const db::RecordView& rec, const sig::Signature& s) {
+  SCOPED_TRACE("game " + std::to_string(id));
+  Position pos;
+  if (rec.flags() & db::kHasStartFen) {
+    ASSERT_TRUE(pos.set_fen(rec.start_fen(), rec.chess960()).ok());
+  }
+  Boards start{}, ever{}, always{};
+  for (Piece pc : kPieces)
+    start[pc] = ever[pc] = always[pc] = pos.pieces(color_of(pc), type_of(pc));
+  EXPECT_EQ(s.start, start);
+  EXPECT_EQ(s.start_side, pos.side_to_move());
+  EXPECT_EQ(s.start_game_ply, uint32_t(pos.game_ply()));
+  EXPECT_EQ(s.start_fen, (rec.flags() & db::kHasStartFen) != 0);
+  EXPECT_EQ(s.chess960, rec.chess960());
+  EXPECT_EQ(s.has_variations, rec.has_variations());
+  ASSERT_EQ(s.plies, rec.main_line_size());
+
+  std::vector<sig::MaterialRun> runs;
+  uint32_t checks[2] = {0, 0};
+  uint8_t castlings = 0, promotions = 0;
+  bool en_passant = false, null_moves = false;
+  UndoInfo undo;
+  for (uint32_t ply = 0;; ++ply) {
+    const sig::MaterialKey key = sig::MaterialKey::of(pos);
+    if (runs.empty() || runs.back().key != key) runs.push_back({key, ply, ply});
+    runs.back().last_ply = ply;
+    EXPECT_EQ(s.run_at(ply).key, key) << "ply " << ply;
+    for (Piece pc : kPieces) {
+      const Bitboard now = pos.pieces(color_of(pc), type_of(pc));
+      EXPECT_EQ(now & ~s.ever[pc], 0u) << "ply " << ply << " piece " << int(pc);
+      EXPECT_EQ(s.always[pc] & ~now, 0u) << "ply " << ply << " piece " << int(pc);
+      ever[pc] |= now;
+      always[pc] &= now;
+    }
+    for (Color c : {WHITE, BLACK})
+      for (int f = 0; f < 8; ++f) {
+        const bool home =
+            pos.piece_on(relative_square(c, make_square(File(f), RANK_2))) == make_piece(c, PAWN);
+        EXPECT_EQ(home, ply < s.home_pawn_until[c][f]) << "ply " << ply << " file " << f;
+      }
+    if (pos.in_check()) ++checks[pos.side_to_move()];
+    if (ply == rec.main_line_size()) break;
+    const Move m = rec.main_move(ply);
+    if (m == Move::null()) {
+      null_moves = true;
+      pos.do_null_move(undo);
+      continue;
+    }
+    if (m.kind() == Move::EN_PASSANT) en_passant = true;
+    if (m.kind() == Move::CASTLING)
+      castlings |= castling_right(pos.side_to_move(), m.to_sq() > m.from_sq());
+    if (m.kind() == Move::PROMOTION)
+      promotions |= uint8_t(1u << (4 * pos.side_to_move() + m.promotion_type() - KNIGHT));
+    pos.do_move(m, undo);
+  }
+  EXPECT_EQ(s.material, runs);
+  EXPECT_EQ(s.ever, ever);
+  EXPECT_EQ(s.always, always);
+  for (Piece pc : kPieces) EXPECT_EQ(s.final[pc], pos.pieces(color_of(pc), type_of(pc)));
+  EXPECT_EQ(s.checks[WHITE], std::min<uint32_t>(checks[WHITE], sig::kMaxChecks));
+  EXPECT_EQ(s.checks[BLACK], std::min<uint32_t>(checks[BLACK], sig::kMaxChecks));
+  EXPECT_EQ(s.castlings, castlings);
+  EXPECT_EQ(s.promotions, promotions);
+  EXPECT_EQ(s.en_passant, en_passant);
+  EXPECT_EQ(s.null_moves, null_moves);
+  EXPECT_EQ(s.final_check, pos.in_check());
+  EXPECT_EQ(s.final_no_moves, !has_legal_move(pos));
+}
+
+/// Imports `files` and checks the signature of every game (at most `limit`); returns the
+/// number of games checked.
+uint32_t check_corpus(const std::vector<std::string>& files, uint32_t limit = UINT32_MAX) {
+  TempDir dir;
+  {
+    db::Database database = db::Database::create_or_open(dir.path);
+    import::import_files(database, files, import::ImportOptions{}, nullptr);
+  }
+  db::Database database = db::Database::open_readonly(dir.path);
+  db::GameReader reader = database.reader();
+  auto scan = reader.scan(1, limit);
+  uint32_t id, checked = 0;
+  std::string_view record, bytes;
+  sig::Signature s;
+  while (scan.next(id, record)) {
+    if (!reader.signature(id, bytes)) {
+      ADD_FAILURE() << "game " << id << " has no signature";
+      continue;
+    }
+    sig::decode(bytes, s);
+    check_game(id, db::RecordView::parse(record), s);
+    if (::testing::Test::HasFailure()) return checked;  // one broken game is enough to see
+    ++checked;
+  }
+  return checked;
+}
+
+TEST(SignatureCorpusTest, StudiesMatchEveryPosition) {
+  EXPECT_EQ(check_corpus({kCorpus + "/studies.pgn"}), 253u);
+}
+
+TEST(SignatureCorpusTest, AnnotatedGamesMatchEveryPosition) {
+  EXPECT_GT(check_corpus({kCorpus + "/annotated.pgn"}), 2500u);
+}
+
+TEST(SignatureCorpusTest, PlayersSampleMatchesEveryPosition) {
+  EXPECT_EQ(check_corpus({kSample + "/players-3000.pgn.zst"}), 3000u);
+}
+
+TEST(SignatureCorpusTest, EveryMatesGameEndsInMate) {
+  TempDir dir;
+  {
+    db::Database database = db::Database::create_or_open(dir.path);
+    auto s =
+        import::import_files(database, {kCorpus + "/mates.pgn"}, import::ImportOptions{}, nullptr);
+    EXPECT_EQ(s.imported, 914u);
+  }
+  db::Database database = db::Database::open_readonly(dir.path);
+  db::GameReader reader = database.reader();
+  auto scan = reader.scan_signatures();
+  uint32_t id, games = 0, mates = 0;
+  std::string_view bytes;
+  sig::Signature s;
+  while (scan.next(id, bytes)) {
+    ASSERT_FALSE(bytes.empty()) << id;
+    sig::decode(bytes, s, sig::DecodeScope::kHeader);  // the final-position flags
+    ++games;
+    if (s.final_mate()) ++mates;
+    EXPECT_TRUE(s.final_mate()) << "game " << id;
+    EXPECT_TRUE(s.start_fen) << "game " << id;
+  }
+  EXPECT_EQ(games, reader.game_count());
+  EXPECT_EQ(mates, 914u);
+}
+
+}  // namespace
