@@ -1,7 +1,9 @@
 // Query benchmark: runs a fixed set of CQL queries of different kinds over a database
 // (default: imports ../shared/corpus/players-344k.pgn.zst into a temporary directory first)
-// and prints, per query, matches, candidates, games replayed, positions evaluated, wall time
-// and positions/s, then the sum.
+// and prints, per query, matches, candidates after the header filter and after the
+// signatures, games replayed, positions evaluated and the wall time without and with the
+// planner, then the sums.
+// Each query runs twice, with the planner off and on, and the two answers are compared.
 //
 // Usage: bench_query [--db DIR] [--threads N] [--only SUBSTRING]
 #include <cstdio>
@@ -15,6 +17,7 @@
 #include "eval/program.h"
 #include "eval/search.h"
 #include "import/importer.h"
+#include "planner/plan.h"
 
 #ifndef CQLDB_CORPUS_DIR
 #define CQLDB_CORPUS_DIR "../shared/corpus"
@@ -46,6 +49,14 @@ const BenchQuery kQueries[] = {
     {"header + position", "(match :player Kasparov (position :mate))"},
     {"elo + position", "(match :whiteelo >=2600 :blackelo >=2600 (position :stalemate))"},
     {"game info in position", "(match (position :result 1-0 :mate :btm :piececount [Qq] 0))"},
+    {"endgame Q v RR", "(match (position :flipcolor :piececount [RrBbNn] 0 :piececount Q 1 :piececount q 0 :piececount r 2 :piececount [BbNn] 0))"},
+    {"opposite bishops", "(match (position :piececount [QqRrNn] 0 :piececount B 1 :piececount b 1 :piececount BL? 1 :piececount bD? 1 :flipcolor))"},
+    {"R v B no pawns", "(match (position :flipcolor :piececount [QqNnPp] 0 :piececount R 1 :piececount [rB] 0 :piececount b 1))"},
+    {"underpromotion N+check", "(match (position :flipcolor :promote N :sequence ((position) (position :check))))"},
+    {"rook 7th, king 8th", "(match (position :flipcolor R?7 k?8 :piececount [QqBbNn] 0))"},
+    {"mate with bishop pair", "(match (position :flipcolor :mate :btm BL? BD?))"},
+    {"fen after 1.e4 e6 2.d4 d5", "(match (position :fen \"rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3\"))"},
+    {"late castling", "(match (position :iscastling :movenumber >=25))"},
 };
 
 }  // namespace
@@ -69,23 +80,40 @@ int main(int argc, char** argv) {
     }
   }
   db::Database database = db::Database::open_readonly(db_dir);
-  std::printf("%-26s %9s %10s %10s %12s %9s %12s\n", "query", "matches", "candidates", "replayed",
-              "positions", "wall s", "positions/s");
-  double total = 0;
+  std::printf("%-26s %8s %10s %10s %10s %12s %8s %8s %8s\n", "query", "matches", "candidates",
+              "after sig", "replayed", "positions", "off s", "on s", "speedup");
+  double total_off = 0, total_on = 0;
+  int n = 0;
   for (const BenchQuery& q : kQueries) {
     if (!only.empty() && std::strstr(q.kind, only.c_str()) == nullptr) continue;
-    eval::Program program = eval::Program::compile(cql::parse_or_throw(q.script, q.kind));
+    eval::Program program;
+    try {
+      program = eval::Program::compile(cql::parse_or_throw(q.script, q.kind));
+    } catch (const std::exception& e) {
+      std::printf("%-26s skipped: %s\n", q.kind, e.what());
+      continue;
+    }
+    planner::Plan plan = planner::Plan::make(program);
     eval::SearchOptions options;
     options.threads = threads;
-    std::vector<eval::GameMatch> matches;
-    eval::SearchStats s = eval::search(program, database, options, matches);
-    total += s.seconds;
-    std::printf("%-26s %9llu %10llu %10llu %12llu %9.2f %12.0f\n", q.kind,
-                (unsigned long long)s.matches, (unsigned long long)s.candidates,
-                (unsigned long long)s.games_replayed, (unsigned long long)s.positions, s.seconds,
-                s.seconds > 0 ? double(s.positions) / s.seconds : 0.0);
+    std::vector<eval::GameMatch> off_matches, on_matches;
+    eval::SearchStats off = eval::search(program, database, options, off_matches);
+    if (plan.prunes()) options.filter = &plan;
+    eval::SearchStats on = eval::search(program, database, options, on_matches);
+    bool same = off_matches.size() == on_matches.size();
+    for (size_t i = 0; same && i < off_matches.size(); ++i)
+      same = off_matches[i].id == on_matches[i].id && off_matches[i].plies == on_matches[i].plies;
+    total_off += off.seconds;
+    total_on += on.seconds;
+    ++n;
+    std::printf("%-26s %8llu %10llu %10llu %10llu %12llu %8.2f %8.3f %7.1fx%s\n", q.kind,
+                (unsigned long long)on.matches, (unsigned long long)on.candidates,
+                (unsigned long long)on.after_signatures, (unsigned long long)on.games_replayed,
+                (unsigned long long)on.positions, off.seconds, on.seconds,
+                on.seconds > 0 ? off.seconds / on.seconds : 0.0, same ? "" : "  MISMATCH");
     std::printf("    %s\n", q.script);
   }
-  std::printf("total wall time %.2f s for %zu queries\n", total, sizeof kQueries / sizeof kQueries[0]);
+  std::printf("total wall time for %d queries: planner off %.2f s, planner on %.2f s\n", n, total_off,
+              total_on);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "db/database.h"
@@ -24,6 +25,8 @@ struct Candidate {
 };
 
 constexpr size_t kChunk = 512;  // candidates claimed by a worker at a time
+/// Signatures tested before deciding whether they prune enough (>= 5%) to keep testing.
+constexpr uint64_t kAdaptSample = 8192;
 
 }  // namespace
 
@@ -63,29 +66,10 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
   for (uint32_t id = 1; id <= count; ++id)
     if (mask[id]) candidates.push_back({id, mask[id]});
   stats.candidates = candidates.size();
-
-  // 2. Signatures: drop candidates that cannot match (prune only; replay decides).
-  if (options.filter && any_list && !program.negated() && !candidates.empty()) {
-    const auto sig_start = Clock::now();
-    sig::Signature signature;
-    size_t kept = 0, next = 0;
-    auto scan = snapshot.scan_signatures(candidates.front().id, candidates.back().id);
-    uint32_t id;
-    std::string_view bytes;
-    while (next < candidates.size() && scan.next(id, bytes)) {
-      if (id != candidates[next].id) continue;
-      Candidate c = candidates[next++];
-      if (!bytes.empty()) {
-        sig::decode(bytes, signature, options.filter->scope());
-        c.alternatives = options.filter->keep(signature, info.empty() ? nullptr : &info[c.id], c.alternatives);
-      }
-      if (c.alternatives) candidates[kept++] = c;
-    }
-    while (next < candidates.size()) candidates[kept++] = candidates[next++];
-    candidates.resize(kept);
-    stats.signature_seconds = since(sig_start);
-  }
   stats.after_signatures = candidates.size();
+
+  // 2. Signatures are tested by the replay workers below, just before each replay.
+  const CandidateFilter* filter = (options.filter && any_list && !program.negated()) ? options.filter : nullptr;
 
   // Games that match or fail without replay.
   const bool negated = program.negated();
@@ -102,7 +86,10 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads = std::max(1u, std::min<unsigned>(threads, unsigned(candidates.size() / kChunk + 1)));
     std::atomic<size_t> next_chunk{0};
-    std::atomic<uint64_t> found{0}, searched{0}, positions{0};
+    std::atomic<uint64_t> found{0}, searched{0}, positions{0}, pruned{0}, replayed_games{0};
+    std::atomic<int64_t> signature_ns{0};
+    std::atomic<uint64_t> tested{0};
+    std::atomic<bool> filter_off{false};
     std::atomic<bool> stop{false};
     std::mutex mutex;
     std::exception_ptr error;
@@ -111,6 +98,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
       try {
         db::GameReader reader = database.reader();
         GameMatcher matcher(program);
+        sig::Signature signature;
         std::vector<GameMatch> local;
         std::vector<uint32_t> plies;
         uint64_t local_positions = 0;
@@ -119,12 +107,37 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
           size_t begin = next_chunk.fetch_add(kChunk);
           if (begin >= candidates.size()) break;
           size_t end = std::min(candidates.size(), begin + kChunk);
+          std::optional<db::GameReader::SignatureScan> sigs;
+          if (filter && !filter_off) sigs.emplace(reader.scan_signatures(candidates[begin].id, candidates[end - 1].id));
           for (size_t i = begin; i < end; ++i) {
+            const GameInfo* gi = info.empty() ? nullptr : &info[candidates[i].id];
+            unsigned alternatives = candidates[i].alternatives;
+            if (filter && !filter_off.load(std::memory_order_relaxed)) {
+              // Prune-only: a game whose signature rules out every alternative is skipped.
+              const auto t0 = Clock::now();
+              uint32_t sig_id = 0;
+              std::string_view sig_bytes;
+              while (sig_id < candidates[i].id && sigs->next(sig_id, sig_bytes)) {
+              }
+              if (sig_id == candidates[i].id && !sig_bytes.empty()) {
+                sig::decode(sig_bytes, signature, filter->scope());
+                alternatives = filter->keep(signature, gi, alternatives);
+              }
+              signature_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+              uint64_t n = ++tested;
+              if (!alternatives) {
+                ++pruned;
+                continue;
+              }
+              // The signatures cost time; when they rule out almost nothing, stop asking them
+              // (this only ever means more replay, never another answer).
+              if (n == kAdaptSample && pruned.load() * 20 < n) filter_off = true;
+            }
             std::string_view bytes;
             if (!reader.record(candidates[i].id, bytes)) continue;
+            ++replayed_games;
             db::RecordView rec = db::RecordView::parse(bytes);
-            const GameInfo* gi = info.empty() ? nullptr : &info[candidates[i].id];
-            bool hit = matcher.match(rec, candidates[i].alternatives, gi, plies, local_positions);
+            bool hit = matcher.match(rec, alternatives, gi, plies, local_positions);
             if (hit != negated) {
               local.push_back({candidates[i].id, negated ? std::vector<uint32_t>{} : plies});
               ++found;
@@ -156,9 +169,11 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     }
     for (auto& t : pool) t.join();
     if (error) std::rethrow_exception(error);
-    stats.games_replayed = searched;
+    stats.games_replayed = replayed_games;
+    stats.after_signatures = candidates.size() - pruned;
+    stats.signature_seconds = double(signature_ns.load()) / 1e9 / threads;
     stats.positions = positions;
-    stats.replay_seconds = since(replay_start);
+    stats.replay_seconds = since(replay_start) - stats.signature_seconds;
     if (negated) {
       for (uint32_t id = 1; id <= count; ++id)
         if (!mask[id] && in_scope(id)) replayed.push_back({id, {}});

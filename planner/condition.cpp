@@ -35,6 +35,32 @@ int material_of(const sig::MaterialKey& key, PieceMask mask, bool power, int col
   return total;
 }
 
+/// True for the conditions that test one material run at a time.
+bool is_run_test(CondOp op) {
+  return op == CondOp::kCountRun || op == CondOp::kCountAtLeast || op == CondOp::kPowerRun ||
+         op == CondOp::kPowerAtLeast || op == CondOp::kDiffRun;
+}
+
+/// Evaluates a run test on one material run.
+bool run_holds(const Condition& c, const sig::MaterialKey& key) {
+  switch (c.op) {
+    case CondOp::kCountRun:
+    case CondOp::kPowerRun: {
+      int v = material_of(key, c.pieces, c.op == CondOp::kPowerRun);
+      return v >= c.lo && v <= c.hi;
+    }
+    case CondOp::kCountAtLeast:
+    case CondOp::kPowerAtLeast:
+      return material_of(key, c.pieces, c.op == CondOp::kPowerAtLeast) >= c.lo;
+    case CondOp::kDiffRun: {
+      int v = material_of(key, c.pieces, c.value & 1, 1);
+      if (c.value & 2) v = -v;
+      return v >= c.lo && v <= c.hi;
+    }
+    default: return true;
+  }
+}
+
 Condition leaf(CondOp op) {
   Condition c;
   c.op = op;
@@ -152,7 +178,15 @@ Condition derive_node(const Node& n, size_t max_variants) {
       for (int pc = 0; pc < chess::PIECE_NB; ++pc)
         if (chess::type_of(chess::Piece(pc)) != chess::NO_PIECE_TYPE && chess::type_of(chess::Piece(pc)) < chess::PIECE_TYPE_NB)
           c.boards[pc] = n.fen->pieces(chess::color_of(chess::Piece(pc)), chess::type_of(chess::Piece(pc)));
-      return c;
+      // Home pawns: present ones have not left yet, missing ones have (pawns never return).
+      Condition home = leaf(CondOp::kHomePawns);
+      for (int colour = 0; colour < 2; ++colour)
+        for (int f = 0; f < 8; ++f) {
+          chess::Square sq = chess::make_square(chess::File(f), colour ? chess::RANK_7 : chess::RANK_2);
+          bool present = n.fen->piece_on(sq) == chess::make_piece(chess::Color(colour), chess::PAWN);
+          (present ? home.lo : home.hi) |= int64_t(1) << (8 * colour + f);
+        }
+      return all_of({c, home});
     }
     case Op::kResult: {
       Condition c = leaf(CondOp::kResult);
@@ -257,8 +291,20 @@ Condition derive(const eval::PositionList& list, size_t max_variants) {
   if (list.variants.size() > max_variants) return weaken(list.variants, max_variants);
   std::vector<Condition> variants;
   for (const auto& v : list.variants) {
+    // The nodes of a variant hold in one position together: their material tests must hold
+    // in one material run together (kSameRun), not each in some run.
     std::vector<Condition> nodes;
-    for (const Node& n : v) nodes.push_back(derive_node(n, max_variants));
+    Condition same_run = leaf(CondOp::kSameRun);
+    for (const Node& n : v) {
+      Condition c = derive_node(n, max_variants);
+      if (c.op == CondOp::kAnd) {
+        for (Condition& k : c.kids) (is_run_test(k.op) ? same_run.kids : nodes).push_back(std::move(k));
+      } else {
+        (is_run_test(c.op) ? same_run.kids : nodes).push_back(std::move(c));
+      }
+    }
+    if (same_run.kids.size() == 1) nodes.push_back(std::move(same_run.kids[0]));
+    else if (!same_run.kids.empty()) nodes.push_back(std::move(same_run));
     variants.push_back(all_of(std::move(nodes)));
   }
   return any_of(std::move(variants));
@@ -302,21 +348,17 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
       return false;
     case CondOp::kCountRun:
     case CondOp::kPowerRun:
-      for (const sig::MaterialRun& r : s.material) {
-        int v = material_of(r.key, pieces, op == CondOp::kPowerRun);
-        if (v >= lo && v <= hi) return true;
-      }
-      return false;
     case CondOp::kCountAtLeast:
     case CondOp::kPowerAtLeast:
-      for (const sig::MaterialRun& r : s.material)
-        if (material_of(r.key, pieces, op == CondOp::kPowerAtLeast) >= lo) return true;
-      return false;
     case CondOp::kDiffRun:
+      for (const sig::MaterialRun& r : s.material)
+        if (run_holds(*this, r.key)) return true;
+      return false;
+    case CondOp::kSameRun:
       for (const sig::MaterialRun& r : s.material) {
-        int v = material_of(r.key, pieces, value & 1, 1);
-        if (value & 2) v = -v;
-        if (v >= lo && v <= hi) return true;
+        bool all = true;
+        for (const Condition& k : kids) all = all && run_holds(k, r.key);
+        if (all) return true;
       }
       return false;
     case CondOp::kFinalMate: return s.null_moves || s.final_mate();
@@ -345,6 +387,17 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
         if (fits) return true;
       }
       return false;
+    case CondOp::kHomePawns: {
+      // Ply p has home pawn (c, f) iff p < home_pawn_until[c][f]: the wanted plies are
+      // [max until of the gone ones, min until of the present ones).
+      int64_t from = 0, to = int64_t(s.plies) + 1;
+      for (int i = 0; i < 16; ++i) {
+        int64_t until = s.home_pawn_until[i / 8][i % 8];
+        if (lo >> i & 1) to = std::min(to, until);
+        if (hi >> i & 1) from = std::max(from, until);
+      }
+      return from < to;
+    }
     case CondOp::kResult: return !info || ((lo >> info->result) & 1);
     case CondOp::kElo: {
       if (!info) return true;
@@ -366,12 +419,14 @@ sig::DecodeScope Condition::scope() const {
       return s;
     }
     case CondOp::kEver:
+    case CondOp::kHomePawns:
     case CondOp::kMaterial: return sig::DecodeScope::kAll;
     case CondOp::kCountRun:
     case CondOp::kCountAtLeast:
     case CondOp::kPowerRun:
     case CondOp::kPowerAtLeast:
     case CondOp::kDiffRun:
+    case CondOp::kSameRun:
     case CondOp::kPromotion: return sig::DecodeScope::kMaterial;
     default: return sig::DecodeScope::kHeader;
   }
@@ -417,6 +472,12 @@ std::string Condition::describe() const {
     case CondOp::kPlyWindow: return "ply in " + r;
     case CondOp::kMoveWindow: return "move number in " + r;
     case CondOp::kMaterial: return "material and squares of a :fen position";
+    case CondOp::kHomePawns: return "home pawns present/gone at one ply";
+    case CondOp::kSameRun: {
+      std::string t;
+      for (const Condition& k : kids) t += (t.empty() ? "" : ", ") + k.describe();
+      return "one material run with {" + t + "}";
+    }
     case CondOp::kResult: return "result in set " + std::to_string(lo);
     case CondOp::kElo:
       return std::string(value == 1 ? "white " : value == 2 ? "black " : "either ") + "Elo in " + r;

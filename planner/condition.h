@@ -38,6 +38,9 @@ enum class CondOp : uint8_t {
   kMoveWindow,    ///< some position's full-move number lies in the range
   kMaterial,      ///< some run has exactly the material key `lo` and every piece of `boards`
                   ///< stands on squares it ever occupied (:fen)
+  kSameRun,       ///< one material run satisfies every kid (kids: run tests only)
+  kHomePawns,     ///< some ply has the home pawns of mask `lo` present and those of `hi`
+                  ///< gone (bit 8 * colour + file), by Signature::home_pawn_until
   kResult,        ///< GameInfo result bit in `lo`
   kElo,           ///< GameInfo Elo (`lo`.. `hi`; which: value 0 either, 1 white, 2 black)
 };

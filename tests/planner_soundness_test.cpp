@@ -1,0 +1,185 @@
+// The planner must never change an answer: every query gives the same games and the same
+// matched plies with signature pruning on and off, on real games (annotated, studies, mates
+// and the first 50,000 games of the players corpus).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "cql/parser.h"
+#include "db/database.h"
+#include "eval/program.h"
+#include "eval/search.h"
+#include "import/importer.h"
+#include "import/pgn_splitter.h"
+#include "planner/explain.h"
+#include "planner/plan.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCorpus = CQLDB_CORPUS_DIR;
+
+/// One database for the whole suite.
+class PlannerSoundness : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("cqldb-planner-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // The first 50,000 games of the players corpus as a plain PGN file.
+    {
+      import::PgnSplitter splitter{import::InputStream(kCorpus + "/players-344k.pgn.zst")};
+      std::ofstream out(dir_ / "players-50k.pgn", std::ios::binary);
+      import::RawGame game;
+      for (int i = 0; i < 50000 && splitter.next(game); ++i) out << game.text << "\n";
+    }
+    db::Database database = db::Database::create_or_open(dir_ / "db");
+    import::import_files(database,
+                         {(dir_ / "players-50k.pgn").string(), kCorpus + "/annotated.pgn",
+                          kCorpus + "/studies.pgn", kCorpus + "/mates.pgn"},
+                         {}, nullptr);
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  /// Runs `script` with the planner off and on; expects identical answers. Returns the
+  /// number of matches and the games the planner pruned.
+  static std::pair<uint64_t, uint64_t> check(const std::string& script) {
+    db::Database database = db::Database::open_readonly(dir_ / "db");
+    eval::Program program = eval::Program::compile(cql::parse_or_throw(script, "q.cql"));
+    planner::Plan plan = planner::Plan::make(program);
+    eval::SearchOptions off_options;
+    std::vector<eval::GameMatch> off, on;
+    eval::SearchStats off_stats = eval::search(program, database, off_options, off);
+    eval::SearchOptions on_options;
+    on_options.filter = &plan;
+    eval::SearchStats on_stats = eval::search(program, database, on_options, on);
+    EXPECT_EQ(off.size(), on.size()) << script << "\n" << planner::explain_plan(program, &plan);
+    for (size_t i = 0; i < std::min(off.size(), on.size()); ++i) {
+      EXPECT_EQ(off[i].id, on[i].id) << script;
+      EXPECT_EQ(off[i].plies, on[i].plies) << script << " game " << off[i].id;
+      if (off[i].id != on[i].id) break;
+    }
+    // --explain figures add up.
+    EXPECT_GE(on_stats.candidates, on_stats.after_signatures) << script;
+    EXPECT_GE(on_stats.after_signatures, on_stats.matches) << script;
+    EXPECT_LE(on_stats.games_replayed, on_stats.after_signatures) << script;
+    EXPECT_EQ(off_stats.games_replayed, off_stats.candidates) << script;
+    return {on_stats.matches, on_stats.candidates - on_stats.after_signatures};
+  }
+
+  static fs::path dir_;
+};
+
+fs::path PlannerSoundness::dir_;
+
+// At least 60 queries over every implemented keyword family, transformations and negations.
+const char* const kQueries[] = {
+    // piece patterns and designators
+    "(match (position Ra3))", "(match (position Qh7 kg8 Bd3))", "(match (position [Qq]d4))",
+    "(match (position .e4 Pd4))", "(match (position Q~))", "(match (position N?8 :btm))",
+    "(match (position BL? BD?))", "(match (position R[a-h7] k?8))", "(match (position U[a1,h1,a8,h8] :initial))",
+    // material
+    "(match (position :piececount [Qq] 0 :piececount [RrBbNn] 0))",
+    "(match (position :piececount P 8 :piececount p <=5))",
+    "(match (position :power A 0 5 :power a >=20))", "(match (position :power [Pp] 0))",
+    "(match (position :powerdifference U >=5))", "(match (position :powerdifference U <=-9))",
+    "(match (position :piececountdifference P >=3))", "(match (position :piececountdifference R r 2))",
+    "(match (position :piececount R?7 2))", "(match (position :power Q[a-d1-4] >=9 :wtm))",
+    "(match (position :endgame :piececount [Pp] 0))", "(match (position !:endgame :halfmovenumber >=150))",
+    "(match (position :matingmaterial :piececount U 3))", "(match (position !:matingmaterial))",
+    "(match (position :whitecannotwin :result 1-0))", "(match (position :blackcannotwin))",
+    // check, mate, terminal
+    "(match (position :mate))", "(match (position :stalemate))", "(match (position :check :wtm))",
+    "(match (position :doublecheck))", "(match (position :contactcheck Q))", "(match (position !:check :terminal))",
+    "(match (position :gameisover :result 1/2-1/2))", "(match (position :mate :piececount [Qq] 0 :btm))",
+    "(match (position :check N :movenumber 5 15))",
+    // moves
+    "(match (position :promote [RBNrbn]))", "(match (position :promote q :moveto ??1))",
+    "(match (position :promote []))", "(match (position :enpassant))", "(match (position !:enpassant :movefrom P?5))",
+    "(match (position :iscastling [Qq]))", "(match (position :iscastling :movenumber >=20))",
+    "(match (position :movefrom K :moveto .g1 :iscastling))", "(match (position :moveto q :movefrom P))",
+    "(match (position :halfmovenumber end-1))", "(match (position :movenumber end :wtm))",
+    "(match (position :halfmovenumber 0 :fen \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"))",
+    "(match (position :fen \"rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3\"))",
+    "(match (position :castling [Kk] :movenumber 30))", "(match (position :halfmoveclock >=60))",
+    "(match (position :threefoldrepetition))", "(match (position :fiftymoverule))",
+    // attacks and rays
+    "(match (position :attackcount A k 2))", "(match (position :attackcount [Nn] [KQkq] >=2))",
+    "(match (position :ray (R n k) :flipcolor))", "(match (position :rayattack (Q . k)))",
+    "(match (position :raydiagonal (B p k)))",
+    // transformations
+    "(match (position Ke4 ke6 :shift :flip :wtm))", "(match (position Pd4 pd5 :shifthorizontal))",
+    "(match (position :flipcolor :mate R?8 k?8 :btm))", "(match (position Kb6 ka8 Qc7 :flip))",
+    "(match (position Nd4 kf3 :shift :flip :flipcolor))",
+    "(match (position :inside P[b2-7] [b2,c3,d4,e5,f6,g7] :piececount P[b2-7] 3 :shifthorizontal))",
+    "(match (position Ra1 ka8 :shiftvertical :shiftdiagonal))",
+    // logic and negation
+    "(match (position :or ((position :mate) (position :stalemate))))",
+    "(match (position :and ((position Qd1) (position qd8)) :halfmovenumber 40))",
+    "(match (position :xor ((position BD?) (position BL?)) :piececount [QqRrNn] 0))",
+    "(match (position :cond ((position :check) (position :mate) (position :stalemate))))",
+    "(match (position :not (position :piececount [Pp] >=1)))", "(match (position Ra3 :not))",
+    "(match (position :mate) (position :check :movenumber 1 10))",
+    "(match (position :check) :not)",
+    // header and game information
+    "(match :result 1-0 (position :mate :wtm))", "(match :whiteelo >=2500 (position :promote N))",
+    "(match (position :elo >=2600 :mate))", "(match (position :result 0-1 :stalemate))",
+    "(match :eithercolor :result 1-0 (position :piececount Q 0 :piececount q 1 :terminal))",
+    "(match :player Alekhine (position :check :btm :movenumber <=10))",
+    "(match :year 1900 1950 (position :piececount [Qq] 0 :halfmovenumber <=30))",
+};
+
+}  // namespace
+
+TEST_F(PlannerSoundness, PlannerOnEqualsPlannerOff) {
+  size_t n = 0;
+  uint64_t pruned_total = 0;
+  for (const char* q : kQueries) {
+    SCOPED_TRACE(q);
+    auto [matches, pruned] = check(q);
+    pruned_total += pruned;
+    ++n;
+  }
+  EXPECT_GE(n, 60u);
+  EXPECT_GT(pruned_total, 0u);  // the planner does prune
+}
+
+TEST_F(PlannerSoundness, DecidableQueriesReplayOnlyMatches) {
+  // Final mate, material only, result/Elo only: the signatures decide, (almost) no useless
+  // replay.
+  for (const char* q : {"(match (position :mate))", "(match (position :piececount [Qq] 0 :piececount [RrBbNn] 0))",
+                        "(match (position :promote [RBNrbn]))", "(match :whiteelo >=2500 (position :stalemate))"}) {
+    db::Database database = db::Database::open_readonly(dir_ / "db");
+    eval::Program program = eval::Program::compile(cql::parse_or_throw(q, "q.cql"));
+    planner::Plan plan = planner::Plan::make(program);
+    eval::SearchOptions options;
+    options.filter = &plan;
+    std::vector<eval::GameMatch> matches;
+    eval::SearchStats s = eval::search(program, database, options, matches);
+    // Exact, except for games with null moves, where a mate or stalemate may stand before
+    // the final position (the signature keeps them; the annotated corpus has a few).
+    EXPECT_GE(s.games_replayed, s.matches) << q;
+    EXPECT_LE(s.games_replayed, s.matches + 10) << q;
+  }
+}
+
+TEST_F(PlannerSoundness, ExplainShowsEveryStage) {
+  db::Database database = db::Database::open_readonly(dir_ / "db");
+  eval::Program program = eval::Program::compile(cql::parse_or_throw(
+      "(match :player Alekhine (position :mate))", "q.cql"));
+  planner::Plan plan = planner::Plan::make(program);
+  std::string text = planner::explain_plan(program, &plan);
+  EXPECT_NE(text.find("header SQL:"), std::string::npos) << text;
+  EXPECT_NE(text.find("final position mate"), std::string::npos) << text;
+  eval::SearchOptions options;
+  options.filter = &plan;
+  std::vector<eval::GameMatch> matches;
+  std::string stats = planner::explain_stats(eval::search(program, database, options, matches), true);
+  for (const char* stage : {"after header filter", "after signatures", "games replayed", "positions evaluated", "matches"})
+    EXPECT_NE(stats.find(stage), std::string::npos) << stats;
+}
