@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   std::printf("  games read        %llu (imported %llu, rejected %llu, warnings %llu)\n",
               (unsigned long long)s.games_read, (unsigned long long)s.imported,
               (unsigned long long)s.rejected, (unsigned long long)s.warnings);
-  std::printf("  wall time         %.2f s\n", s.seconds);
+  std::printf("  wall time         %.2f s (of which %.2f s index builds and checkpoint)\n", s.seconds,
+              s.finish_seconds);
   std::printf("  games/s           %.0f\n", double(s.games_read) / s.seconds);
   std::printf("  plies/s           %.0f\n", double(s.plies) / s.seconds);
   std::printf("  PGN MB/s          %.1f (uncompressed)\n", double(s.input_bytes) / 1e6 / s.seconds);

@@ -222,8 +222,10 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
       on_progress({path, summary.games_read, summary.imported, summary.rejected, file_size,
                    file_size, elapsed()});
   }
+  const double before_finish = elapsed();
   writer.finish();
   summary.seconds = elapsed();
+  summary.finish_seconds = summary.seconds - before_finish;
   return summary;
 }
 
