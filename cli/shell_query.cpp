@@ -14,6 +14,8 @@
 #include "cql/parser.h"
 #include "eval/program.h"
 #include "eval/search.h"
+#include "planner/explain.h"
+#include "planner/plan.h"
 
 namespace cli {
 
@@ -117,6 +119,8 @@ CommandStatus run_query(ShellState& state, const CommandInput& input, bool refin
   std::vector<uint32_t> within;
   eval::SearchOptions options;
   options.cancel = &state.cancel();
+  planner::Plan plan = planner::Plan::make(*program);  // prune by signatures before replay
+  if (plan.prunes()) options.filter = &plan;
   if (refine && !state.result().all) {
     within = state.result_ids();
     options.within = &within;
@@ -198,12 +202,6 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& input) {
     if (alternatives.size() > 1)
       out << "alternative " << i + 1
           << (alt.color_flipped ? " (colours flipped, match:eithercolor):\n" : " (as written):\n");
-    if (alt.header.accepts_all()) {
-      out << "header SQL:   none (every game is a candidate)\n";
-    } else {
-      out << "header SQL:   SELECT g.id FROM games g WHERE (" << alt.header.where_sql()
-          << ") AND g.id <= ?\n";
-    }
     std::vector<uint32_t> candidates = alt.header.candidates(state.database().path(), count);
     out << "candidates:   " << with_commas(candidates.size()) << " of " << with_commas(count)
         << " games";
@@ -216,10 +214,19 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& input) {
     out << '\n';
     out << "position lists: " << alt.lists.size()
         << (alt.lists.empty() ? " (the header conditions decide alone)\n"
-                              : " (each candidate's moves are replayed)\n");
+                              : " (candidates the signatures keep are replayed)\n");
   }
   if (program->negated()) out << "negated: a game matches when the rest of the list does not\n";
-  return CommandStatus::kOk;
+  // The planner's signature conditions, then the figures of a real run over all games.
+  planner::Plan plan = planner::Plan::make(*program);
+  out << planner::explain_plan(*program, &plan);
+  eval::SearchOptions options;
+  options.cancel = &state.cancel();
+  if (plan.prunes()) options.filter = &plan;
+  std::vector<eval::GameMatch> matches;
+  eval::SearchStats stats = eval::search(*program, state.database(), options, matches);
+  out << planner::explain_stats(stats, options.filter != nullptr);
+  return stats.cancelled ? CommandStatus::kInterrupted : CommandStatus::kOk;
 }
 
 }  // namespace cli
