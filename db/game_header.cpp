@@ -1,5 +1,7 @@
 #include "db/game_header.h"
 
+#include <cstdio>
+
 namespace db {
 
 ResultCode result_code(std::string_view result) {
@@ -50,6 +52,24 @@ DateParts parse_pgn_date(std::string_view date) {
   if (dot2 == std::string_view::npos) return parts;
   parts.day = number(rest.substr(dot2 + 1), 1, 31);
   return parts;
+}
+
+}  // namespace db
+
+namespace db {
+
+std::string canonical_pgn_date(const DateParts& parts) {
+  char buf[32];
+  auto part = [](std::optional<int> v, int width, char* out) {
+    if (v) std::snprintf(out, 8, "%0*d", width, *v);
+    else std::snprintf(out, 8, "%s", width == 4 ? "????" : "??");
+  };
+  char y[8], m[8], d[8];
+  part(parts.year, 4, y);
+  part(parts.month, 2, m);
+  part(parts.day, 2, d);
+  std::snprintf(buf, sizeof buf, "%s.%s.%s", y, m, d);
+  return buf;
 }
 
 }  // namespace db

@@ -59,4 +59,8 @@ struct DateParts {
 /// Splits a PGN date ("1985.??.??", "2001.03.17", "????.??.??") into its known parts.
 DateParts parse_pgn_date(std::string_view date);
 
+/// The PGN date "YYYY.MM.DD" of `parts`, with "????" / "??" for unknown parts: the form
+/// headers.sqlite rebuilds when it stores no date text (schema.h).
+std::string canonical_pgn_date(const DateParts& parts);
+
 }  // namespace db

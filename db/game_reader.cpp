@@ -24,7 +24,13 @@ GameReader::GameReader(const Database& database)
       sql_(store_->file(schema::kHeadersFile), sqlite::OpenMode::kReadOnly),
       count_query_(sql_, "SELECT value FROM meta WHERE key = ?1"),
       header_query_(sql_,
-                    "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, g.date, "
+                    "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, "
+                    // date rebuilt from its parts when not stored (schema.h); db::
+                    // canonical_pgn_date() is the same formula
+                    "COALESCE(g.date, "
+                    "CASE WHEN g.year IS NULL THEN '????' ELSE printf('%04d', g.year) END || '.' || "
+                    "CASE WHEN g.month IS NULL THEN '??' ELSE printf('%02d', g.month) END || '.' || "
+                    "CASE WHEN g.day IS NULL THEN '??' ELSE printf('%02d', g.day) END), "
                     "g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, "
                     "g.variant "
                     "FROM games g JOIN files f ON f.id = g.file_id "

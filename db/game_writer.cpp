@@ -158,7 +158,9 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     insert_game_.bind(5, players_.id(header.black));
     insert_game_.bind(6, events_.id(header.event));
     insert_game_.bind(7, sites_.id(header.site));
-    insert_game_.bind(8, header.date);
+    // The date text is stored only when the year/month/day columns cannot rebuild it.
+    if (header.date == canonical_pgn_date(date)) insert_game_.bind_null(8);
+    else insert_game_.bind(8, header.date);
     insert_game_.bind(9, part(date.year));
     insert_game_.bind(10, part(date.month));
     insert_game_.bind(11, part(date.day));

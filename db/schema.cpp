@@ -14,7 +14,6 @@ constexpr const char* kCreateTables = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;
 CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL, imported_at INTEGER NOT NULL);
 CREATE TABLE players(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE INDEX players_name_nocase ON players(name COLLATE NOCASE);
 CREATE TABLE events(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE sites(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE games(
@@ -25,7 +24,7 @@ CREATE TABLE games(
   black_id INTEGER NOT NULL REFERENCES players(id),
   event_id INTEGER NOT NULL REFERENCES events(id),
   site_id INTEGER NOT NULL REFERENCES sites(id),
-  date TEXT NOT NULL,
+  date TEXT,
   year INTEGER,
   month INTEGER,
   day INTEGER,
@@ -71,8 +70,8 @@ BEGIN;
 CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
 CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
 CREATE INDEX IF NOT EXISTS games_year ON games(year);
-CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo);
-CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo);
+CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
 COMMIT;
 )sql";

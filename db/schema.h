@@ -15,12 +15,14 @@
 // headers.sqlite tables (all ids INTEGER PRIMARY KEY = rowid):
 //   meta(key, value)             format_version, record_format_version, committed_games
 //   files(id, path, imported_at) one row per source file per import; imported_at = Unix s
-//   players / events / sites(id, name UNIQUE)  interned names (exact bytes; players also
-//                                have a NOCASE index for case-insensitive search)
+//   players / events / sites(id, name UNIQUE)  interned names (exact bytes; name searches
+//                                are substring or pattern matches, which scan the names)
 //   games(id = game id, file_id, ordinal, white_id, black_id, event_id, site_id,
-//         date TEXT as in the PGN, year/month/day INT or NULL when unknown, round TEXT,
+//         date TEXT as in the PGN, or NULL when it is exactly "YYYY.MM.DD" rebuilt from
+//         year/month/day ("??" for a NULL part; saves 10 bytes a game), year/month/day INT
+//         or NULL when unknown, round TEXT,
 //         result INT (ResultCode: 0 '*'/unknown, 1 white wins, 2 black wins, 3 draw),
-//         white_elo/black_elo INT or NULL, eco TEXT or NULL, plies INT,
+//         white_elo/black_elo INT or NULL (their indexes are partial: rated games only), eco TEXT or NULL, plies INT,
 //         fen TEXT or NULL (standard start), variant TEXT or NULL (standard chess))
 //   tags(game_id, seq, name, value)  other tags in file order (WITHOUT ROWID, clustered
 //                                    by game)
