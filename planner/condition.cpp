@@ -303,8 +303,40 @@ Condition derive(const eval::PositionList& list, size_t max_variants) {
         (is_run_test(c.op) ? same_run.kids : nodes).push_back(std::move(c));
       }
     }
-    if (same_run.kids.size() == 1) nodes.push_back(std::move(same_run.kids[0]));
-    else if (!same_run.kids.empty()) nodes.push_back(std::move(same_run));
+    // A variant with :mate, :stalemate or :terminal can only match the final position (mate
+    // and stalemate: unless a null move let one occur earlier): its designators and material
+    // are then tested against the final position and the last material run, exactly.
+    bool terminal = false, mate = false;
+    int side = -1;
+    for (const Node& n : v) {
+      if (n.negate) continue;
+      terminal |= n.op == Op::kTerminal;
+      mate |= n.op == Op::kMate || n.op == Op::kStalemate;
+      if (n.op == Op::kWtm) side = chess::WHITE;
+      if (n.op == Op::kBtm) side = chess::BLACK;
+    }
+    if (terminal || mate) {
+      const int escape = terminal ? 0 : 1;  // value bit 0: null moves keep the game
+      for (Condition& c : nodes)
+        if (c.op == CondOp::kEver) {
+          c.op = CondOp::kFinalEver;
+          c.value = escape;
+        }
+      if (!same_run.kids.empty()) {
+        same_run.value = 2 | escape;
+        nodes.push_back(std::move(same_run));
+      }
+      if (side >= 0) {
+        Condition c = leaf(CondOp::kFinalSide);
+        c.lo = side;
+        c.value = escape;
+        nodes.push_back(std::move(c));
+      }
+    } else if (same_run.kids.size() == 1) {
+      nodes.push_back(std::move(same_run.kids[0]));
+    } else if (!same_run.kids.empty()) {
+      nodes.push_back(std::move(same_run));
+    }
     variants.push_back(all_of(std::move(nodes)));
   }
   return any_of(std::move(variants));
@@ -354,13 +386,22 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
       for (const sig::MaterialRun& r : s.material)
         if (run_holds(*this, r.key)) return true;
       return false;
-    case CondOp::kSameRun:
-      for (const sig::MaterialRun& r : s.material) {
+    case CondOp::kSameRun: {
+      if ((value & 1) && s.null_moves) return true;
+      size_t first = (value & 2) && !s.material.empty() ? s.material.size() - 1 : 0;
+      for (size_t i = first; i < s.material.size(); ++i) {
         bool all = true;
-        for (const Condition& k : kids) all = all && run_holds(k, r.key);
+        for (const Condition& k : kids) all = all && run_holds(k, s.material[i].key);
         if (all) return true;
       }
       return false;
+    }
+    case CondOp::kFinalEver:
+      if ((value & 1) && s.null_moves) return true;
+      for (int i = 0; i < 12; ++i)
+        if ((pieces >> i & 1) && (s.final[piece_of_bit(i)] & squares)) return true;
+      return false;
+    case CondOp::kFinalSide: return ((value & 1) && s.null_moves) || s.final_side() == chess::Color(lo);
     case CondOp::kFinalMate: return s.null_moves || s.final_mate();
     case CondOp::kFinalStalemate: return s.null_moves || s.final_stalemate();
     case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
@@ -419,6 +460,7 @@ sig::DecodeScope Condition::scope() const {
       return s;
     }
     case CondOp::kEver:
+    case CondOp::kFinalEver:
     case CondOp::kHomePawns:
     case CondOp::kMaterial: return sig::DecodeScope::kAll;
     case CondOp::kCountRun:
@@ -473,10 +515,12 @@ std::string Condition::describe() const {
     case CondOp::kMoveWindow: return "move number in " + r;
     case CondOp::kMaterial: return "material and squares of a :fen position";
     case CondOp::kHomePawns: return "home pawns present/gone at one ply";
+    case CondOp::kFinalEver: return "final(" + mask_text(pieces) + squares_text(squares) + ")";
+    case CondOp::kFinalSide: return std::string("final side to move ") + (lo ? "black" : "white");
     case CondOp::kSameRun: {
       std::string t;
       for (const Condition& k : kids) t += (t.empty() ? "" : ", ") + k.describe();
-      return "one material run with {" + t + "}";
+      return std::string(value & 2 ? "last material run with {" : "one material run with {") + t + "}";
     }
     case CondOp::kResult: return "result in set " + std::to_string(lo);
     case CondOp::kElo:

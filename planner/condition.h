@@ -38,7 +38,11 @@ enum class CondOp : uint8_t {
   kMoveWindow,    ///< some position's full-move number lies in the range
   kMaterial,      ///< some run has exactly the material key `lo` and every piece of `boards`
                   ///< stands on squares it ever occupied (:fen)
-  kSameRun,       ///< one material run satisfies every kid (kids: run tests only)
+  kSameRun,       ///< one material run satisfies every kid (kids: run tests only); value
+                  ///< bit 1: the last run only, bit 0: or the game has null moves
+  kFinalEver,     ///< like kEver on the final position (value bit 0: or null moves)
+  kFinalSide,     ///< the side to move at the final position is `lo` (value bit 0: or null
+                  ///< moves)
   kHomePawns,     ///< some ply has the home pawns of mask `lo` present and those of `hi`
                   ///< gone (bit 8 * colour + file), by Signature::home_pawn_until
   kResult,        ///< GameInfo result bit in `lo`
