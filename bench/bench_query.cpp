@@ -57,6 +57,11 @@ const BenchQuery kQueries[] = {
     {"mate with bishop pair", "(match (position :flipcolor :mate :btm BL? BD?))"},
     {"fen after 1.e4 e6 2.d4 d5", "(match (position :fen \"rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3\"))"},
     {"late castling", "(match (position :iscastling :movenumber >=25))"},
+    {"isolated queen pawn", "(match (position :flipcolor :pawncount P[d?] isolated >0 :movenumber >=15))"},
+    {"doubled isolated pawns", "(match (position :pawncount [Pp] isolated-double >0))"},
+    {"passed pawns both wings", "(match (position :flipcolor :pawncount P passed-bothsides >0))"},
+    {"hanging pawns", "(match (position :flipcolor :pawncount P?4 stoppable-!blocked-duo! >0))"},
+    {"bad bishop", "(match (position :goodbishop [Bb] <=30% : <=20% :piececount [QqRrNn] 0))"},
 };
 
 }  // namespace

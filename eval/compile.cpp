@@ -6,6 +6,8 @@
 #include <string>
 
 #include "db/game_header.h"
+#include "eval/game_keywords.h"
+#include "eval/lookahead.h"
 #include "eval/node.h"
 #include "eval/program.h"
 #include "eval/transform.h"
@@ -305,6 +307,73 @@ class ListCompiler {
         n.range = range0();
         needs_game_info_ = true;
         break;
+      // ---- lookahead: the position after the next move (eval/lookahead.h)
+      case Keyword::IsCheck: {
+        const auto& ranges = std::get<cql::CountArgs>(item.args).ranges;
+        n.op = ranges.empty() ? Op::kNextFact : Op::kIsCheckCount;
+        n.value = next_fact::kCheck;
+        if (!ranges.empty()) n.range = range0();
+        break;
+      }
+      case Keyword::IsContactCheck: n.op = Op::kNextFact; n.value = next_fact::kContactCheck; break;
+      case Keyword::IsDoubleCheck: n.op = Op::kNextFact; n.value = next_fact::kDoubleCheck; break;
+      case Keyword::IsMate: n.op = Op::kNextFact; n.value = next_fact::kMate; break;
+      case Keyword::IsStalemate: n.op = Op::kNextFact; n.value = next_fact::kStalemate; break;
+      case Keyword::IsNull: n.op = Op::kIsNull; break;
+      case Keyword::Forced: n.op = Op::kForced; break;
+      // Stored moves are legal and valid (the importer and GameMatcher check every one), and
+      // the Antichess-only keywords never hold in standard chess (SPEC Variants).
+      case Keyword::IsIllegal: case Keyword::IsInvalid:
+      case Keyword::CaptureForced: case Keyword::TakesLastPiece:
+        n.op = Op::kFalse;
+        break;
+      // ---- counting
+      case Keyword::CheckCount: {
+        const auto& a = std::get<cql::CountArgs>(item.args);
+        std::vector<IntRange> ranges;
+        for (const cql::Range& r : a.ranges) ranges.push_back(int_range(r, item));
+        n = check_count_node(ranges, a.plus_form, swap);
+        break;
+      }
+      case Keyword::MatchCount: case Keyword::PretransformMatchCount:
+        break;  // a rule of the top-level list (Program::compile), not a node
+      // ---- game keywords (eval/start_position.h)
+      case Keyword::IsChess960:
+      case Keyword::IsShuffleChess:
+      case Keyword::StartPosition:
+      case Keyword::Variant: n = game_keyword_node(item, k); break;
+      // ---- pawn and piece structure (eval/pawn_structure.h, eval/piece_structure.h)
+      case Keyword::PawnCount:
+      case Keyword::PawnCountDifference: {
+        const auto& a = std::get<cql::PawnCountArgs>(item.args);
+        const bool difference = k == Keyword::PawnCountDifference;
+        if (auto conflict = pawn_attributes_conflict(a.attributes)) throw CompileError(item.loc, *conflict);
+        n.op = difference ? Op::kPawnCountDifference : Op::kPawnCount;
+        for (const cql::PieceDesignator& p : a.pieces) n.d.push_back(designator(p, t));
+        if (n.d.empty()) n.d.push_back(Designator{cql::piece_mask::kWhitePawn | cql::piece_mask::kBlackPawn});
+        n.pawn = std::make_shared<const PawnCountSpec>(make_pawn_count_spec(a, difference, swap));
+        if (difference) n.range = int_range(a.ranges.at(0), item);
+        break;
+      }
+      case Keyword::GoodBishop: {
+        with_designators(Op::kGoodBishop);
+        auto spec = std::make_shared<PawnCountSpec>();
+        spec->ranges = std::get<cql::CountArgs>(item.args).ranges;
+        n.pawn = spec;
+        break;
+      }
+      case Keyword::Opposition: with_designators(Op::kOpposition); break;
+      case Keyword::Perpendicular: with_designators(Op::kPerpendicular); break;
+      case Keyword::PassedPawnRace: with_designators(Op::kPassedPawnRace); break;
+      case Keyword::UnstoppablePawns: {
+        with_designators(Op::kUnstoppablePawns);
+        auto spec = std::make_shared<PawnCountSpec>();
+        spec->ranges = std::get<cql::CountArgs>(item.args).ranges;
+        if (swap && spec->ranges.size() == 2) std::swap(spec->ranges[0], spec->ranges[1]);
+        spec->swapped = swap;
+        n.pawn = spec;
+        break;
+      }
       default: not_supported(item);
     }
     return n;
@@ -325,6 +394,8 @@ class ListCompiler {
         s += l->negated ? ")!" : ")";
       }
       if (n.fen) s += n.fen->fen();
+      if (n.pawn) s += n.pawn->swapped ? "~" : "=";
+      for (const IntRange& r : n.ranges) s += "#" + std::to_string(r.lo) + "," + std::to_string(r.hi);
       s += '|';
     }
     return s;
@@ -333,6 +404,47 @@ class ListCompiler {
   bool& needs_game_info_;
   bool& needs_repetition_;
 };
+
+/// The MatchCount rule of the top-level position list `list`: from its `:matchcount` /
+/// `:pretransformmatchcount` items (several are intersected). Throws CompileError for one
+/// in a nested list (counting a sub-list's matches over the game is not supported yet) and
+/// for both kinds in one list.
+MatchCount match_count_of(const cql::List& list) {
+  MatchCount rule;
+  std::set<const KeywordItem*> direct;
+  bool plain = false;
+  for (const cql::Element& e : list.elements) {
+    const auto* item = std::get_if<KeywordItem>(&e);
+    if (!item || (item->keyword != Keyword::MatchCount && item->keyword != Keyword::PretransformMatchCount))
+      continue;
+    direct.insert(item);
+    IntRange r = int_range(std::get<cql::CountArgs>(item->args).ranges.at(0), *item);
+    bool first = direct.size() == 1;
+    rule.lo = first ? r.lo : std::max(rule.lo, r.lo);
+    rule.hi = first ? r.hi : std::min(rule.hi, r.hi);
+    if (item->keyword == Keyword::PretransformMatchCount) rule.pretransform = true;
+    else plain = true;
+    if (plain && rule.pretransform)
+      throw CompileError(item->loc, ":matchcount and :pretransformmatchcount in one position list");
+  }
+  cql::walk(list, [&](const KeywordItem& item) {
+    if ((item.keyword == Keyword::MatchCount || item.keyword == Keyword::PretransformMatchCount) &&
+        !direct.count(&item))
+      throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword) +
+                                       " in a nested position list");
+  });
+  return rule;
+}
+
+/// True if `k` reads the position after the next move (PosCtx::next_facts).
+bool is_lookahead(Keyword k) {
+  switch (k) {
+    case Keyword::IsCheck: case Keyword::IsContactCheck: case Keyword::IsDoubleCheck:
+    case Keyword::IsMate: case Keyword::IsStalemate:
+      return true;
+    default: return false;
+  }
+}
 
 }  // namespace
 
@@ -369,6 +481,12 @@ Program Program::compile(const cql::Script& script) {
               throw CompileError(item->loc, ":flipcolor is not allowed together with match:eithercolor");
         }
         alt.lists.push_back(compiler.compile(list, t));
+        alt.counts.push_back(match_count_of(list));
+        cql::walk(list, [&](const KeywordItem& item) {
+          const cql::KeywordInfo& info = item.info();
+          Keyword k = info.same_as ? *info.same_as : info.negation_of ? *info.negation_of : item.keyword;
+          if (is_lookahead(k)) program.needs_lookahead_ = true;
+        });
       }
     }
     program.alternatives_.push_back(std::move(alt));

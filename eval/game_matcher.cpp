@@ -4,7 +4,10 @@
 
 #include "chess/movegen.h"
 #include "db/errors.h"
+#include "eval/lookahead.h"
+#include "eval/match_count.h"
 #include "eval/node.h"
+#include "eval/start_position.h"
 
 namespace eval {
 
@@ -24,6 +27,13 @@ chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) {
 
 GameMatcher::GameMatcher(const Program& program) : program_(program) {}
 
+bool GameMatcher::satisfied(const MatchCount& rule, size_t slot) const {
+  if (!rule.pretransform) return rule.contains(list_count_[slot]);
+  for (uint32_t n : variant_count_[slot])
+    if (rule.contains(n)) return true;
+  return false;
+}
+
 bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, const GameInfo* info,
                         std::vector<uint32_t>& plies, uint64_t& positions) {
   const auto& alts = program_.alternatives();
@@ -39,10 +49,18 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
   c.info = info;
   c.last_ply = last_ply;
   c.last_movenumber = 1 + (pos.game_ply() + int(last_ply)) / 2;
+  c.start_position = int16_t(shuffle_chess_number(pos));
+  c.chess960 = record.chess960();
 
   size_t max_lists = 0;
   for (const Alternative& a : alts) max_lists = std::max(max_lists, a.lists.size());
-  list_hit_.assign(alts.size() * max_lists, 0);
+  list_count_.assign(alts.size() * max_lists, 0);
+  variant_count_.resize(alts.size() * max_lists);
+  for (size_t a = 0; a < alts.size(); ++a)
+    for (size_t i = 0; i < alts[a].lists.size(); ++i)
+      if (alts[a].counts[i].pretransform)
+        variant_count_[a * max_lists + i].assign(std::max<size_t>(1, alts[a].lists[i]->variants.size()), 0);
+  const bool lookahead = program_.needs_lookahead();
   ply_hit_.assign(alts.size() * (size_t(last_ply) + 1), 0);
   const bool repetition = program_.needs_repetition();
   if (repetition) keys_.clear();
@@ -58,13 +76,17 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
       for (int j = int(ply); j >= int(ply) - back; j -= 2) n += keys_[j] == pos.key();
       c.occurrences = n;
     }
+    c.next_facts = lookahead && ply < last_ply ? next_move_facts(pos, c.next) : 0;
     ++positions;
     for (size_t a = 0; a < alts.size(); ++a) {
       if (!(alternatives >> a & 1)) continue;
       const auto& lists = alts[a].lists;
       for (size_t i = 0; i < lists.size(); ++i) {
-        if (lists[i]->match(c)) {
-          list_hit_[a * max_lists + i] = 1;
+        bool hit = alts[a].counts[i].pretransform
+                       ? count_variant_matches(*lists[i], c, variant_count_[a * max_lists + i])
+                       : lists[i]->match(c);
+        if (hit) {
+          ++list_count_[a * max_lists + i];
           ply_hit_[a * (size_t(last_ply) + 1) + ply] = 1;
         }
       }
@@ -79,7 +101,9 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
           chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
         throw db::CorruptRecord("stored move is illegal on its board");
       c.promoted = update_promoted(c.promoted, m);
+      chess::Color mover = pos.side_to_move();
       pos.do_move(m, undo);
+      if (pos.in_check()) ++c.checks_given[mover];
     }
   }
 
@@ -87,7 +111,7 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
   for (size_t a = 0; a < alts.size(); ++a) {
     if (!(alternatives >> a & 1)) continue;
     bool all = true;
-    for (size_t i = 0; i < alts[a].lists.size(); ++i) all &= list_hit_[a * max_lists + i] != 0;
+    for (size_t i = 0; i < alts[a].lists.size(); ++i) all &= satisfied(alts[a].counts[i], a * max_lists + i);
     if (!all) continue;
     matched = true;
     for (uint32_t p = 0; p <= last_ply; ++p)

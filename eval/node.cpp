@@ -3,6 +3,9 @@
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
 #include "eval/board_predicates.h"
+#include "eval/pawn_structure.h"
+#include "eval/piece_structure.h"
+#include "eval/lookahead.h"
 #include "eval/ray.h"
 
 namespace eval {
@@ -131,8 +134,12 @@ bool Node::match(const PosCtx& c) const {
       r = range.contains(attack_count(pos, d[0].matches(c), d[1].matches(c)));
       break;
     case Op::kRay: {
+      if (d.size() > 8) {  // a ray has at most 8 squares: no ray fits, the count is 0
+        r = range.contains(0);
+        break;
+      }
       Bitboard steps[8];
-      size_t n = d.size() < 8 ? d.size() : 8;
+      size_t n = d.size();
       for (size_t i = 0; i < n; ++i) steps[i] = d[i].matches(c);
       r = range.contains(ray_count(pos, std::span<const Bitboard>(steps, n), kRayFilters[value]));
       break;
@@ -197,6 +204,71 @@ bool Node::match(const PosCtx& c) const {
       r = i < lists.size() ? lists[i]->match(c) : false;  // default expression
       break;
     }
+    case Op::kPawnCount: r = pawn_count_matches(*pawn, pos, d[0].matches(c)); break;
+    case Op::kPawnCountDifference: {
+      std::optional<Bitboard> second;
+      if (d.size() > 1) second = d[1].matches(c);
+      r = range.contains(pawn_count_difference(*pawn, pos, d[0].matches(c), second));
+      break;
+    }
+    case Op::kGoodBishop:
+      for (Bitboard b = d[0].matches(c) & pos.pieces(chess::BISHOP); b && !r;)
+        r = good_bishop(pos, chess::pop_lsb(b), pawn->ranges[0], pawn->ranges[1]);
+      break;
+    case Op::kPassedPawnRace: {
+      if (d.empty()) {  // no designator: the side to move
+        r = wins_passed_pawn_race(pos, pos.side_to_move());
+        break;
+      }
+      const PieceMask m = d[0].pieces;
+      r = ((m & cql::piece_mask::kWhitePawn) && wins_passed_pawn_race(pos, chess::WHITE)) ||
+          ((m & cql::piece_mask::kBlackPawn) && wins_passed_pawn_race(pos, chess::BLACK));
+      break;
+    }
+    case Op::kPerpendicular: r = perpendicular(pos, d[0].matches(c), d[1].matches(c)); break;
+    case Op::kUnstoppablePawns: {
+      const Bitboard pawns = d[0].matches(c);
+      const int white = unstoppable_pawns(pos, chess::WHITE, pawns);
+      const int black = unstoppable_pawns(pos, chess::BLACK, pawns);
+      r = pawn->ranges.size() == 2 ? pawn->ranges[0].contains(white) && pawn->ranges[1].contains(black)
+                                   : pawn->ranges[0].contains(white + black);
+      break;
+    }
+    case Op::kOpposition: {
+      if (d.empty()) {  // no designator: the king of the side to move
+        r = has_opposition(pos, pos.side_to_move());
+        break;
+      }
+      Bitboard kings = d[0].matches(c) & pos.pieces(chess::KING);
+      r = ((kings & pos.pieces(chess::WHITE)) && has_opposition(pos, chess::WHITE)) ||
+          ((kings & pos.pieces(chess::BLACK)) && has_opposition(pos, chess::BLACK));
+      break;
+    }
+    case Op::kNextFact: r = (c.next_facts & value) != 0; break;
+    case Op::kIsCheckCount:
+      r = (c.next_facts & next_fact::kCheck) &&
+          range.contains(c.checks_given[pos.side_to_move()] + 1);
+      break;
+    case Op::kIsNull: r = c.next == chess::Move::null(); break;
+    case Op::kForced:
+      if (c.next.is_ok() && c.next != chess::Move::null()) {
+        chess::MoveList moves;
+        chess::generate_legal(pos, moves);
+        r = moves.size() == 1;
+      }
+      break;
+    case Op::kCheckCount:
+      r = ranges[0].contains(c.checks_given[chess::BLACK]) &&
+          ranges[1].contains(c.checks_given[chess::WHITE]) &&
+          (value == 0 || c.ply == 0 || pos.in_check());
+      break;
+    case Op::kNthCheck:
+      r = c.ply > 0 && pos.in_check() && range.contains(c.checks_given[~pos.side_to_move()]);
+      break;
+    case Op::kStartPosition:
+      for (const IntRange& e : ranges) r = r || e.contains(c.start_position);
+      break;
+    case Op::kVariant: r = (value >> (c.chess960 ? 1 : 0)) & 1; break;
   }
   return r != negate;
 }

@@ -10,6 +10,7 @@
 #include "chess/position.h"
 #include "chess/types.h"
 #include "eval/header_filter.h"
+#include "eval/pawn_structure.h"
 #include "eval/piece_mask.h"
 #include "eval/variant_index.h"
 
@@ -25,6 +26,11 @@ struct PosCtx {
   int last_movenumber = 1;     ///< FEN full-move number of the last main-line position
   uint32_t occurrences = 1;    ///< times this position occurred so far (repetition keywords)
   const GameInfo* info = nullptr;  ///< header values (null when the program needs none)
+  uint8_t next_facts = 0;      ///< next_fact bits of the next move (eval/lookahead.h); 0 at
+                               ///< the end or when the program needs no lookahead
+  uint16_t checks_given[2] = {0, 0};  ///< checks each colour gave in the moves leading here
+  int16_t start_position = 0;  ///< Shuffle Chess number of the game's start (start_position.h)
+  bool chess960 = false;       ///< the game is stored as variant "chess960"
 };
 
 /// A compiled piece designator: piece kinds on squares, with promotion restrictions.
@@ -78,6 +84,23 @@ enum class Op : uint8_t {
   kList,             // lists[0] matches (a nested position list, e.g. :not (position ...))
   kAnd, kOr, kXor,   // over lists
   kCond,             // lists: condition, expression, ..., [default]
+  // pawn and piece structure (CQL-S, eval/pawn_structure.h, eval/piece_structure.h)
+  kPawnCount,            // d[0] pawns, pawn = chain and ranges
+  kPawnCountDifference,  // d[0] [, d[1]], pawn = chain, range = difference
+  kGoodBishop,           // d[0] bishops, pawn->ranges = opponents : own
+  kOpposition,           // d[0] kings (K and/or k)
+  kPerpendicular,        // d[0], d[1] line pieces
+  kUnstoppablePawns,     // d[0] pawns, pawn->ranges: none/one (sum) or two (white : black)
+  kPassedPawnRace,       // d[0] P and/or p; none: the side to move
+  // ---- game traversal (eval/lookahead.h, eval/start_position.h)
+  kNextFact,         // value = next_fact bit the next move must produce
+  kIsCheckCount,     // next move checks, and the mover's check count with it is in range
+  kIsNull, kForced,  // the next move is a null move / the only legal move
+  kCheckCount,       // ranges[0], ranges[1]: checks White / Black received so far;
+                     // value = 1: only where that count was reached (start, or after a check)
+  kNthCheck,         // the last move checked, and it was its side's n-th check, n in range
+  kStartPosition,    // the start position's Shuffle Chess number is in some of `ranges`
+  kVariant,          // value bits: 1 standard start rules (no variant tag), 2 chess960 tag
 };
 
 class PositionList;
@@ -88,9 +111,11 @@ struct Node {
   bool negate = false;              ///< result inverted
   int64_t value = 0;                ///< op-specific constant (see Op)
   IntRange range;                   ///< op-specific range
+  std::vector<IntRange> ranges;     ///< op-specific further ranges (kCheckCount, kStartPosition)
   std::vector<Designator> d;        ///< op-specific designators
   std::vector<std::shared_ptr<const PositionList>> lists;  ///< sub-lists (logic ops)
   std::shared_ptr<const chess::Position> fen;  ///< kFen: the position to compare with
+  std::shared_ptr<const PawnCountSpec> pawn;  ///< pawn-structure ops: chain and ranges
 
   /// Evaluates the node in the position `c`.
   bool match(const PosCtx& c) const;

@@ -29,11 +29,25 @@ class CompileError : public std::runtime_error {
   cql::SourceLoc loc;  ///< line and column of the offending keyword
 };
 
+/// When a game satisfies a top-level position list (SPEC Game traversal): the number of
+/// positions the list matches lies in [lo, hi]. Default: at least one; `:matchcount r` /
+/// `:pretransformmatchcount r` in the list set r (CQL-Position-List "Matching count").
+struct MatchCount {
+  int64_t lo = 1;              ///< inclusive lower bound
+  int64_t hi = INT64_MAX;      ///< inclusive upper bound
+  bool pretransform = false;   ///< counted per transformation variant of the list; some
+                               ///< variant's count must lie in the range
+  bool contains(int64_t n) const { return n >= lo && n <= hi; }
+  /// True when a game in which the list never matches satisfies it (`:matchcount 0`).
+  bool admits_zero() const { return contains(0); }
+};
+
 /// One colour alternative of a program.
 struct Alternative {
   HeaderFilter header;  ///< match-list header conditions (colour-swapped for the flip)
-  /// Top-level position lists; a game matches when each matches at least one position.
+  /// Top-level position lists; a game matches when each satisfies its MatchCount.
   std::vector<std::shared_ptr<const PositionList>> lists;
+  std::vector<MatchCount> counts;  ///< one per list, same order
   bool color_flipped = false;  ///< this is the eithercolor alternative
 };
 
@@ -50,6 +64,8 @@ class Program {
   bool needs_game_info() const { return needs_game_info_; }
   /// True if some position list counts repeated positions (:threefoldrepetition ...).
   bool needs_repetition() const { return needs_repetition_; }
+  /// True if some position list looks at the position after the next move (:ischeck ...).
+  bool needs_lookahead() const { return needs_lookahead_; }
   /// True if the match list has a bare `:not`: a game matches when the rest does not.
   bool negated() const { return negated_; }
 
@@ -57,6 +73,7 @@ class Program {
   std::vector<Alternative> alternatives_;
   bool needs_game_info_ = false;
   bool needs_repetition_ = false;
+  bool needs_lookahead_ = false;
   bool negated_ = false;
 };
 

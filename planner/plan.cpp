@@ -12,7 +12,10 @@ Plan Plan::make(const eval::Program& program) {
     Condition c;
     if (!program.negated()) {
       c.op = CondOp::kAnd;
-      for (const auto& list : alt.lists) c.kids.push_back(derive(*list));
+      // A list whose MatchCount admits 0 (`:matchcount 0`) need not match anywhere: it
+      // says nothing a signature could refute.
+      for (size_t i = 0; i < alt.lists.size(); ++i)
+        if (!alt.counts[i].admits_zero()) c.kids.push_back(derive(*alt.lists[i]));
       c = simplify(std::move(c));
     }
     plan.prunes_ |= c.op != CondOp::kTrue;

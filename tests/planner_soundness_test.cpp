@@ -108,6 +108,14 @@ const char* const kQueries[] = {
     "(match (position :fen \"rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3\"))",
     "(match (position :castling [Kk] :movenumber 30))", "(match (position :halfmoveclock >=60))",
     "(match (position :threefoldrepetition))", "(match (position :fiftymoverule))",
+    // lookahead, counting, game keywords
+    "(match (position :ismate :piececount [Qq] 0))", "(match (position :ischeck 3 :movefrom N))",
+    "(match (position :isstalemate))", "(match (position :isdoublecheck :piececount [Rr] 0))",
+    "(match (position :forced :moveto .h8) (position :mate))",
+    "(match (position :checkcount 2 : 0 :piececount q 0))", "(match (position :checkcount +3+0 :flipcolor))",
+    "(match (position :moveto [Qq] :matchcount 0))", "(match (position :moveto U :matchcount 0 3) (position Qd4))",
+    "(match (position :check :matchcount >=12))", "(match (position :moveto Ud4 :pretransformmatchcount >=3 :shift))",
+    "(match (position :mate :ischess960 :variant normal))", "(match (position !:isshufflechess :piececount P 8))",
     // attacks and rays
     "(match (position :attackcount A k 2))", "(match (position :attackcount [Nn] [KQkq] >=2))",
     "(match (position :ray (R n k) :flipcolor))", "(match (position :rayattack (Q . k)))",
