@@ -25,7 +25,7 @@ const std::vector<Command>& command_table() {
        "1; Ctrl-C stops it (run it again to finish).",
        run_reindex},
       {"query", "--db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
-                "[--limit N] [--threads N]",
+                "[--limit N] [--threads N] [--explain] [--no-planner]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
        "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
        "comment at each matched position. A script error is reported as FILE:LINE:COLUMN "
