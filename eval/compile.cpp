@@ -10,6 +10,7 @@
 #include "eval/lookahead.h"
 #include "eval/node.h"
 #include "eval/program.h"
+#include "eval/sequence.h"
 #include "eval/transform.h"
 
 namespace eval {
@@ -82,8 +83,9 @@ int castling_rights_of(cql::PieceMask mask) {
 /// Compiles position lists under a transformation.
 class ListCompiler {
  public:
-  explicit ListCompiler(bool& needs_game_info, bool& needs_repetition)
-      : needs_game_info_(needs_game_info), needs_repetition_(needs_repetition) {}
+  ListCompiler(bool& needs_game_info, bool& needs_repetition,
+               std::vector<std::shared_ptr<const SequenceSpec>>& sequences)
+      : needs_game_info_(needs_game_info), needs_repetition_(needs_repetition), sequences_(sequences) {}
 
   /// Compiles `list` with every element transformed by (the list's own transformations,
   /// then) `outer`.
@@ -327,6 +329,28 @@ class ListCompiler {
       case Keyword::CaptureForced: case Keyword::TakesLastPiece:
         n.op = Op::kFalse;
         break;
+      // ---- sequences (eval/sequence.h): elements first, so nested sequences get smaller ids
+      case Keyword::Sequence:
+      case Keyword::GappedSequence:
+      case Keyword::MatchConsecutive:
+      case Keyword::Match: {
+        using Kind = SequenceSpec::Kind;
+        auto spec = std::make_shared<SequenceSpec>();
+        spec->kind = k == Keyword::Sequence         ? Kind::kSequence
+                     : k == Keyword::GappedSequence ? Kind::kGapped
+                     : k == Keyword::Match          ? Kind::kWholeLine
+                                                    : Kind::kAnyOrder;
+        for (const cql::List& l : std::get<cql::SubListArgs>(item.args).lists)
+          spec->elements.push_back(compile(l, t));
+        if (spec->kind == Kind::kAnyOrder && spec->elements.size() > SequenceSpec::kMaxAnyOrder)
+          throw CompileError(item.loc, ":matchconsecutive takes at most " +
+                                           std::to_string(SequenceSpec::kMaxAnyOrder) + " position lists");
+        n.op = Op::kSequence;
+        n.value = int64_t(sequences_.size());
+        n.lists = spec->elements;
+        sequences_.push_back(std::move(spec));
+        break;
+      }
       // ---- counting
       case Keyword::CheckCount: {
         const auto& a = std::get<cql::CountArgs>(item.args);
@@ -336,7 +360,9 @@ class ListCompiler {
         break;
       }
       case Keyword::MatchCount: case Keyword::PretransformMatchCount:
-        break;  // a rule of the top-level list (Program::compile), not a node
+      case Keyword::Variations: case Keyword::VariationsOnly:
+        break;  // rules of the top-level list (Program::compile), not nodes
+      case Keyword::InsideVariation: n.op = Op::kInsideVariation; break;
       // ---- game keywords (eval/start_position.h)
       case Keyword::IsChess960:
       case Keyword::IsShuffleChess:
@@ -380,10 +406,12 @@ class ListCompiler {
   }
 
   /// A text form of a variant's nodes: equal strings = identical transformed lists.
-  static std::string canonical(const std::vector<Node>& nodes) {
+  std::string canonical(const std::vector<Node>& nodes) const {
     std::string s;
     for (const Node& n : nodes) {
-      s += std::to_string(int(n.op)) + (n.negate ? "!" : "") + ":" + std::to_string(n.value) + ":" +
+      // a sequence's id differs per transformation; its elements and kind identify it
+      int64_t value = n.op == Op::kSequence ? int64_t(sequences_[size_t(n.value)]->kind) : n.value;
+      s += std::to_string(int(n.op)) + (n.negate ? "!" : "") + ":" + std::to_string(value) + ":" +
            std::to_string(n.range.lo) + "," + std::to_string(n.range.hi) + ":";
       for (const Designator& d : n.d)
         s += std::to_string(d.pieces) + "/" + std::to_string(d.promoted) + "/" +
@@ -403,6 +431,7 @@ class ListCompiler {
 
   bool& needs_game_info_;
   bool& needs_repetition_;
+  std::vector<std::shared_ptr<const SequenceSpec>>& sequences_;  ///< ids in post-order
 };
 
 /// The MatchCount rule of the top-level position list `list`: from its `:matchcount` /
@@ -434,6 +463,27 @@ MatchCount match_count_of(const cql::List& list) {
                                        " in a nested position list");
   });
   return rule;
+}
+
+/// The lines the top-level position list `list` searches: `:variations` / `:variationsonly`
+/// among its items (`:variationsonly` wins). Throws CompileError for either in a nested list.
+LineScope line_scope_of(const cql::List& list) {
+  LineScope scope = LineScope::kMainLine;
+  std::set<const KeywordItem*> direct;
+  for (const cql::Element& e : list.elements) {
+    const auto* item = std::get_if<KeywordItem>(&e);
+    if (!item) continue;
+    if (item->keyword == Keyword::VariationsOnly) scope = LineScope::kVariationsOnly;
+    else if (item->keyword == Keyword::Variations && scope == LineScope::kMainLine) scope = LineScope::kAll;
+    else continue;
+    direct.insert(item);
+  }
+  cql::walk(list, [&](const KeywordItem& item) {
+    if ((item.keyword == Keyword::Variations || item.keyword == Keyword::VariationsOnly) && !direct.count(&item))
+      throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword) +
+                                       " in a nested position list");
+  });
+  return scope;
 }
 
 /// True if `k` reads the position after the next move (PosCtx::next_facts).
@@ -470,7 +520,7 @@ Program Program::compile(const cql::Script& script) {
     Alternative alt;
     alt.color_flipped = flip;
     alt.header = HeaderFilter::compile(match, flip);
-    ListCompiler compiler(program.needs_game_info_, program.needs_repetition_);
+    ListCompiler compiler(program.needs_game_info_, program.needs_repetition_, program.sequences_);
     Transform t = flip ? Transform::color_flip() : Transform();
     for (const cql::Element& e : match.elements) {
       if (const auto* box = std::get_if<cql::Box<cql::List>>(&e)) {
@@ -482,6 +532,8 @@ Program Program::compile(const cql::Script& script) {
         }
         alt.lists.push_back(compiler.compile(list, t));
         alt.counts.push_back(match_count_of(list));
+        alt.scopes.push_back(line_scope_of(list));
+        if (alt.scopes.back() != LineScope::kMainLine) program.needs_variations_ = true;
         cql::walk(list, [&](const KeywordItem& item) {
           const cql::KeywordInfo& info = item.info();
           Keyword k = info.same_as ? *info.same_as : info.negation_of ? *info.negation_of : item.keyword;

@@ -7,6 +7,7 @@
 #include "eval/lookahead.h"
 #include "eval/match_count.h"
 #include "eval/node.h"
+#include "eval/sequence.h"
 #include "eval/start_position.h"
 
 namespace eval {
@@ -32,6 +33,43 @@ bool GameMatcher::satisfied(const MatchCount& rule, size_t slot) const {
   for (uint32_t n : variant_count_[slot])
     if (rule.contains(n)) return true;
   return false;
+}
+
+template <class OnPosition>
+void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, PosCtx& c,
+                         OnPosition&& on_position) {
+  const uint32_t last_ply = c.last_ply;
+  const bool lookahead = program_.needs_lookahead();
+  const bool repetition = program_.needs_repetition();
+  if (repetition) keys_.clear();
+  chess::UndoInfo undo;
+  for (uint32_t ply = 0;; ++ply) {
+    c.ply = ply;
+    c.next = ply < last_ply ? record.main_move(ply) : chess::Move::none();
+    if (repetition) {
+      keys_.push_back(pos.key());
+      uint32_t n = 0;
+      int back = std::min<int>(pos.rule50_count(), int(ply));
+      for (int j = int(ply); j >= int(ply) - back; j -= 2) n += keys_[j] == pos.key();
+      c.occurrences = n;
+    }
+    c.next_facts = lookahead && ply < last_ply ? next_move_facts(pos, c.next) : 0;
+    on_position(static_cast<const PosCtx&>(c));
+    if (ply == last_ply) break;
+    chess::Move m = c.next;
+    if (m == chess::Move::null()) {
+      if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
+      pos.do_null_move(undo);
+    } else {
+      if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
+          chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
+        throw db::CorruptRecord("stored move is illegal on its board");
+      c.promoted = update_promoted(c.promoted, m);
+      chess::Color mover = pos.side_to_move();
+      pos.do_move(m, undo);
+      if (pos.in_check()) ++c.checks_given[mover];
+    }
+  }
 }
 
 bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, const GameInfo* info,
@@ -60,51 +98,62 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
     for (size_t i = 0; i < alts[a].lists.size(); ++i)
       if (alts[a].counts[i].pretransform)
         variant_count_[a * max_lists + i].assign(std::max<size_t>(1, alts[a].lists[i]->variants.size()), 0);
-  const bool lookahead = program_.needs_lookahead();
   ply_hit_.assign(alts.size() * (size_t(last_ply) + 1), 0);
-  const bool repetition = program_.needs_repetition();
-  if (repetition) keys_.clear();
 
-  chess::UndoInfo undo;
-  for (uint32_t ply = 0;; ++ply) {
-    c.ply = ply;
-    c.next = ply < last_ply ? record.main_move(ply) : chess::Move::none();
-    if (repetition) {
-      keys_.push_back(pos.key());
-      uint32_t n = 0;
-      int back = std::min<int>(pos.rule50_count(), int(ply));
-      for (int j = int(ply); j >= int(ply) - back; j -= 2) n += keys_[j] == pos.key();
-      c.occurrences = n;
-    }
-    c.next_facts = lookahead && ply < last_ply ? next_move_facts(pos, c.next) : 0;
+  // Evaluates the alternatives' top-level lists at the position `at`.
+  auto evaluate = [&](const PosCtx& at) {
     ++positions;
     for (size_t a = 0; a < alts.size(); ++a) {
       if (!(alternatives >> a & 1)) continue;
       const auto& lists = alts[a].lists;
       for (size_t i = 0; i < lists.size(); ++i) {
+        const LineScope scope = alts[a].scopes[i];
+        if (at.inside_variation ? scope == LineScope::kMainLine : scope == LineScope::kVariationsOnly)
+          continue;
         bool hit = alts[a].counts[i].pretransform
-                       ? count_variant_matches(*lists[i], c, variant_count_[a * max_lists + i])
-                       : lists[i]->match(c);
+                       ? count_variant_matches(*lists[i], at, variant_count_[a * max_lists + i])
+                       : lists[i]->match(at);
         if (hit) {
           ++list_count_[a * max_lists + i];
-          ply_hit_[a * (size_t(last_ply) + 1) + ply] = 1;
+          // reported plies are main-line plies; variation positions count for the game only
+          if (!at.inside_variation) ply_hit_[a * (size_t(last_ply) + 1) + at.ply] = 1;
         }
       }
     }
-    if (ply == last_ply) break;
-    chess::Move m = c.next;
-    if (m == chess::Move::null()) {
-      if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
-      pos.do_null_move(undo);
-    } else {
-      if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
-          chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
-        throw db::CorruptRecord("stored move is illegal on its board");
-      c.promoted = update_promoted(c.promoted, m);
-      chess::Color mover = pos.side_to_move();
-      pos.do_move(m, undo);
-      if (pos.in_check()) ++c.checks_given[mover];
-    }
+  };
+
+  chess::Position start;  // the start position, kept for the variations
+  if (program_.needs_variations()) start = pos;
+  if (program_.sequences().empty()) {
+    replay(record, pos, c, evaluate);
+  } else {
+    // Sequences look at later positions: keep the whole line, decide every sequence on it
+    // (nested ones first, eval/sequence.h), then evaluate the lists position by position.
+    line_positions_.resize(size_t(last_ply) + 1);
+    line_.resize(size_t(last_ply) + 1);
+    c.sequence_hits = &sequence_hits_;
+    replay(record, pos, c, [&](const PosCtx& at) {
+      line_positions_[at.ply] = *at.pos;
+      line_[at.ply] = at;
+      line_[at.ply].pos = &line_positions_[at.ply];
+    });
+    sequence_hits_.resize(program_.sequences().size());
+    for (size_t id = 0; id < program_.sequences().size(); ++id)
+      find_sequence(*program_.sequences()[id], line_, sequence_scratch_, sequence_hits_[id]);
+    for (const PosCtx& at : line_) evaluate(at);
+  }
+  if (program_.needs_variations() && record.has_variations()) {
+    // Each variation is a line of its own; its sequences are decided on it.
+    PosCtx base = c;
+    base.sequence_hits = &variation_sequence_hits_;
+    variation_sequence_hits_.resize(program_.sequences().size());
+    walker_.walk(record, start, base, program_.needs_lookahead(), program_.needs_repetition(),
+                 [&](std::span<const PosCtx> line) {
+                   for (size_t id = 0; id < program_.sequences().size(); ++id)
+                     find_sequence(*program_.sequences()[id], line, sequence_scratch_,
+                                   variation_sequence_hits_[id]);
+                   for (const PosCtx& at : line) evaluate(at);
+                 });
   }
 
   bool matched = false;

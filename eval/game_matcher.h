@@ -1,5 +1,7 @@
 // GameMatcher: replays one game's main line and evaluates a Program's position lists at
-// every position (SPEC Game traversal: the start position counts; main line only).
+// every position (SPEC Game traversal: the start position counts; main line only unless a
+// list has :variations / :variationsonly, then also each variation as a line of its own,
+// eval/variation_walker.h). Sequences are decided per line first (eval/sequence.h).
 #pragma once
 
 #include <cstdint>
@@ -7,7 +9,9 @@
 
 #include "chess/position.h"
 #include "db/record_view.h"
+#include "eval/node.h"
 #include "eval/program.h"
+#include "eval/variation_walker.h"
 
 namespace eval {
 
@@ -29,6 +33,12 @@ class GameMatcher {
              std::vector<uint32_t>& plies, uint64_t& positions);
 
  private:
+  /// Replays the main line of `record` from `pos`, filling `c` (whose game-constant fields
+  /// are set) for each position and calling `on_position(c)` at every ply, start included.
+  /// Throws db::CorruptRecord for an illegal stored move.
+  template <class OnPosition>
+  void replay(const db::RecordView& record, chess::Position& pos, PosCtx& c, OnPosition&& on_position);
+
   /// True if the counts in `slot` (alternative x list) satisfy `rule`.
   bool satisfied(const MatchCount& rule, size_t slot) const;
 
@@ -37,6 +47,15 @@ class GameMatcher {
   std::vector<uint32_t> list_count_;  // per alternative x list: positions it matched
   std::vector<std::vector<uint32_t>> variant_count_;  // same index, per variant (pretransform lists)
   std::vector<uint8_t> ply_hit_;      // per alternative x ply: some list matched here
+  // Programs with sequences (eval/sequence.h) keep the whole line:
+  std::vector<chess::Position> line_positions_;  // position by ply
+  std::vector<PosCtx> line_;                     // context by ply (pos -> line_positions_)
+  std::vector<std::vector<uint8_t>> sequence_hits_;  // per sequence id x ply: a match starts
+  std::vector<uint8_t> sequence_scratch_;
+  // Programs with :variations / :variationsonly (eval/variation_walker.h):
+  VariationWalker walker_;
+  std::vector<std::vector<uint8_t>> variation_sequence_hits_;  // per sequence id x ply of
+                                                               // the variation line
 };
 
 }  // namespace eval

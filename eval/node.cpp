@@ -269,6 +269,8 @@ bool Node::match(const PosCtx& c) const {
       for (const IntRange& e : ranges) r = r || e.contains(c.start_position);
       break;
     case Op::kVariant: r = (value >> (c.chess960 ? 1 : 0)) & 1; break;
+    case Op::kInsideVariation: r = c.inside_variation; break;
+    case Op::kSequence: r = (*c.sequence_hits)[size_t(value)][c.ply - c.line_first_ply] != 0; break;
   }
   return r != negate;
 }

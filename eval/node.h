@@ -31,6 +31,12 @@ struct PosCtx {
   uint16_t checks_given[2] = {0, 0};  ///< checks each colour gave in the moves leading here
   int16_t start_position = 0;  ///< Shuffle Chess number of the game's start (start_position.h)
   bool chess960 = false;       ///< the game is stored as variant "chess960"
+  /// Per sequence id (Program::sequences()), per ply: 1 where that sequence starts a match
+  /// (eval/sequence.h). Null when the program has no sequences.
+  const std::vector<std::vector<uint8_t>>* sequence_hits = nullptr;
+  bool inside_variation = false;  ///< the position belongs to a variation (not the main line)
+  uint32_t line_first_ply = 0;    ///< ply of the first position of the line being searched
+                                  ///< (0 on the main line); sequence_hits index = ply - this
 };
 
 /// A compiled piece designator: piece kinds on squares, with promotion restrictions.
@@ -101,6 +107,9 @@ enum class Op : uint8_t {
   kNthCheck,         // the last move checked, and it was its side's n-th check, n in range
   kStartPosition,    // the start position's Shuffle Chess number is in some of `ranges`
   kVariant,          // value bits: 1 standard start rules (no variant tag), 2 chess960 tag
+  kInsideVariation,  // the position belongs to a variation
+  kSequence,         // :sequence / :gappedsequence: value = sequence id (eval/sequence.h),
+                     // lists = its element lists (for the canonical form only)
 };
 
 class PositionList;

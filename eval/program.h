@@ -19,6 +19,7 @@
 namespace eval {
 
 class PositionList;  // compiled position list (eval/node.h)
+struct SequenceSpec;  // compiled :sequence / :gappedsequence (eval/sequence.h)
 
 /// A script keyword whose evaluation is not implemented yet, or a keyword that is valid CQL
 /// but cannot be used the way it was written (e.g. `:flipcolor` together with
@@ -42,12 +43,20 @@ struct MatchCount {
   bool admits_zero() const { return contains(0); }
 };
 
+/// Which lines of a game a top-level position list searches (SPEC Game traversal).
+enum class LineScope : uint8_t {
+  kMainLine,        ///< default: the main line only
+  kAll,             ///< `:variations`: the main line and every variation
+  kVariationsOnly,  ///< `:variationsonly`: the variations only
+};
+
 /// One colour alternative of a program.
 struct Alternative {
   HeaderFilter header;  ///< match-list header conditions (colour-swapped for the flip)
   /// Top-level position lists; a game matches when each satisfies its MatchCount.
   std::vector<std::shared_ptr<const PositionList>> lists;
   std::vector<MatchCount> counts;  ///< one per list, same order
+  std::vector<LineScope> scopes;   ///< one per list, same order
   bool color_flipped = false;  ///< this is the eithercolor alternative
 };
 
@@ -66,6 +75,12 @@ class Program {
   bool needs_repetition() const { return needs_repetition_; }
   /// True if some position list looks at the position after the next move (:ischeck ...).
   bool needs_lookahead() const { return needs_lookahead_; }
+  /// The sequences of all lists, indexed by sequence id (Node::value of Op::kSequence).
+  /// A sequence nested in another's element list has the smaller id, so computing the
+  /// tables in id order meets every sequence after the ones it contains.
+  const std::vector<std::shared_ptr<const SequenceSpec>>& sequences() const { return sequences_; }
+  /// True if some top-level list searches variations (LineScope other than kMainLine).
+  bool needs_variations() const { return needs_variations_; }
   /// True if the match list has a bare `:not`: a game matches when the rest does not.
   bool negated() const { return negated_; }
 
@@ -75,6 +90,8 @@ class Program {
   bool needs_repetition_ = false;
   bool needs_lookahead_ = false;
   bool negated_ = false;
+  bool needs_variations_ = false;
+  std::vector<std::shared_ptr<const SequenceSpec>> sequences_;
 };
 
 }  // namespace eval

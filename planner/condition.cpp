@@ -201,6 +201,11 @@ Condition derive_node(const Node& n, size_t max_variants) {
       return c;
     }
     case Op::kList: return derive(*n.lists[0], max_variants);
+    case Op::kSequence:
+      // :sequence / :gappedsequence: the first element matches at the position where the
+      // sequence starts, like a nested list. Later elements match at other positions; their
+      // conditions are left out so they are never joined with this position's run tests.
+      return n.lists.empty() ? leaf(CondOp::kTrue) : derive(*n.lists[0], max_variants);
     case Op::kAnd: return derive_lists(n, false, max_variants);
     case Op::kOr:
     case Op::kXor: return derive_lists(n, true, max_variants);

@@ -14,8 +14,11 @@ Plan Plan::make(const eval::Program& program) {
       c.op = CondOp::kAnd;
       // A list whose MatchCount admits 0 (`:matchcount 0`) need not match anywhere: it
       // says nothing a signature could refute.
+      // A list that searches variations may match positions the signature (main line)
+      // never saw: it says nothing either.
       for (size_t i = 0; i < alt.lists.size(); ++i)
-        if (!alt.counts[i].admits_zero()) c.kids.push_back(derive(*alt.lists[i]));
+        if (!alt.counts[i].admits_zero() && alt.scopes[i] == eval::LineScope::kMainLine)
+          c.kids.push_back(derive(*alt.lists[i]));
       c = simplify(std::move(c));
     }
     plan.prunes_ |= c.op != CondOp::kTrue;

@@ -116,6 +116,15 @@ const char* const kQueries[] = {
     "(match (position :moveto [Qq] :matchcount 0))", "(match (position :moveto U :matchcount 0 3) (position Qd4))",
     "(match (position :check :matchcount >=12))", "(match (position :moveto Ud4 :pretransformmatchcount >=3 :shift))",
     "(match (position :mate :ischess960 :variant normal))", "(match (position !:isshufflechess :piececount P 8))",
+    // sequences
+    "(match (position :sequence ((position :moveto U) (position :mate))))",
+    "(match (position :piececount [Qq] 0 :sequence ((position :check) (position) (position :piececount [Rr] 0))))",
+    "(match (position :gappedsequence ((position :movefrom Q) (position :check) (position :mate))))",
+    "(match (position :flipcolor :gappedsequence ((position :promote Q) (position :powerdifference A a >=5))))",
+    "(match (position :not (position :sequence ((position :check) (position :check)))))",
+    // variations
+    "(match (position :variations :mate))", "(match (position :variationsonly :check :piececount [Qq] 0))",
+    "(match (position :variations :insidevariation :sequence ((position :check) (position :mate))))",
     // attacks and rays
     "(match (position :attackcount A k 2))", "(match (position :attackcount [Nn] [KQkq] >=2))",
     "(match (position :ray (R n k) :flipcolor))", "(match (position :rayattack (Q . k)))",

@@ -1,0 +1,46 @@
+// :sequence, :gappedsequence, :matchconsecutive and :match (CQL-Position-List "Sequence
+// keywords", seed 000/004): position lists that match a run of positions of the line.
+// They are decided per game before the per-position pass: GameMatcher replays the line,
+// evaluates each element list at every ply and stores, per sequence, the plies where a
+// match starts (Node Op::kSequence reads that table through PosCtx::sequence_hits).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "eval/node.h"
+
+namespace eval {
+
+/// One compiled sequence keyword (one per transformation of the enclosing list).
+struct SequenceSpec {
+  enum class Kind : uint8_t {
+    kSequence,   ///< :sequence: elements at successive plies
+    kGapped,     ///< :gappedsequence: elements at increasing plies
+    kAnyOrder,   ///< :matchconsecutive: elements at successive plies, in any order
+    kWholeLine,  ///< :match: each element matches somewhere in the line
+  };
+  Kind kind = Kind::kSequence;
+  std::vector<std::shared_ptr<const PositionList>> elements;  ///< in order
+
+  /// Most elements :matchconsecutive accepts (its orders are searched as subsets).
+  static constexpr size_t kMaxAnyOrder = 12;
+};
+
+/// Computes where `spec` matches along one line. `line[p]` is the context of ply p (its
+/// `sequence_hits` must already hold the tables of the sequences nested in `spec`).
+/// `out[p]` = 1 when the sequence starts at ply p:
+///  - :sequence: element i matches at ply p + i for every i (the line must be long enough);
+///  - :gappedsequence: element 0 matches at ply p and element i + 1 at a later ply than
+///    element i (no leading gap: seed 000 "die mit der ersten Position ... startet");
+///  - :matchconsecutive: some order of the elements matches at p, p + 1, ... (each element
+///    at one of these plies, seed 000 "nacheinander ... unabhängig von der Reihenfolge");
+///  - :match: at every ply when each element matches at some ply of the line (like a match
+///    list, seed 000 ":match").
+/// An empty element list matches everywhere. `scratch` is reused between calls.
+void find_sequence(const SequenceSpec& spec, std::span<const PosCtx> line,
+                   std::vector<uint8_t>& scratch, std::vector<uint8_t>& out);
+
+}  // namespace eval

@@ -1,0 +1,119 @@
+#include "eval/variation_walker.h"
+
+#include <algorithm>
+
+#include "db/errors.h"
+#include "eval/lookahead.h"
+
+namespace eval {
+
+namespace {
+
+/// Plays `m` on `pos`; the promoted-piece marks and check counts follow. Throws
+/// db::CorruptRecord for an illegal move.
+void play(chess::Position& pos, chess::Bitboard& promoted, uint16_t* checks_given, chess::Move m) {
+  chess::UndoInfo undo;
+  if (m == chess::Move::null()) {
+    if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
+    pos.do_null_move(undo);
+    return;
+  }
+  if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
+      chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
+    throw db::CorruptRecord("stored variation move is illegal on its board");
+  if (m.kind() != chess::Move::CASTLING) {
+    chess::Bitboard from = chess::square_bb(m.from_sq()), to = chess::square_bb(m.to_sq());
+    bool was_promoted = promoted & from;
+    promoted &= ~(from | to);
+    if (was_promoted || m.kind() == chess::Move::PROMOTION) promoted |= to;
+  }
+  chess::Color mover = pos.side_to_move();
+  pos.do_move(m, undo);
+  if (pos.in_check()) ++checks_given[mover];
+}
+
+}  // namespace
+
+void VariationWalker::walk(const db::RecordView& record, const chess::Position& start,
+                           const PosCtx& base, bool lookahead, bool repetition,
+                           const std::function<void(std::span<const PosCtx>)>& on_line) {
+  if (!record.has_variations()) return;
+  size_t depth = 0;  // frames_[0..depth] are open
+  if (frames_.empty()) frames_.resize(1);
+  {
+    Frame& main = frames_[0];
+    main.cur = State{start, 0, 0, {0, 0}, 1};
+    main.prev = main.cur;
+    main.keys.assign(1, start.key());
+  }
+  // Appends the frame's current position to its line (variations only).
+  auto collect = [&](Frame& f) {
+    PosCtx c = base;
+    c.promoted = f.cur.promoted;
+    c.ply = f.cur.ply;
+    c.checks_given[0] = f.cur.checks_given[0];
+    c.checks_given[1] = f.cur.checks_given[1];
+    c.next = chess::Move::none();
+    c.next_facts = 0;
+    c.inside_variation = true;
+    if (repetition) {
+      const chess::Key key = f.cur.pos.key();
+      uint32_t n = 0;
+      int last = int(f.cur.keys) - 1;
+      int back = std::min<int>(f.cur.pos.rule50_count(), last);
+      for (int j = last; j >= last - back; j -= 2) n += f.keys[size_t(j)] == key;
+      c.occurrences = n;
+    }
+    f.positions.push_back(f.cur.pos);
+    f.line.push_back(c);
+  };
+  for (const db::Token& t : record.tokens()) {
+    switch (t.kind) {
+      case db::TokenKind::kMove: {
+        Frame& f = frames_[depth];
+        if (depth > 0) {  // the last collected position gets its next move
+          f.line.back().next = t.move;
+          if (lookahead) f.line.back().next_facts = next_move_facts(f.positions.back(), t.move);
+        }
+        f.prev = f.cur;
+        play(f.cur.pos, f.cur.promoted, f.cur.checks_given, t.move);
+        ++f.cur.ply;
+        f.keys.resize(f.prev.keys);
+        f.keys.push_back(f.cur.pos.key());
+        f.cur.keys = f.keys.size();
+        if (depth > 0) collect(f);
+        break;
+      }
+      case db::TokenKind::kBeginVariation: {
+        ++depth;
+        if (frames_.size() <= depth) frames_.resize(depth + 1);
+        Frame& parent = frames_[depth - 1];
+        Frame& f = frames_[depth];
+        f.cur = parent.prev;
+        f.prev = f.cur;
+        f.keys.assign(parent.keys.begin(), parent.keys.begin() + std::ptrdiff_t(parent.prev.keys));
+        f.positions.clear();
+        f.line.clear();
+        collect(f);  // the branch position, whose next move is the variation's first
+        break;
+      }
+      case db::TokenKind::kEndVariation: {
+        Frame& f = frames_[depth];
+        const uint32_t last = f.line.back().ply;
+        for (size_t i = 0; i < f.line.size(); ++i) {
+          f.line[i].pos = &f.positions[i];
+          f.line[i].last_ply = last;
+          f.line[i].line_first_ply = f.line[0].ply;
+          f.line[i].last_movenumber = 1 + (start.game_ply() + int(last)) / 2;
+        }
+        on_line(f.line);
+        --depth;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace eval
