@@ -360,6 +360,7 @@ class ListCompiler {
         break;
       }
       case Keyword::MatchCount: case Keyword::PretransformMatchCount:
+      case Keyword::RepetitionCount: case Keyword::PretransformRepetitionCount:
       case Keyword::Variations: case Keyword::VariationsOnly:
         break;  // rules of the top-level list (Program::compile), not nodes
       case Keyword::InsideVariation: n.op = Op::kInsideVariation; break;
@@ -434,31 +435,47 @@ class ListCompiler {
   std::vector<std::shared_ptr<const SequenceSpec>>& sequences_;  ///< ids in post-order
 };
 
+/// True if `k` is one of the counting keywords that set a top-level list's MatchCount.
+bool is_count_rule(Keyword k) {
+  return k == Keyword::MatchCount || k == Keyword::PretransformMatchCount ||
+         k == Keyword::RepetitionCount || k == Keyword::PretransformRepetitionCount;
+}
+
 /// The MatchCount rule of the top-level position list `list`: from its `:matchcount` /
-/// `:pretransformmatchcount` items (several are intersected). Throws CompileError for one
-/// in a nested list (counting a sub-list's matches over the game is not supported yet) and
-/// for both kinds in one list.
+/// `:pretransformmatchcount` / `:repetitioncount` / `:pretransformrepetitioncount` items
+/// (several are intersected). Throws CompileError for one in a nested list (counting a
+/// sub-list's matches over the game is not supported yet), for plain and pretransform
+/// kinds in one list, and for match counts together with repetition counts.
 MatchCount match_count_of(const cql::List& list) {
   MatchCount rule;
   std::set<const KeywordItem*> direct;
-  bool plain = false;
+  bool plain = false, matches = false;
   for (const cql::Element& e : list.elements) {
     const auto* item = std::get_if<KeywordItem>(&e);
-    if (!item || (item->keyword != Keyword::MatchCount && item->keyword != Keyword::PretransformMatchCount))
-      continue;
+    if (!item || !is_count_rule(item->keyword)) continue;
     direct.insert(item);
     IntRange r = int_range(std::get<cql::CountArgs>(item->args).ranges.at(0), *item);
     bool first = direct.size() == 1;
     rule.lo = first ? r.lo : std::max(rule.lo, r.lo);
     rule.hi = first ? r.hi : std::min(rule.hi, r.hi);
-    if (item->keyword == Keyword::PretransformMatchCount) rule.pretransform = true;
-    else plain = true;
+    if (item->keyword == Keyword::PretransformMatchCount || item->keyword == Keyword::PretransformRepetitionCount)
+      rule.pretransform = true;
+    else
+      plain = true;
+    if (item->keyword == Keyword::RepetitionCount || item->keyword == Keyword::PretransformRepetitionCount)
+      rule.consecutive = true;
+    else
+      matches = true;
+    if (matches && rule.consecutive)
+      throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword) +
+                                        " together with a match count in one position list");
     if (plain && rule.pretransform)
-      throw CompileError(item->loc, ":matchcount and :pretransformmatchcount in one position list");
+      throw CompileError(item->loc, rule.consecutive
+                                        ? ":repetitioncount and :pretransformrepetitioncount in one position list"
+                                        : ":matchcount and :pretransformmatchcount in one position list");
   }
   cql::walk(list, [&](const KeywordItem& item) {
-    if ((item.keyword == Keyword::MatchCount || item.keyword == Keyword::PretransformMatchCount) &&
-        !direct.count(&item))
+    if (is_count_rule(item.keyword) && !direct.count(&item))
       throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword) +
                                        " in a nested position list");
   });
@@ -509,6 +526,7 @@ Program Program::compile(const cql::Script& script) {
     // Match-list keywords that are neither header conditions nor handled below.
     switch (item->keyword) {
       case Keyword::MatchCount: case Keyword::PretransformMatchCount:
+      case Keyword::RepetitionCount: case Keyword::PretransformRepetitionCount:
       case Keyword::Sequence: case Keyword::GappedSequence: case Keyword::Relation:
       case Keyword::Accumulate: case Keyword::AccumulateStar: case Keyword::SumRange:
       case Keyword::Output: case Keyword::Pgn: case Keyword::ForAny:

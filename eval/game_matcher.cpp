@@ -94,10 +94,20 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
   for (const Alternative& a : alts) max_lists = std::max(max_lists, a.lists.size());
   list_count_.assign(alts.size() * max_lists, 0);
   variant_count_.resize(alts.size() * max_lists);
+  variant_run_.resize(alts.size() * max_lists);
   for (size_t a = 0; a < alts.size(); ++a)
     for (size_t i = 0; i < alts[a].lists.size(); ++i)
-      if (alts[a].counts[i].pretransform)
-        variant_count_[a * max_lists + i].assign(std::max<size_t>(1, alts[a].lists[i]->variants.size()), 0);
+      if (alts[a].counts[i].pretransform) {
+        const size_t n = std::max<size_t>(1, alts[a].lists[i]->variants.size());
+        variant_count_[a * max_lists + i].assign(n, 0);
+        variant_run_[a * max_lists + i].assign(n, 0);
+      }
+  // Runs of consecutive matches (:repetitioncount) do not continue from one line into another.
+  auto start_line = [&] {
+    list_run_.assign(alts.size() * max_lists, 0);
+    for (auto& runs : variant_run_) std::fill(runs.begin(), runs.end(), 0);
+  };
+  start_line();
   ply_hit_.assign(alts.size() * (size_t(last_ply) + 1), 0);
 
   // Evaluates the alternatives' top-level lists at the position `at`.
@@ -110,11 +120,23 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
         const LineScope scope = alts[a].scopes[i];
         if (at.inside_variation ? scope == LineScope::kMainLine : scope == LineScope::kVariationsOnly)
           continue;
-        bool hit = alts[a].counts[i].pretransform
-                       ? count_variant_matches(*lists[i], at, variant_count_[a * max_lists + i])
-                       : lists[i]->match(at);
+        const MatchCount& rule = alts[a].counts[i];
+        const size_t slot = a * max_lists + i;
+        bool hit;
+        if (rule.consecutive) {
+          if (rule.pretransform) {
+            hit = track_variant_runs(*lists[i], at, variant_run_[slot], variant_count_[slot]);
+          } else {
+            hit = lists[i]->match(at);
+            list_run_[slot] = hit ? list_run_[slot] + 1 : 0;
+            list_count_[slot] = std::max(list_count_[slot], list_run_[slot]);
+          }
+        } else {
+          hit = rule.pretransform ? count_variant_matches(*lists[i], at, variant_count_[slot])
+                                  : lists[i]->match(at);
+          if (hit) ++list_count_[slot];
+        }
         if (hit) {
-          ++list_count_[a * max_lists + i];
           // reported plies are main-line plies; variation positions count for the game only
           if (!at.inside_variation) ply_hit_[a * (size_t(last_ply) + 1) + at.ply] = 1;
         }
@@ -149,6 +171,7 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
     variation_sequence_hits_.resize(program_.sequences().size());
     walker_.walk(record, start, base, program_.needs_lookahead(), program_.needs_repetition(),
                  [&](std::span<const PosCtx> line) {
+                   start_line();
                    for (size_t id = 0; id < program_.sequences().size(); ++id)
                      find_sequence(*program_.sequences()[id], line, sequence_scratch_,
                                    variation_sequence_hits_[id]);

@@ -46,6 +46,10 @@ class GameMatcher {
   std::vector<chess::Key> keys_;      // position keys by ply (repetition counting)
   std::vector<uint32_t> list_count_;  // per alternative x list: positions it matched
   std::vector<std::vector<uint32_t>> variant_count_;  // same index, per variant (pretransform lists)
+  // Lists with :repetitioncount count their longest run instead (list_count_ / variant_count_);
+  // the current run of the line being evaluated, same indices:
+  std::vector<uint32_t> list_run_;
+  std::vector<std::vector<uint32_t>> variant_run_;
   std::vector<uint8_t> ply_hit_;      // per alternative x ply: some list matched here
   // Programs with sequences (eval/sequence.h) keep the whole line:
   std::vector<chess::Position> line_positions_;  // position by ply

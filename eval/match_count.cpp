@@ -1,5 +1,7 @@
 #include "eval/match_count.h"
 
+#include <algorithm>
+
 namespace eval {
 
 bool count_variant_matches(const PositionList& list, const PosCtx& c, std::vector<uint32_t>& counts) {
@@ -19,6 +21,17 @@ bool count_variant_matches(const PositionList& list, const PosCtx& c, std::vecto
     }
     counts[v] += all;
     any |= all;
+  }
+  return any;
+}
+
+bool track_variant_runs(const PositionList& list, const PosCtx& c, std::vector<uint32_t>& runs,
+                        std::vector<uint32_t>& longest) {
+  std::vector<uint32_t> hit(runs.size(), 0);
+  bool any = count_variant_matches(list, c, hit);
+  for (size_t v = 0; v < runs.size(); ++v) {
+    runs[v] = hit[v] ? runs[v] + 1 : 0;
+    longest[v] = std::max(longest[v], runs[v]);
   }
   return any;
 }

@@ -15,4 +15,11 @@ namespace eval {
 /// counts[0], of the positions the whole list matches. Returns true if the list matches `c`.
 bool count_variant_matches(const PositionList& list, const PosCtx& c, std::vector<uint32_t>& counts);
 
+/// The consecutive form for :pretransformrepetitioncount: for every variant v of `list`,
+/// extends `runs[v]` (the current run of consecutive positions v matched) by 1 if v matches
+/// in `c`, else resets it to 0, and raises `longest[v]` to it. Both vectors have one entry
+/// per count slot as in count_variant_matches. Returns true if the list matches `c`.
+bool track_variant_runs(const PositionList& list, const PosCtx& c, std::vector<uint32_t>& runs,
+                        std::vector<uint32_t>& longest);
+
 }  // namespace eval

@@ -33,11 +33,14 @@ class CompileError : public std::runtime_error {
 /// When a game satisfies a top-level position list (SPEC Game traversal): the number of
 /// positions the list matches lies in [lo, hi]. Default: at least one; `:matchcount r` /
 /// `:pretransformmatchcount r` in the list set r (CQL-Position-List "Matching count").
+/// With `:repetitioncount r` / `:pretransformrepetitioncount r` (`consecutive`) the number
+/// is the length of the longest run of consecutive positions of a line the list matches.
 struct MatchCount {
   int64_t lo = 1;              ///< inclusive lower bound
   int64_t hi = INT64_MAX;      ///< inclusive upper bound
   bool pretransform = false;   ///< counted per transformation variant of the list; some
                                ///< variant's count must lie in the range
+  bool consecutive = false;    ///< count the longest run of consecutive matching positions
   bool contains(int64_t n) const { return n >= lo && n <= hi; }
   /// True when a game in which the list never matches satisfies it (`:matchcount 0`).
   bool admits_zero() const { return contains(0); }

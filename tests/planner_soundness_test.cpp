@@ -115,6 +115,8 @@ const char* const kQueries[] = {
     "(match (position :checkcount 2 : 0 :piececount q 0))", "(match (position :checkcount +3+0 :flipcolor))",
     "(match (position :moveto [Qq] :matchcount 0))", "(match (position :moveto U :matchcount 0 3) (position Qd4))",
     "(match (position :check :matchcount >=12))", "(match (position :moveto Ud4 :pretransformmatchcount >=3 :shift))",
+    "(match (position :moveto U :repetitioncount 0))", "(match (position :moveto U :repetitioncount 0 2) (position Qd4))",
+    "(match (position :moveto U :repetitioncount >=2))", "(match (position :moveto Ud4 :pretransformrepetitioncount >=2 :shift))",
     "(match (position :mate :ischess960 :variant normal))", "(match (position !:isshufflechess :piececount P 8))",
     // sequences
     "(match (position :sequence ((position :moveto U) (position :mate))))",
