@@ -9,9 +9,7 @@
 
 namespace {
 
-bool on(const std::string& items, const std::string& fen) {
-  return cqltest::run_fen(cqltest::pos(items), fen);
-}
+using cqltest::on;
 
 /// The error message compiling `items` gives ("" if it compiles).
 std::string error_of(const std::string& items) {

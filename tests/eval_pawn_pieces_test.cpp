@@ -8,9 +8,7 @@
 
 namespace {
 
-bool on(const std::string& items, const std::string& fen) {
-  return cqltest::run_fen(cqltest::pos(items), fen);
-}
+using cqltest::on;
 
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -8,9 +8,7 @@
 
 namespace {
 
-bool on(const std::string& items, const std::string& fen) {
-  return cqltest::run_fen(cqltest::pos(items), fen);
-}
+using cqltest::on;
 
 // ---- :unstoppablepawns -----------------------------------------------------------------------
 

@@ -11,17 +11,9 @@
 
 namespace {
 
-using Plies = std::vector<uint32_t>;
-
-bool on(const std::string& items, const std::string& fen) {
-  return cqltest::run_fen(cqltest::pos(items), fen);
-}
-
-Plies plies(const std::string& items, const std::string& movetext, const std::string& fen = "",
-            eval::GameInfo info = {}) {
-  const std::string tags = fen.empty() ? "" : "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n";
-  return cqltest::run_game(cqltest::pos(items), tags + movetext + "\n", info).plies;
-}
+using cqltest::on;
+using cqltest::plies;
+using cqltest::Plies;
 
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -15,16 +15,9 @@
 
 namespace {
 
-using Plies = std::vector<uint32_t>;
-
-bool on(const std::string& items, const std::string& fen) {
-  return cqltest::run_fen(cqltest::pos(items), fen);
-}
-
-Plies plies(const std::string& items, const std::string& movetext, const std::string& fen = "") {
-  const std::string tags = fen.empty() ? "" : "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n";
-  return cqltest::run_game(cqltest::pos(items), tags + movetext + "\n").plies;
-}
+using cqltest::on;
+using cqltest::plies;
+using cqltest::Plies;
 
 // ---- Logical keywords ------------------------------------------------------------------------
 

@@ -13,9 +13,7 @@
 
 namespace {
 
-bool on(const std::string& items, const std::string& fen) {
-  return cqltest::run_fen(cqltest::pos(items), fen);
-}
+using cqltest::on;
 
 /// The FEN (White to move) of the board `kings` with `piece` added on `square`; the caller
 /// keeps the kings out of the piece's way.

@@ -11,20 +11,9 @@
 
 namespace {
 
-using Plies = std::vector<uint32_t>;
-
-/// True if the position list with `items` matches the single position `fen`.
-bool on(const std::string& items, const std::string& fen) {
-  return cqltest::run_fen(cqltest::pos(items), fen);
-}
-
-/// The matched plies of the position list with `items` in the game `movetext` (played from
-/// `fen` when given, else from the standard start).
-Plies plies(const std::string& items, const std::string& movetext, const std::string& fen = "",
-            eval::GameInfo info = {}) {
-  const std::string tags = fen.empty() ? "" : "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n";
-  return cqltest::run_game(cqltest::pos(items), tags + movetext + "\n", info).plies;
-}
+using cqltest::on;
+using cqltest::plies;
+using cqltest::Plies;
 
 // ---- Piece designators inside a position -----------------------------------------------------
 

@@ -58,4 +58,20 @@ inline bool run_fen(const std::string& script, const std::string& fen) {
 /// Wraps position-list items into a script: "(match (position ITEMS))".
 inline std::string pos(const std::string& items) { return "(match (position " + items + "))"; }
 
+/// True if the position list with `items` matches the single position `fen`.
+inline bool on(const std::string& items, const std::string& fen) {
+  return run_fen(pos(items), fen);
+}
+
+/// Matched plies (0 = start position), ascending.
+using Plies = std::vector<uint32_t>;
+
+/// The matched plies of the position list with `items` in the game `movetext` (played from
+/// `fen` when given, else from the standard start), with game information `info`.
+inline Plies plies(const std::string& items, const std::string& movetext,
+                   const std::string& fen = "", eval::GameInfo info = {}) {
+  const std::string tags = fen.empty() ? "" : "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n";
+  return run_game(pos(items), tags + movetext + "\n", info).plies;
+}
+
 }  // namespace cqltest
