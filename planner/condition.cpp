@@ -4,6 +4,7 @@
 #include <map>
 
 #include "chess/bitboard.h"
+#include "eval/board_predicates.h"
 
 namespace planner {
 
@@ -15,7 +16,6 @@ using eval::Op;
 namespace {
 
 constexpr Bitboard kAll = ~Bitboard(0);
-constexpr int kPower[6] = {0, 9, 5, 3, 3, 1};  // K Q R B N P, pieces.h bit order
 constexpr chess::PieceType kType[6] = {chess::KING, chess::QUEEN, chess::ROOK,
                                        chess::BISHOP, chess::KNIGHT, chess::PAWN};
 
@@ -29,7 +29,7 @@ int material_of(const sig::MaterialKey& key, PieceMask mask, bool power, int col
     if (!(mask >> i & 1)) continue;
     chess::Color c = chess::Color(i / 6);
     int n = kType[i % 6] == chess::KING ? 1 : key.count(c, kType[i % 6]);
-    int v = power ? n * kPower[i % 6] : n;
+    int v = power ? n * eval::piece_power(chess::make_piece(c, kType[i % 6])) : n;
     total += colour_sign == 0 ? v : (c == chess::WHITE ? v : -v);
   }
   return total;
