@@ -1,5 +1,6 @@
 // `cqldb query --db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE]
-//               [--limit N] [--threads N] [--quiet]`
+//               [--limit N] [--threads N] [--quiet] [--engine PATH]
+//               [--tablebases DIR[:DIR]]`
 //
 // Exit codes: 0 success (also with no match), 1 runtime failure (database, output file),
 // 2 usage error or a script that does not parse or compile (message `file:line:col: ...`),
@@ -23,6 +24,7 @@
 #include "db/database.h"
 #include "eval/program.h"
 #include "eval/search.h"
+#include "eval/tablebase.h"
 #include "planner/explain.h"
 #include "planner/plan.h"
 
@@ -71,13 +73,16 @@ void print_summary(const eval::SearchStats& s) {
       s.cancelled ? "interrupted: " : "", with_commas(s.matches).c_str(),
       s.matches == 1 ? "" : "es", with_commas(s.games_total).c_str(), s.games_total == 1 ? "" : "s",
       s.seconds, with_commas(s.candidates).c_str(), with_commas(s.positions).c_str());
+  if (s.engine_calls || s.cache_hits)
+    std::fprintf(stderr, "engine: %s searches, %s results from the analysis cache\n",
+                 with_commas(s.engine_calls).c_str(), with_commas(s.cache_hits).c_str());
 }
 
 }  // namespace
 
 int run_query(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
-  std::string db_dir, script_path, expression, format_name = "table", output;
+  std::string db_dir, script_path, expression, format_name = "table", output, engine;
   uint64_t limit = 0;
   unsigned threads = 0;
   po::options_description options("Options");
@@ -90,7 +95,12 @@ int run_query(const std::vector<std::string>& args) {
       "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
       "quiet,q", "no progress display")(
       "explain", "print the plan (header SQL, signature conditions) and the figures of each stage")(
-      "no-planner", "replay every candidate of the header filter (no signature pruning)");
+      "no-planner", "replay every candidate of the header filter (no signature pruning)")(
+      "engine", po::value(&engine),
+      "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
+      "tablebases", po::value<std::string>(),
+      "Gaviota tablebase directories DIR[:DIR] for :endgameevaluation (default: "
+      "$CQLDB_TABLEBASES, else /usr/share/gaviotatb/gtb4)");
   po::positional_options_description positional;
   positional.add("script", 1);
   po::variables_map vm;
@@ -119,6 +129,7 @@ int run_query(const std::vector<std::string>& args) {
     std::fprintf(stderr, "cqldb query: cannot read %s\n", script_path.c_str());
     return 2;
   }
+  if (vm.count("tablebases")) eval::tablebase::configure(vm["tablebases"].as<std::string>());
   eval::Program program;
   if (!compile_script(text, source_name, program)) return 2;
 
@@ -143,6 +154,7 @@ int run_query(const std::vector<std::string>& args) {
   search_options.threads = threads;
   search_options.limit = limit;
   search_options.cancel = &g_cancel;
+  search_options.engine = engine;
   const bool show_progress = !vm.count("quiet") && isatty(STDERR_FILENO);
   if (show_progress)
     search_options.progress = [](uint64_t searched, uint64_t total, uint64_t matches) {

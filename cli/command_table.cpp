@@ -25,13 +25,15 @@ const std::vector<Command>& command_table() {
        "1; Ctrl-C stops it (run it again to finish).",
        run_reindex},
       {"query", "--db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
-                "[--limit N] [--threads N] [--explain] [--no-planner]",
+                "[--limit N] [--threads N] [--explain] [--no-planner] [--engine PATH]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
        "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
        "comment at each matched position. A script error is reported as FILE:LINE:COLUMN "
-       "with exit code 2; Ctrl-C stops the search and prints what was found.",
+       "with exit code 2; Ctrl-C stops the search and prints what was found. :evaluation and "
+       ":moveevaluation run a UCI engine (--engine, $CQLDB_ENGINE, default stockfish) and "
+       "cache its results in DIR/analysis-cache.sqlite.",
        run_query},
-      {"shell", "--db DIR [-c \"COMMAND; COMMAND\"]",
+      {"shell", "--db DIR [-c \"COMMAND; COMMAND\"] [--engine PATH]",
        "An interactive search session (also `cqldb --db DIR`): queries, refinements and "
        "header filters narrow a current result that can be listed, shown with a board, "
        "summarized and exported; `help` inside lists the commands. With -c (or commands on "

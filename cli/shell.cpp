@@ -1,5 +1,6 @@
-// `cqldb shell --db DIR [-c "COMMAND; COMMAND"]` (also `cqldb --db DIR` and
-// `cqldb -c "..." --db DIR`): an interactive search session over one database.
+// `cqldb shell --db DIR [-c "COMMAND; COMMAND"] [--engine PATH] [--tablebases DIR[:DIR]]`
+// (also `cqldb --db DIR` and `cqldb -c "..." --db DIR`): an interactive search session over
+// one database.
 //
 // Where commands come from:
 //   -c TEXT            the commands in TEXT, separated by `;` (no terminal needed)
@@ -28,6 +29,7 @@
 #include "cli/shell_state.h"
 #include "db/errors.h"
 #include "db/schema.h"
+#include "eval/tablebase.h"
 
 namespace cli {
 
@@ -191,10 +193,15 @@ int run_interactive(ShellState& state) {
 
 int run_shell(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
-  std::string db_dir, commands;
+  std::string db_dir, commands, engine;
   po::options_description options("Options");
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
-      "command,c", po::value(&commands), "run these `;`-separated commands and exit");
+      "command,c", po::value(&commands), "run these `;`-separated commands and exit")(
+      "engine", po::value(&engine),
+      "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
+      "tablebases", po::value<std::string>(),
+      "Gaviota tablebase directories DIR[:DIR] for :endgameevaluation (default: "
+      "$CQLDB_TABLEBASES, else /usr/share/gaviotatb/gtb4)");
   po::positional_options_description positional;
   po::variables_map vm;
   switch (parse_options("shell", options, positional, args, vm)) {
@@ -214,6 +221,8 @@ int run_shell(const std::vector<std::string>& args) {
     return 2;
   }
   ShellState state(std::move(*database), database_name(db_dir), terminal, std::cout, std::cerr);
+  state.engine = engine;
+  if (vm.count("tablebases")) eval::tablebase::configure(vm["tablebases"].as<std::string>());
   SigintGuard sigint;
   if (vm.count("command")) {
     bool failed = false;

@@ -119,6 +119,7 @@ CommandStatus run_query(ShellState& state, const CommandInput& input, bool refin
   std::vector<uint32_t> within;
   eval::SearchOptions options;
   options.cancel = &state.cancel();
+  options.engine = state.engine;
   planner::Plan plan = planner::Plan::make(*program);  // prune by signatures before replay
   if (plan.prunes()) options.filter = &plan;
   if (refine && !state.result().all) {
@@ -222,6 +223,7 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& input) {
   out << planner::explain_plan(*program, &plan);
   eval::SearchOptions options;
   options.cancel = &state.cancel();
+  options.engine = state.engine;
   if (plan.prunes()) options.filter = &plan;
   std::vector<eval::GameMatch> matches;
   eval::SearchStats stats = eval::search(*program, state.database(), options, matches);

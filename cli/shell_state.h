@@ -79,6 +79,9 @@ class ShellState {
 
   /// `timer on|off`: print each command's wall time.
   bool timer = false;
+  /// `--engine`: the UCI engine for :evaluation / :moveevaluation (empty = default,
+  /// eval::SearchOptions::engine).
+  std::string engine;
 
  private:
   db::Database database_;

@@ -250,6 +250,7 @@ KeywordArgs Parser::parse_args(const Token& kw, const KeywordInfo& info, ListKin
         ListKind sub = info.keyword == Keyword::Not ? kind : ListKind::Position;
         ListContext inner;
         inner.sub_match = sub == ListKind::Match;
+        inner.cut_argument = info.keyword == Keyword::Cut;
         args.lists.push_back(parse_list(sub, inner));
       }
       return args;

@@ -139,7 +139,7 @@ LineArgs Parser::parse_line(const Token& kw, bool star) {
                 "'" + want + "' here");
       }
     }
-  } else if (!star) {
+  } else if (!args.transposition) {
     // Without move numbers, pieces of a definite colour must alternate.
     int last_color = -1;
     size_t last_index = 0;
@@ -158,7 +158,7 @@ LineArgs Parser::parse_line(const Token& kw, bool star) {
       last_index = i;
     }
   }
-  if (star) {
+  if (star) {  // the uniqueness rules of :line* (the older string form "... *" has none)
     for (size_t i = 0; i < args.moves.size(); ++i) {
       const LineMove& m = args.moves[i];
       auto bad = [&](const std::string& why) {

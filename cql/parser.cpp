@@ -267,7 +267,7 @@ void Parser::parse_keyword_into(List& list, const ListContext& ctx) {
 KeywordItem Parser::parse_keyword_item(const Token& kw, const KeywordInfo& info, ListKind kind,
                                        const ListContext& ctx) {
   if ((info.keyword == Keyword::Following || info.keyword == Keyword::Preceding) &&
-      !ctx.top_level) {
+      !ctx.top_level && !(info.keyword == Keyword::Preceding && ctx.cut_argument)) {
     fail(kw,
          "'" + kw.spelled() + "' is only allowed in a position list directly inside the match list",
          "a top-level position list");

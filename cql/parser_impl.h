@@ -15,6 +15,7 @@ namespace cql::detail {
 struct ListContext {
   bool top_level = false;  ///< a position list directly inside the script's match list
   bool sub_match = false;  ///< a match list given as argument of :and/:or/... (no position lists)
+  bool cut_argument = false;  ///< the argument of :cut: `:preceding` allowed (seed 001 :cut)
 };
 
 /// Options of a range specifier.

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "eval/header_filter.h"
 #include "index/signature.h"
@@ -20,6 +22,23 @@ class CandidateFilter {
   /// Of the alternatives in `alternatives` (bit i = Program::alternatives()[i]), those the
   /// game with signature `s` and header values `info` (null if not loaded) can still match.
   virtual unsigned keep(const sig::Signature& s, const GameInfo* info, unsigned alternatives) const = 0;
+  /// keep() on an encoded signature (index/signature.h), decoding into `scratch` only as
+  /// far as needed. The planner first tests the signature's Summary (sig::read_summary),
+  /// which rules most games out in a few nanoseconds, and decodes only the survivors.
+  virtual unsigned keep_encoded(std::string_view bytes, const GameInfo* info, unsigned alternatives,
+                                sig::Signature& scratch) const {
+    sig::decode(bytes, scratch, scope());
+    return keep(scratch, info, alternatives);
+  }
+  /// True when ply_windows() can narrow the plies replay evaluates.
+  virtual bool has_ply_windows() const { return false; }
+  /// Sets allowed[p] (p = 0..plies of the game with encoded signature `bytes`) to 1 at the
+  /// main-line plies where the alternatives in `alternatives` may match, 0 elsewhere (for
+  /// GameMatcher::set_ply_windows). Returns false when every ply must be evaluated.
+  virtual bool ply_windows(std::string_view /*bytes*/, unsigned /*alternatives*/, sig::Signature& /*scratch*/,
+                           std::vector<uint8_t>& /*allowed*/) const {
+    return false;
+  }
   /// True when keep() needs GameInfo (result / Elo conditions).
   virtual bool needs_game_info() const = 0;
 };

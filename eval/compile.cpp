@@ -2,15 +2,24 @@
 // filters (eval/header_filter.h). Transformations (seed 003, SPEC) are applied here, once:
 // every designator of a list is compiled once per distinct transformation of the list.
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
 #include "db/game_header.h"
+#include "eval/analysis.h"
+#include "eval/exchange.h"
 #include "eval/game_keywords.h"
+#include "eval/line.h"
+#include "eval/accumulator.h"
+#include "eval/control.h"
 #include "eval/lookahead.h"
+#include "eval/match_count.h"
 #include "eval/node.h"
 #include "eval/program.h"
+#include "eval/relation.h"
 #include "eval/sequence.h"
+#include "eval/tablebase.h"
 #include "eval/transform.h"
 
 namespace eval {
@@ -69,6 +78,46 @@ IntRange int_range(const cql::Range& r, const KeywordItem& item) {
   return out;
 }
 
+/// :endgameevaluation / :endgameevaluation* (seed 000; eval/tablebase.h). Initialises the
+/// tablebases (tablebase::prepare). Throws CompileError when no table is found, for a
+/// distance to mate given with `remis`, and for `end` in the distance.
+Node endgame_node(const KeywordItem& item, Keyword k, bool swap) {
+  using O = cql::EndgameOutcome;
+  const auto& a = std::get<cql::EndgameArgs>(item.args);
+  O outcome = a.outcome;
+  if (swap && outcome == O::WhiteWins) outcome = O::BlackWins;
+  else if (swap && outcome == O::BlackWins) outcome = O::WhiteWins;
+  const std::string name = cql::keyword_spelling(item.keyword);
+  if (outcome == O::Draw && a.plies)
+    throw CompileError(item.loc, name + ": a distance to mate needs a mate result (mate, *mate, +mate, -mate)");
+  if (a.plies && ((a.plies->lo && a.plies->lo->from_end) || (a.plies->hi && a.plies->hi->from_end)))
+    throw CompileError(item.loc, name + ": `end` is not allowed in a distance to mate");
+  const tablebase::Status status = tablebase::prepare();
+  if (status.max_pieces == 0)
+    throw CompileError(item.loc, name + ": no Gaviota tablebases found in " + status.dirs +
+                                     " (set --tablebases or CQLDB_TABLEBASES)");
+  Node n;
+  n.op = Op::kEndgameEvaluation;
+  n.value = int64_t(outcome) | (k == Keyword::EndgameEvaluationStar ? tablebase::kStarBit : 0);
+  if (a.plies) n.range = int_range(*a.plies, item);
+  IntRange pieces;
+  pieces.lo = 2;
+  pieces.hi = status.max_pieces;
+  n.ranges.push_back(pieces);
+  return n;
+}
+
+/// A pawn-unit score range (cql::ScoreRange) as inclusive integer bounds, for values that
+/// are whole pawn units (exchange values): `>-0.5` = `>=0`, `<3` = `<=2`. Empty when no
+/// integer fits (then nothing matches).
+IntRange whole_pawn_range(const cql::ScoreRange& r) {
+  IntRange out;
+  auto bounded = [](double v) { return std::clamp(v, -1e9, 1e9); };  // far beyond any value
+  if (r.lo) out.lo = r.lo_strict ? int64_t(std::floor(bounded(*r.lo))) + 1 : int64_t(std::ceil(bounded(*r.lo)));
+  if (r.hi) out.hi = r.hi_strict ? int64_t(std::ceil(bounded(*r.hi))) - 1 : int64_t(std::floor(bounded(*r.hi)));
+  return out;
+}
+
 /// Castling letters K Q k q of a designator -> CastlingRight bits.
 int castling_rights_of(cql::PieceMask mask) {
   using namespace cql::piece_mask;
@@ -81,15 +130,22 @@ int castling_rights_of(cql::PieceMask mask) {
 }
 
 /// Compiles position lists under a transformation.
+MatchCount match_count_of(const cql::List& list);
+
 class ListCompiler {
  public:
   ListCompiler(bool& needs_game_info, bool& needs_repetition,
-               std::vector<std::shared_ptr<const SequenceSpec>>& sequences)
-      : needs_game_info_(needs_game_info), needs_repetition_(needs_repetition), sequences_(sequences) {}
+               std::vector<std::shared_ptr<const SequenceSpec>>& sequences,
+               std::vector<std::shared_ptr<const RelationSpec>>* relations = nullptr,
+               const std::vector<TagSpec>* tags = nullptr)
+      : needs_game_info_(needs_game_info), needs_repetition_(needs_repetition), sequences_(sequences),
+        relations_(relations), tags_(tags) {}
 
   /// Compiles `list` with every element transformed by (the list's own transformations,
   /// then) `outer`.
-  std::shared_ptr<const PositionList> compile(const cql::List& list, const Transform& outer) {
+  /// `top`: `list` is a top-level position list (its counting keywords are the game's
+  /// MatchCount; nested ones become line tables, eval/match_count.h).
+  std::shared_ptr<const PositionList> compile(const cql::List& list, const Transform& outer, bool top = false) {
     std::vector<TransformKeyword> keywords;
     for (const cql::Element& e : list.elements) {
       if (auto* item = std::get_if<KeywordItem>(&e))
@@ -98,8 +154,13 @@ class ListCompiler {
     auto out = std::make_shared<PositionList>();
     out->negated = list.negated;
     std::set<std::string> seen;  // canonical forms of the variants compiled so far
+    const chess::Bitboard outer_pattern = pattern_;
     for (const Transform& inner : compose(keywords)) {
       Transform t = inner.then(outer);
+      // relation:pattern: the squares of the list's top-level designators under t
+      pattern_ = 0;
+      for (const cql::Element& e : list.elements)
+        if (auto* p = std::get_if<cql::PieceDesignator>(&e)) pattern_ |= t.apply(p->squares.squares);
       std::vector<Node> nodes;
       bool never = false;  // some node can never match under t (a designator left the board)
       for (const cql::Element& e : list.elements) {
@@ -109,23 +170,54 @@ class ListCompiler {
         nodes.push_back(std::move(n));
       }
       if (never) continue;  // this transformation of the list matches nothing
+      // Engine searches are slow: the conjunction's cheap conditions decide first.
+      std::stable_partition(nodes.begin(), nodes.end(), [](const Node& n) { return !uses_engine(n); });
       std::string key = canonical(nodes);
       if (!seen.insert(key).second) continue;
       out->variants.push_back(std::move(nodes));
     }
     out->index.build(out->variants);
-    return out;
+    pattern_ = outer_pattern;
+    for (const cql::Element& e : list.elements) {  // bare :cut / :exclude / :skip
+      const auto* item = std::get_if<KeywordItem>(&e);
+      if (!item) continue;
+      if (item->keyword == Keyword::Skip) out->control |= control::kSkip;
+      if ((item->keyword == Keyword::Cut || item->keyword == Keyword::Exclude) &&
+          std::get<cql::SubListArgs>(item->args).lists.empty())
+        out->control |= item->keyword == Keyword::Cut ? control::kCut : control::kExclude;
+    }
+    if (accumulating) {  // lists with :accumulate are counted before evaluation
+      bool adds = false;
+      for (const auto& v : out->variants)
+        for (const Node& n : v) adds |= n.op == Op::kAccumulate;
+      if (adds) accumulating->push_back(out);
+    }
+    const MatchCount nested_count = top ? MatchCount{} : match_count_of(list);
+    return wrap_line_rules(list, std::move(out), top ? nullptr : &nested_count, &list == cut_sub_list_, sequences_);
   }
 
  private:
   Designator designator(const cql::PieceDesignator& p, const Transform& t) {
-    if (!p.tag.empty()) throw CompileError(p.loc, "not yet supported: tagged piece designator $" + p.tag);
     Designator d;
+    if (!p.tag.empty()) {  // `$name[squares]`: the piece bound to the tag (CQL-Tagging)
+      d.tag = int8_t(tag_number(p.tag, p.loc));
+      d.pieces = cql::piece_mask::kAnyPiece;
+      d.squares = t.apply(p.squares.squares);
+      return d;
+    }
     d.pieces = t.apply(p.pieces);
     d.promoted = t.apply(p.promoted);
     d.not_promoted = t.apply(p.not_promoted);
     d.squares = t.apply(p.squares.squares);  // the reserve never holds a piece in standard chess
     return d;
+  }
+
+  /// The number of the tag `name` (Program::tags()); CompileError if it is not declared.
+  size_t tag_number(const std::string& name, cql::SourceLoc loc) const {
+    if (tags_)
+      for (size_t i = 0; i < tags_->size(); ++i)
+        if ((*tags_)[i].name == name) return i;
+    throw CompileError(loc, "tag '" + name + "' is not declared by match:forany");
   }
 
   Node element(const cql::Element& e, const Transform& t) {
@@ -340,8 +432,10 @@ class ListCompiler {
                      : k == Keyword::GappedSequence ? Kind::kGapped
                      : k == Keyword::Match          ? Kind::kWholeLine
                                                     : Kind::kAnyOrder;
-        for (const cql::List& l : std::get<cql::SubListArgs>(item.args).lists)
+        for (const cql::List& l : std::get<cql::SubListArgs>(item.args).lists) {
+          reject_bare_control(l, item);  // eval/control.h
           spec->elements.push_back(compile(l, t));
+        }
         if (spec->kind == Kind::kAnyOrder && spec->elements.size() > SequenceSpec::kMaxAnyOrder)
           throw CompileError(item.loc, ":matchconsecutive takes at most " +
                                            std::to_string(SequenceSpec::kMaxAnyOrder) + " position lists");
@@ -349,6 +443,24 @@ class ListCompiler {
         n.value = int64_t(sequences_.size());
         n.lists = spec->elements;
         sequences_.push_back(std::move(spec));
+        break;
+      }
+      // ---- relation (eval/relation.h) and tags (CQL-Tagging)
+      case Keyword::Relation: {
+        if (!relations_) not_supported(item);
+        n.op = Op::kRelation;
+        n.value = int64_t(relations_->size());
+        relations_->push_back(std::make_shared<const RelationSpec>(compile_relation(
+            std::get<cql::SubListArgs>(item.args).lists.at(0), pattern_, int_range)));
+        break;
+      }
+      case Keyword::TagMatch: {
+        const auto& a = std::get<cql::NameArgs>(item.args);
+        n.op = Op::kTagMatch;
+        n.value = int64_t(tag_number(a.name, item.loc));
+        if (!a.piece) throw CompileError(item.loc, ":tagmatch needs a piece designator");
+        if (!a.piece->tag.empty()) throw CompileError(a.piece->loc, ":tagmatch takes a piece designator, not a tag");
+        n.d.push_back(designator(*a.piece, t));
         break;
       }
       // ---- counting
@@ -364,6 +476,54 @@ class ListCompiler {
       case Keyword::Variations: case Keyword::VariationsOnly:
         break;  // rules of the top-level list (Program::compile), not nodes
       case Keyword::InsideVariation: n.op = Op::kInsideVariation; break;
+      // ---- control (eval/control.h); the bare forms are PositionList::control (compile())
+      case Keyword::Cut:
+      case Keyword::Exclude: {
+        const auto& lists = std::get<cql::SubListArgs>(item.args).lists;
+        if (lists.empty()) break;
+        const cql::List& sub = lists[0];
+        const cql::List* outer_cut = cut_sub_list_;
+        if (k == Keyword::Cut) cut_sub_list_ = &sub;
+        n.op = Op::kControl;  // evaluated on its own at every position (Alternative::controls)
+        n.lists.push_back(compile(sub, t));
+        cut_sub_list_ = outer_cut;
+        n.value = k == Keyword::Exclude ? control::kExclude
+                  : sub.find(Keyword::Preceding) ? control::kCutPreceding
+                                                 : control::kCut;
+        if (!controls) not_supported(item);
+        controls->push_back(ControlArgument{n.lists[0], uint8_t(n.value), SIZE_MAX});
+        break;
+      }
+      case Keyword::Skip:
+      case Keyword::EndMost: case Keyword::Following: case Keyword::Preceding:
+        break;  // list rules: compile() (control bits) and wrap_line_rules (eval/match_count.h)
+      // ---- accumulators (eval/accumulator.h)
+      case Keyword::Accumulate:
+      case Keyword::AccumulateStar:
+      case Keyword::SumRange: {
+        const auto& a = std::get<cql::NameArgs>(item.args);
+        const AccumulatorNames::Entry* entry = accumulator_names ? accumulator_names->find(a.name) : nullptr;
+        if (!entry) throw CompileError(item.loc, "accumulator '" + a.name + "' is never accumulated (:accumulate)");
+        n.value = int64_t(entry->index + (entry->star && swap ? 1 : 0));
+        if (k == Keyword::SumRange) {
+          n.op = Op::kSumRange;
+          if (!a.range) throw CompileError(item.loc, ":sumrange needs a range");
+          n.range = int_range(*a.range, item);
+        } else {
+          n.op = Op::kAccumulate;
+        }
+        break;
+      }
+      // ---- move lines (eval/line.h); a line that can never match (a drop, a designator
+      // shifted off the board) drops this transformation of the list
+      case Keyword::Line:
+      case Keyword::LineStar: {
+        n.line = compile_line(std::get<cql::LineArgs>(item.args), t, item.loc);
+        n.op = Op::kLine;
+        for (const LineMoveSpec& m : n.line->moves)
+          if (m.kind == LineMoveSpec::Kind::kNever) n.op = Op::kFalse;
+        break;
+      }
       // ---- game keywords (eval/start_position.h)
       case Keyword::IsChess960:
       case Keyword::IsShuffleChess:
@@ -401,6 +561,31 @@ class ListCompiler {
         n.pawn = spec;
         break;
       }
+      // ---- tablebases (eval/tablebase.h)
+      case Keyword::EndgameEvaluation:
+      case Keyword::EndgameEvaluationStar: n = endgame_node(item, k, swap); break;
+      // ---- static exchange evaluation (eval/exchange.h); values are the mover's, so a
+      // colour flip changes only the designators
+      case Keyword::ExchangeEvaluation: {
+        const auto& a = std::get<cql::EvaluationArgs>(item.args);
+        if (a.exchange_depth && *a.exchange_depth < 1)
+          throw CompileError(item.loc, ":exchangeevaluation: the depth counts plies and must be at least 1 (or *)");
+        n.op = Op::kExchangeEvaluation;
+        n.value = a.exchange_depth ? std::min<int64_t>(*a.exchange_depth, kMaxExchangePlies) : 0;
+        n.range = whole_pawn_range(a.score.value());
+        for (const cql::PieceDesignator& p : a.pieces) n.d.push_back(designator(p, t));
+        break;
+      }
+      case Keyword::MaxSwapEvaluation: with_designators(Op::kMaxSwapEvaluation); n.range = range0(); break;
+      // ---- engine evaluation (eval/analysis.h)
+      case Keyword::Evaluation:
+      case Keyword::MoveEvaluation: {
+        std::vector<Designator> ds;
+        for (const cql::PieceDesignator& p : std::get<cql::EvaluationArgs>(item.args).pieces)
+          ds.push_back(designator(p, t));
+        n = engine_node(item, k, std::move(ds), swap);
+        break;
+      }
       default: not_supported(item);
     }
     return n;
@@ -411,19 +596,24 @@ class ListCompiler {
     std::string s;
     for (const Node& n : nodes) {
       // a sequence's id differs per transformation; its elements and kind identify it
-      int64_t value = n.op == Op::kSequence ? int64_t(sequences_[size_t(n.value)]->kind) : n.value;
+      int64_t value = n.op == Op::kSequence || n.op == Op::kLineTable ? int64_t(sequences_[size_t(n.value)]->kind) : n.value;
+      // a relation's id differs per transformation too; only its allowable squares vary
+      if (n.op == Op::kRelation) value = 0;
       s += std::to_string(int(n.op)) + (n.negate ? "!" : "") + ":" + std::to_string(value) + ":" +
            std::to_string(n.range.lo) + "," + std::to_string(n.range.hi) + ":";
       for (const Designator& d : n.d)
         s += std::to_string(d.pieces) + "/" + std::to_string(d.promoted) + "/" +
-             std::to_string(d.not_promoted) + "@" + std::to_string(d.squares) + ";";
+             std::to_string(d.not_promoted) + "@" + std::to_string(d.squares) + "$" +
+             std::to_string(d.tag) + ";";
       for (const auto& l : n.lists) {
         s += "(";
         for (const auto& v : l->variants) s += "[" + canonical(v) + "]";
         s += l->negated ? ")!" : ")";
       }
       if (n.fen) s += n.fen->fen();
+      if (n.op == Op::kRelation) s += "R" + std::to_string((*relations_)[size_t(n.value)]->allowable);
       if (n.pawn) s += n.pawn->swapped ? "~" : "=";
+      if (n.line) s += n.line->canonical();
       for (const IntRange& r : n.ranges) s += "#" + std::to_string(r.lo) + "," + std::to_string(r.hi);
       s += '|';
     }
@@ -433,6 +623,17 @@ class ListCompiler {
   bool& needs_game_info_;
   bool& needs_repetition_;
   std::vector<std::shared_ptr<const SequenceSpec>>& sequences_;  ///< ids in post-order
+  std::vector<std::shared_ptr<const RelationSpec>>* relations_;  ///< null: :relation unsupported
+  const std::vector<TagSpec>* tags_;                             ///< :forany tags (may be null)
+  chess::Bitboard pattern_ = 0;  ///< top-level designator squares of the list being compiled
+  const cql::List* cut_sub_list_ = nullptr;  ///< the argument of the :cut being compiled
+
+ public:
+  const AccumulatorNames* accumulator_names = nullptr;  ///< the script's accumulators
+  /// Receives the lists with :accumulate (Alternative::accumulating); null: none expected.
+  std::vector<std::shared_ptr<const PositionList>>* accumulating = nullptr;
+  /// Receives the arguments of :cut / :exclude (Alternative::controls).
+  std::vector<ControlArgument>* controls = nullptr;
 };
 
 /// True if `k` is one of the counting keywords that set a top-level list's MatchCount.
@@ -441,11 +642,11 @@ bool is_count_rule(Keyword k) {
          k == Keyword::RepetitionCount || k == Keyword::PretransformRepetitionCount;
 }
 
-/// The MatchCount rule of the top-level position list `list`: from its `:matchcount` /
+/// The MatchCount rule of the position list `list`: from its `:matchcount` /
 /// `:pretransformmatchcount` / `:repetitioncount` / `:pretransformrepetitioncount` items
-/// (several are intersected). Throws CompileError for one in a nested list (counting a
-/// sub-list's matches over the game is not supported yet), for plain and pretransform
-/// kinds in one list, and for match counts together with repetition counts.
+/// (several are intersected; a nested list's rule becomes a line table, eval/match_count.h).
+/// Throws CompileError for plain and pretransform kinds in one list, and for match counts
+/// together with repetition counts.
 MatchCount match_count_of(const cql::List& list) {
   MatchCount rule;
   std::set<const KeywordItem*> direct;
@@ -474,11 +675,6 @@ MatchCount match_count_of(const cql::List& list) {
                                         ? ":repetitioncount and :pretransformrepetitioncount in one position list"
                                         : ":matchcount and :pretransformmatchcount in one position list");
   }
-  cql::walk(list, [&](const KeywordItem& item) {
-    if (is_count_rule(item.keyword) && !direct.count(&item))
-      throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword) +
-                                       " in a nested position list");
-  });
   return rule;
 }
 
@@ -495,6 +691,11 @@ LineScope line_scope_of(const cql::List& list) {
     else continue;
     direct.insert(item);
   }
+  // relation:variations / :variationsonly belong to their relation list (eval/relation.h)
+  cql::walk(list, [&](const KeywordItem& item) {
+    if (item.keyword == Keyword::Relation)
+      for (const KeywordItem* k : std::get<cql::SubListArgs>(item.args).lists.at(0).keywords()) direct.insert(k);
+  });
   cql::walk(list, [&](const KeywordItem& item) {
     if ((item.keyword == Keyword::Variations || item.keyword == Keyword::VariationsOnly) && !direct.count(&item))
       throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword) +
@@ -529,16 +730,45 @@ Program Program::compile(const cql::Script& script) {
       case Keyword::RepetitionCount: case Keyword::PretransformRepetitionCount:
       case Keyword::Sequence: case Keyword::GappedSequence: case Keyword::Relation:
       case Keyword::Accumulate: case Keyword::AccumulateStar: case Keyword::SumRange:
-      case Keyword::Output: case Keyword::Pgn: case Keyword::ForAny:
+      case Keyword::Output: case Keyword::Pgn:
         throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword) + " in a match list");
+      case Keyword::ForAny: {  // CQL-Tagging: at most two tags, bound per game (game_matcher)
+        const auto& a = item->as<cql::NameArgs>();
+        if (program.tags_.size() == 2) throw CompileError(item->loc, "at most two tags may be declared by match:forany");
+        for (const TagSpec& tag : program.tags_)
+          if (tag.name == a.name) throw CompileError(item->loc, "tag '" + a.name + "' is declared twice");
+        if (!a.piece || !a.piece->tag.empty())
+          throw CompileError(item->loc, "match:forany needs a piece designator");
+        program.tags_.push_back(TagSpec{a.name, a.piece->pieces, a.piece->promoted, a.piece->not_promoted});
+        break;
+      }
       default: break;
     }
   }
+  if (!program.tags_.empty()) {
+    const KeywordItem* forany = match.find(Keyword::ForAny);
+    if (either)
+      throw CompileError(forany->loc, "not yet supported: match:forany together with match:eithercolor");
+    cql::walk(match, [&](const KeywordItem& item) {
+      if (item.keyword == Keyword::Relation)
+        throw CompileError(item.loc, "tags (match:forany) may not be used together with position:relation");
+    });
+  }
+  const AccumulatorNames accumulators = accumulator_names(match);
+  program.accumulator_counters_ = accumulators.counters;
+  cql::walk(match, [&](const KeywordItem& item) {
+    if (item.keyword == Keyword::Cut || item.keyword == Keyword::Exclude || item.keyword == Keyword::Skip)
+      program.needs_control_ = true;
+  });
   for (int flip = 0; flip <= (either ? 1 : 0); ++flip) {
     Alternative alt;
     alt.color_flipped = flip;
     alt.header = HeaderFilter::compile(match, flip);
-    ListCompiler compiler(program.needs_game_info_, program.needs_repetition_, program.sequences_);
+    ListCompiler compiler(program.needs_game_info_, program.needs_repetition_, program.sequences_,
+                          &program.relations_, &program.tags_);
+    compiler.accumulator_names = &accumulators;
+    compiler.accumulating = &alt.accumulating;
+    compiler.controls = &alt.controls;
     Transform t = flip ? Transform::color_flip() : Transform();
     for (const cql::Element& e : match.elements) {
       if (const auto* box = std::get_if<cql::Box<cql::List>>(&e)) {
@@ -548,19 +778,32 @@ Program Program::compile(const cql::Script& script) {
             if (const auto* item = std::get_if<KeywordItem>(&inner); item && item->keyword == Keyword::FlipColor)
               throw CompileError(item->loc, ":flipcolor is not allowed together with match:eithercolor");
         }
-        alt.lists.push_back(compiler.compile(list, t));
+        alt.lists.push_back(compiler.compile(list, t, /*top=*/true));
         alt.counts.push_back(match_count_of(list));
+        for (ControlArgument& arg : alt.controls)
+          if (arg.top_list == SIZE_MAX) arg.top_list = alt.lists.size() - 1;
+        // a control list (bare :cut / :exclude / :skip) asks nothing of the game by itself
+        if (alt.lists.back()->control && !std::any_of(list.elements.begin(), list.elements.end(), [](const cql::Element& el) {
+              const auto* item = std::get_if<KeywordItem>(&el);
+              return item && is_count_rule(item->keyword);
+            }))
+          alt.counts.back().lo = 0;
         alt.scopes.push_back(line_scope_of(list));
         if (alt.scopes.back() != LineScope::kMainLine) program.needs_variations_ = true;
+        if (alt.scopes.back() != LineScope::kMainLine && !program.tags_.empty())
+          throw CompileError(list.loc, "not yet supported: tags (match:forany) in a list that searches variations");
         cql::walk(list, [&](const KeywordItem& item) {
           const cql::KeywordInfo& info = item.info();
           Keyword k = info.same_as ? *info.same_as : info.negation_of ? *info.negation_of : item.keyword;
           if (is_lookahead(k)) program.needs_lookahead_ = true;
+          if (k == Keyword::Line || k == Keyword::LineStar) program.needs_line_moves_ = true;
         });
       }
     }
     program.alternatives_.push_back(std::move(alt));
   }
+  for (const auto& r : program.relations_)
+    if (r->scope != LineScope::kMainLine) program.needs_relation_variations_ = true;
   program.negated_ = match.negated;
   return program;
 }

@@ -4,11 +4,15 @@
 
 #include "chess/movegen.h"
 #include "db/errors.h"
+#include "eval/accumulator.h"
+#include "eval/control.h"
 #include "eval/lookahead.h"
 #include "eval/match_count.h"
 #include "eval/node.h"
+#include "eval/relation.h"
 #include "eval/sequence.h"
 #include "eval/start_position.h"
+#include "eval/tagging.h"
 
 namespace eval {
 
@@ -42,10 +46,19 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
   const bool lookahead = program_.needs_lookahead();
   const bool repetition = program_.needs_repetition();
   if (repetition) keys_.clear();
+  const bool line_moves = program_.needs_line_moves();  // :line (eval/line.h)
+  if (line_moves) {
+    main_moves_.resize(last_ply);
+    for (uint32_t i = 0; i < last_ply; ++i) main_moves_[i] = record.main_move(i);
+  }
   chess::UndoInfo undo;
   for (uint32_t ply = 0;; ++ply) {
     c.ply = ply;
     c.next = ply < last_ply ? record.main_move(ply) : chess::Move::none();
+    if (line_moves) {
+      c.line_moves = main_moves_.data() + ply;
+      c.line_moves_left = last_ply - ply;
+    }
     if (repetition) {
       keys_.push_back(pos.key());
       uint32_t n = 0;
@@ -60,11 +73,13 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
     if (m == chess::Move::null()) {
       if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
       pos.do_null_move(undo);
+      c.material_new = false;
     } else {
       if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
           chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
         throw db::CorruptRecord("stored move is illegal on its board");
       c.promoted = update_promoted(c.promoted, m);
+      c.material_new = m.kind() == chess::Move::PROMOTION || pos.is_capture(m);
       chess::Color mover = pos.side_to_move();
       pos.do_move(m, undo);
       if (pos.in_check()) ++c.checks_given[mover];
@@ -84,37 +99,62 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
   const uint32_t last_ply = record.main_line_size();
   PosCtx c;
   c.pos = &pos;
+  c.analysis = analysis_;
   c.info = info;
   c.last_ply = last_ply;
   c.last_movenumber = 1 + (pos.game_ply() + int(last_ply)) / 2;
   c.start_position = int16_t(shuffle_chess_number(pos));
   c.chess960 = record.chess960();
+  // :cut / :exclude / :skip and accumulators (eval/control.h, eval/accumulator.h)
+  const bool control = program_.needs_control();
+  if (control) c.control = &control_.flags;
+  if (program_.accumulator_counters()) {
+    accumulators_.counts.assign(program_.accumulator_counters(), 0);
+    c.accumulators = &accumulators_;
+  }
 
   size_t max_lists = 0;
   for (const Alternative& a : alts) max_lists = std::max(max_lists, a.lists.size());
-  list_count_.assign(alts.size() * max_lists, 0);
-  variant_count_.resize(alts.size() * max_lists);
-  variant_run_.resize(alts.size() * max_lists);
-  for (size_t a = 0; a < alts.size(); ++a)
-    for (size_t i = 0; i < alts[a].lists.size(); ++i)
-      if (alts[a].counts[i].pretransform) {
-        const size_t n = std::max<size_t>(1, alts[a].lists[i]->variants.size());
-        variant_count_[a * max_lists + i].assign(n, 0);
-        variant_run_[a * max_lists + i].assign(n, 0);
-      }
   // Runs of consecutive matches (:repetitioncount) do not continue from one line into another.
+  CountRefs refs{list_count_, list_run_, variant_count_, variant_run_, ply_hit_, max_lists, size_t(last_ply) + 1};
   auto start_line = [&] {
     list_run_.assign(alts.size() * max_lists, 0);
     for (auto& runs : variant_run_) std::fill(runs.begin(), runs.end(), 0);
+    if (control) control_.start_line(refs);
   };
-  start_line();
-  ply_hit_.assign(alts.size() * (size_t(last_ply) + 1), 0);
+  // The counts of one evaluation of the lists (once per game; once per binding with tags).
+  auto reset_counts = [&] {
+    if (control) control_.start_game(alts.size());
+    list_count_.assign(alts.size() * max_lists, 0);
+    variant_count_.resize(alts.size() * max_lists);
+    variant_run_.resize(alts.size() * max_lists);
+    for (size_t a = 0; a < alts.size(); ++a)
+      for (size_t i = 0; i < alts[a].lists.size(); ++i)
+        if (alts[a].counts[i].pretransform) {
+          const size_t n = std::max<size_t>(1, alts[a].lists[i]->variants.size());
+          variant_count_[a * max_lists + i].assign(n, 0);
+          variant_run_[a * max_lists + i].assign(n, 0);
+        }
+    start_line();
+    ply_hit_.assign(alts.size() * (size_t(last_ply) + 1), 0);
+  };
+  reset_counts();
 
   // Evaluates the alternatives' top-level lists at the position `at`.
   auto evaluate = [&](const PosCtx& at) {
     ++positions;
     for (size_t a = 0; a < alts.size(); ++a) {
       if (!(alternatives >> a & 1)) continue;
+      if (control) {
+        if (control_.stopped(a)) continue;
+        control_.begin_position(a, refs);
+      }
+      if (!alts[a].accumulating.empty()) accumulate(alts[a].accumulating, at, accumulators_);
+      for (const ControlArgument& arg : alts[a].controls) {
+        const LineScope scope = alts[a].scopes[arg.top_list];
+        if (at.inside_variation ? scope == LineScope::kMainLine : scope == LineScope::kVariationsOnly) continue;
+        if (arg.list->match(at)) control_.flags.fire(arg.bits);
+      }
       const auto& lists = alts[a].lists;
       for (size_t i = 0; i < lists.size(); ++i) {
         const LineScope scope = alts[a].scopes[i];
@@ -141,37 +181,110 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
           if (!at.inside_variation) ply_hit_[a * (size_t(last_ply) + 1) + at.ply] = 1;
         }
       }
+      if (control) control_.end_position(a, at, refs);
     }
   };
 
+  // True if the counts satisfy some alternative; appends its matched plies to `out`.
+  auto tally = [&](std::vector<uint32_t>& out) {
+    bool matched = false;
+    for (size_t a = 0; a < alts.size(); ++a) {
+      if (!(alternatives >> a & 1)) continue;
+      if (control && control_.excluded(a)) continue;
+      bool all = true;
+      for (size_t i = 0; i < alts[a].lists.size(); ++i) all &= satisfied(alts[a].counts[i], a * max_lists + i);
+      if (!all) continue;
+      matched = true;
+      for (uint32_t p = 0; p <= last_ply; ++p)
+        if (ply_hit_[a * (size_t(last_ply) + 1) + p]) out.push_back(p);
+    }
+    return matched;
+  };
+
   chess::Position start;  // the start position, kept for the variations
-  if (program_.needs_variations()) start = pos;
-  if (program_.sequences().empty()) {
-    replay(record, pos, c, evaluate);
+  if (program_.needs_variations() || program_.needs_relation_variations() || program_.needs_line_moves())
+    start = pos;
+  c.start = &start;  // :line* replays its moves from here
+  const bool tagged = !program_.tags().empty();
+  bool tag_matched = false;  // with tags: some binding matched (plies = union over them)
+  if (program_.needs_relation_variations() && record.has_variations()) {
+    // relation:variations: the boards of every variation position, P2 candidates
+    relation_variation_boards_.clear();
+    walker_.walk(record, start, c, false, false, [&](std::span<const PosCtx> line) {
+      for (size_t i = 1; i < line.size(); ++i) {
+        relation_variation_boards_.push_back(relation_board(*line[i].pos, line[i].promoted, line[i].ply));
+        relation_variation_boards_.back().branch_ply = line[0].ply;
+      }
+    });
   } else {
-    // Sequences look at later positions: keep the whole line, decide every sequence on it
-    // (nested ones first, eval/sequence.h), then evaluate the lists position by position.
+    relation_variation_boards_.clear();
+  }
+  if (program_.sequences().empty() && program_.relations().empty() && !tagged) {
+    if (ply_windows_ && ply_windows_->size() == size_t(last_ply) + 1) {
+      const std::vector<uint8_t>& allowed = *ply_windows_;  // planner ply windows
+      replay(record, pos, c, [&](const PosCtx& at) {
+        if (allowed[at.ply]) evaluate(at);
+      });
+    } else {
+      replay(record, pos, c, evaluate);
+    }
+  } else {
+    // Sequences and relations look at later positions: keep the whole line, decide every
+    // sequence on it (nested sequences first, eval/sequence.h; relations are decided lazily
+    // where asked, eval/relation.h), then evaluate the lists position by position. With tags (eval/tagging.h) the marks are followed
+    // along the line and the lists are evaluated once per binding of the tags.
     line_positions_.resize(size_t(last_ply) + 1);
     line_.resize(size_t(last_ply) + 1);
     c.sequence_hits = &sequence_hits_;
+    if (!program_.relations().empty()) c.relation = &relation_line_;
+    const auto& tags = program_.tags();
+    tag_qualifying_.assign(tags.size(), 0);
+    if (tagged) marks_by_ply_.resize(size_t(last_ply) + 1);
+    MarkBoard marks;
     replay(record, pos, c, [&](const PosCtx& at) {
       line_positions_[at.ply] = *at.pos;
       line_[at.ply] = at;
       line_[at.ply].pos = &line_positions_[at.ply];
+      if (!tagged) return;
+      if (at.ply == 0) marks.reset(*at.pos);
+      marks_by_ply_[at.ply] = marks.square_of;
+      for (size_t t = 0; t < tags.size(); ++t) tag_qualifying_[t] |= qualifying_marks(tags[t], marks, *at.pos, at.promoted);
+      marks.play(*at.pos, at.next);
     });
-    sequence_hits_.resize(program_.sequences().size());
-    for (size_t id = 0; id < program_.sequences().size(); ++id)
-      find_sequence(*program_.sequences()[id], line_, sequence_scratch_, sequence_hits_[id]);
-    for (const PosCtx& at : line_) evaluate(at);
+    if (!program_.relations().empty())
+      relation_line_.reset(program_.relations(), line_, relation_variation_boards_);
+    auto decide_line = [&] {
+      sequence_hits_.resize(program_.sequences().size());
+      for (size_t id = 0; id < program_.sequences().size(); ++id)
+        find_sequence(*program_.sequences()[id], line_, sequence_scratch_, sequence_hits_[id]);
+      for (const PosCtx& at : line_) evaluate(at);
+    };
+    if (!tagged) {
+      decide_line();
+    } else {
+      for (const auto& binding : tag_bindings(tag_qualifying_)) {
+        reset_counts();
+        for (PosCtx& at : line_)
+          for (size_t t = 0; t < tags.size(); ++t) {
+            const uint8_t sq = binding[t] < marks.marks ? marks_by_ply_[at.ply][binding[t]] : MarkBoard::kGone;
+            at.tag_squares[t] = sq < 64 ? chess::Bitboard(1) << sq : 0;
+          }
+        decide_line();
+        tag_matched |= tally(plies);
+      }
+    }
   }
   if (program_.needs_variations() && record.has_variations()) {
-    // Each variation is a line of its own; its sequences are decided on it.
+    // Each variation is a line of its own; its sequences and relations are decided on it.
     PosCtx base = c;
     base.sequence_hits = &variation_sequence_hits_;
+    if (!program_.relations().empty()) base.relation = &variation_relation_line_;
     variation_sequence_hits_.resize(program_.sequences().size());
     walker_.walk(record, start, base, program_.needs_lookahead(), program_.needs_repetition(),
                  [&](std::span<const PosCtx> line) {
                    start_line();
+                   if (!program_.relations().empty())
+                     variation_relation_line_.reset(program_.relations(), line, relation_variation_boards_);
                    for (size_t id = 0; id < program_.sequences().size(); ++id)
                      find_sequence(*program_.sequences()[id], line, sequence_scratch_,
                                    variation_sequence_hits_[id]);
@@ -179,17 +292,8 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
                  });
   }
 
-  bool matched = false;
-  for (size_t a = 0; a < alts.size(); ++a) {
-    if (!(alternatives >> a & 1)) continue;
-    bool all = true;
-    for (size_t i = 0; i < alts[a].lists.size(); ++i) all &= satisfied(alts[a].counts[i], a * max_lists + i);
-    if (!all) continue;
-    matched = true;
-    for (uint32_t p = 0; p <= last_ply; ++p)
-      if (ply_hit_[a * (size_t(last_ply) + 1) + p]) plies.push_back(p);
-  }
-  if (alts.size() > 1) {
+  const bool matched = tagged ? tag_matched : tally(plies);
+  if (alts.size() > 1 || tagged) {
     std::sort(plies.begin(), plies.end());
     plies.erase(std::unique(plies.begin(), plies.end()), plies.end());
   }

@@ -9,8 +9,12 @@
 
 #include "chess/position.h"
 #include "db/record_view.h"
+#include "eval/accumulator.h"
+#include "eval/control.h"
 #include "eval/node.h"
 #include "eval/program.h"
+#include "eval/relation.h"
+#include "eval/tagging.h"
 #include "eval/variation_walker.h"
 
 namespace eval {
@@ -20,6 +24,14 @@ namespace eval {
 class GameMatcher {
  public:
   explicit GameMatcher(const Program& program);
+  /// The worker's engine context for :evaluation / :moveevaluation (PosCtx::analysis);
+  /// not owned, may be null when the program has no engine keywords.
+  void set_analysis(AnalysisContext* analysis) { analysis_ = analysis; }
+  /// Main-line plies to evaluate in the next match() calls: allowed[p] != 0 (size = plies +
+  /// 1; moves are still played everywhere). Null, or a size that does not fit the game =
+  /// every ply. Only honoured for programs without sequences, relations or tags; the planner
+  /// (planner/ply_windows.h) gives windows only where skipping is sound.
+  void set_ply_windows(const std::vector<uint8_t>* allowed) { ply_windows_ = allowed; }
 
   /// Replays `record` and evaluates the position lists of the alternatives whose bit is set
   /// in `alternatives` (bit i = Program::alternatives()[i], i.e. the game passed that
@@ -43,6 +55,10 @@ class GameMatcher {
   bool satisfied(const MatchCount& rule, size_t slot) const;
 
   const Program& program_;
+  ControlState control_;        // :cut / :exclude / :skip (eval/control.h)
+  Accumulators accumulators_;   // :accumulate counters of the position (eval/accumulator.h)
+  AnalysisContext* analysis_ = nullptr;  // PosCtx::analysis of every position
+  const std::vector<uint8_t>* ply_windows_ = nullptr;  // see set_ply_windows()
   std::vector<chess::Key> keys_;      // position keys by ply (repetition counting)
   std::vector<uint32_t> list_count_;  // per alternative x list: positions it matched
   std::vector<std::vector<uint32_t>> variant_count_;  // same index, per variant (pretransform lists)
@@ -54,12 +70,20 @@ class GameMatcher {
   // Programs with sequences (eval/sequence.h) keep the whole line:
   std::vector<chess::Position> line_positions_;  // position by ply
   std::vector<PosCtx> line_;                     // context by ply (pos -> line_positions_)
+  std::vector<chess::Move> main_moves_;          // :line: the main line's moves by ply
   std::vector<std::vector<uint8_t>> sequence_hits_;  // per sequence id x ply: a match starts
   std::vector<uint8_t> sequence_scratch_;
   // Programs with :variations / :variationsonly (eval/variation_walker.h):
   VariationWalker walker_;
   std::vector<std::vector<uint8_t>> variation_sequence_hits_;  // per sequence id x ply of
                                                                // the variation line
+  // Programs with :relation (eval/relation.h):
+  RelationLine relation_line_;            // the main line's relations
+  RelationLine variation_relation_line_;  // the variation line's relations
+  std::vector<RelationBoard> relation_variation_boards_;  // relation:variations: the P2s
+  // Programs with tags (eval/tagging.h):
+  std::vector<std::array<uint8_t, MarkBoard::kMaxMarks>> marks_by_ply_;  // mark -> square
+  std::vector<uint32_t> tag_qualifying_;  // per tag: marks it may be bound to
 };
 
 }  // namespace eval

@@ -1,12 +1,22 @@
 #include "eval/node.h"
 
+#include <algorithm>
+#include <climits>
+
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
+#include "eval/analysis.h"
+#include "eval/accumulator.h"
 #include "eval/board_predicates.h"
+#include "eval/control.h"
 #include "eval/pawn_structure.h"
 #include "eval/piece_structure.h"
+#include "eval/exchange.h"
 #include "eval/lookahead.h"
+#include "eval/line.h"
 #include "eval/ray.h"
+#include "eval/relation.h"
+#include "eval/tablebase.h"
 
 namespace eval {
 
@@ -32,6 +42,12 @@ chess::Square landing_square(const chess::Position& pos, chess::Move m) {
   return m.to_sq();
 }
 
+/// A bare :cut / :exclude / :skip (`bits`) fires when its list matches (`matched`).
+bool fire_control(bool matched, uint8_t bits, const PosCtx& c) {
+  if (bits && matched && c.control) c.control->fire(bits);
+  return matched;
+}
+
 bool designator_on(const Designator& d, const PosCtx& c, chess::Square s) {
   return (d.matches(c) & chess::square_bb(s)) != 0;
 }
@@ -39,6 +55,7 @@ bool designator_on(const Designator& d, const PosCtx& c, chess::Square s) {
 }  // namespace
 
 Bitboard Designator::matches(const PosCtx& c) const {
+  if (tag >= 0) return c.tag_squares[tag] & c.pos->pieces() & squares;
   if (!(promoted | not_promoted)) return squares_of(*c.pos, pieces) & squares;
   Bitboard plain = squares_of(*c.pos, PieceMask(pieces & ~(promoted | not_promoted)));
   if (promoted) plain |= squares_of(*c.pos, promoted) & c.promoted;
@@ -52,7 +69,7 @@ bool PositionList::match(const PosCtx& c) const {
       if (!n.match(c)) return false;
     return true;
   };
-  if (index.active()) return index.any(*c.pos, all_match) != negated;
+  if (index.active()) return fire_control(index.any(*c.pos, all_match) != negated, control, c);
   bool any = false;
   for (const std::vector<Node>& conjunction : variants) {
     bool all = true;
@@ -67,7 +84,7 @@ bool PositionList::match(const PosCtx& c) const {
       break;
     }
   }
-  return any != negated;
+  return fire_control(any != negated, control, c);
 }
 
 bool Node::match(const PosCtx& c) const {
@@ -270,7 +287,32 @@ bool Node::match(const PosCtx& c) const {
       break;
     case Op::kVariant: r = (value >> (c.chess960 ? 1 : 0)) & 1; break;
     case Op::kInsideVariation: r = c.inside_variation; break;
-    case Op::kSequence: r = (*c.sequence_hits)[size_t(value)][c.ply - c.line_first_ply] != 0; break;
+    case Op::kControl: r = true; break;  // its argument is evaluated on its own (control.h)
+    case Op::kAccumulate: r = true; break;
+    case Op::kSumRange:
+      r = c.accumulators && (c.accumulators->counting || range.contains(c.accumulators->value(size_t(value))));
+      break;
+    case Op::kSequence:
+    case Op::kLineTable: r = (*c.sequence_hits)[size_t(value)][c.ply - c.line_first_ply] != 0; break;
+    case Op::kRelation: r = c.relation->at(size_t(value), c.ply - c.line_first_ply); break;
+    case Op::kLine: r = match_line(*line, c); break;
+    case Op::kTagMatch: r = (d[0].matches(c) & c.tag_squares[value]) != 0; break;
+    case Op::kEndgameEvaluation: r = tablebase::endgame_evaluation(*this, c); break;
+    case Op::kExchangeEvaluation: {
+      const Bitboard victims = d.empty() ? ~Bitboard(0) : d[0].matches(c);
+      const std::optional<int> v = next_move_exchange(pos, c.next, victims, int(value));
+      r = v && range.contains(*v);
+      break;
+    }
+    case Op::kMaxSwapEvaluation: {
+      // without an upper bound the first value >= the lower bound decides
+      const int enough = range.hi == INT64_MAX ? int(std::clamp<int64_t>(range.lo, INT_MIN, INT_MAX)) : INT_MAX;
+      const std::optional<int> v = max_swap_value(pos, d[0].matches(c), d[1].matches(c), enough);
+      r = v && range.contains(*v);
+      break;
+    }
+    case Op::kEvaluation: r = match_evaluation(*this, c); break;
+    case Op::kMoveEvaluation: r = match_move_evaluation(*this, c); break;
   }
   return r != negate;
 }

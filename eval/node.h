@@ -16,6 +16,13 @@
 
 namespace eval {
 
+struct ControlFlags;  // eval/control.h
+struct Accumulators;  // eval/accumulator.h
+
+class AnalysisContext;  // eval/analysis.h
+
+class RelationLine;  // eval/relation.h
+
 /// Everything a node may ask about the position being evaluated. Filled by GameMatcher.
 struct PosCtx {
   const chess::Position* pos = nullptr;  ///< the position
@@ -37,6 +44,27 @@ struct PosCtx {
   bool inside_variation = false;  ///< the position belongs to a variation (not the main line)
   uint32_t line_first_ply = 0;    ///< ply of the first position of the line being searched
                                   ///< (0 on the main line); sequence_hits index = ply - this
+  /// :line (eval/line.h): the moves of the line being searched from this position on
+  /// (line_moves[0] == next), `line_moves_left` of them; null unless Program::needs_line_moves().
+  const chess::Move* line_moves = nullptr;
+  uint32_t line_moves_left = 0;
+  const chess::Position* start = nullptr;  ///< :line*: the game's start position (ply 0)
+  /// The relations of the line being searched (eval/relation.h), asked with relation id and
+  /// index ply - line_first_ply. Null when the program has no relations.
+  RelationLine* relation = nullptr;
+  /// Per tag number (Program::tags()): the square of the piece the tag is bound to in this
+  /// position (one bit; 0 when that piece was captured). Set only for programs with tags.
+  chess::Bitboard tag_squares[2] = {0, 0};
+  /// The move leading here captured or promoted, or this is the game's start: the first
+  /// position of the line with its material (material never comes back once changed).
+  bool material_new = true;
+  /// :cut / :exclude / :skip record what fired here (eval/control.h); null without them.
+  ControlFlags* control = nullptr;
+  /// :accumulate / :sumrange counters of this position (eval/accumulator.h); null without.
+  Accumulators* accumulators = nullptr;
+  /// The worker's engine and result cache for :evaluation / :moveevaluation
+  /// (eval/analysis.h); set by eval::search. Null: a per-thread default context is used.
+  AnalysisContext* analysis = nullptr;
 };
 
 /// A compiled piece designator: piece kinds on squares, with promotion restrictions.
@@ -46,6 +74,8 @@ struct Designator {
   PieceMask promoted = 0;      ///< kinds that must be promoted pieces (`~`)
   PieceMask not_promoted = 0;  ///< kinds that must not be promoted pieces (`~~`)
   chess::Bitboard squares = ~chess::Bitboard(0);  ///< where (bit s = square s)
+  int8_t tag = -1;  ///< >= 0: only the piece bound to tag number `tag` (`$name`, CQL-Tagging);
+                    ///< `pieces` is then every piece kind
 
   /// The squares of `c.pos` whose content matches (subset of `squares`).
   chess::Bitboard matches(const PosCtx& c) const;
@@ -110,9 +140,29 @@ enum class Op : uint8_t {
   kInsideVariation,  // the position belongs to a variation
   kSequence,         // :sequence / :gappedsequence: value = sequence id (eval/sequence.h),
                      // lists = its element lists (for the canonical form only)
+  kControl,          // :cut / :exclude with an argument lists[0], value = control bits;
+                     // true (the argument is evaluated on its own: Alternative::controls)
+  kAccumulate,       // :accumulate / :accumulate*: value = counter index (eval/accumulator.h);
+                     // true (the counting is done before the lists are evaluated)
+  kSumRange,         // :sumrange: counter `value` is in range (eval/accumulator.h)
+  kLineTable,        // a list decided over the line (nested counting keyword, :endmost,
+                     // :following, :preceding; eval/match_count.h): value = sequence id,
+                     // lists[0] = the list, range = the count range (canonical form only)
+  kLine,             // :line / :line*: `line` (eval/line.h)
+  kRelation,         // :relation: value = relation id (eval/relation.h)
+  kTagMatch,         // :tagmatch: the piece of tag number `value` matches d[0]
+  kEndgameEvaluation,  // Gaviota tablebases (eval/tablebase.h): value = outcome | star bit,
+                       // range = plies to mate, ranges[0] = piece counts with tables
+  kExchangeEvaluation,  // next move's static exchange value (eval/exchange.h) in range;
+                        // value = max plies (0 = unlimited), d[0] = captured-piece filter
+  kMaxSwapEvaluation,   // best exchange value of d[0]'s moves to d[1] (eval/exchange.h) in range
+  kEvaluation,       // engine score in range (centipawns) or mate (eval/analysis.h);
+                     // value = EngineQuery::pack()
+  kMoveEvaluation,   // engine score change of the next move of d[0] to d[1] in range (same)
 };
 
 class PositionList;
+struct LineSpec;  // compiled :line / :line* (eval/line.h)
 
 /// One compiled keyword or designator.
 struct Node {
@@ -125,6 +175,7 @@ struct Node {
   std::vector<std::shared_ptr<const PositionList>> lists;  ///< sub-lists (logic ops)
   std::shared_ptr<const chess::Position> fen;  ///< kFen: the position to compare with
   std::shared_ptr<const PawnCountSpec> pawn;  ///< pawn-structure ops: chain and ranges
+  std::shared_ptr<const LineSpec> line;       ///< kLine: the compiled move line
 
   /// Evaluates the node in the position `c`.
   bool match(const PosCtx& c) const;
@@ -136,6 +187,8 @@ class PositionList {
  public:
   std::vector<std::vector<Node>> variants;  ///< one conjunction per transformation
   bool negated = false;                     ///< the list contained a bare `:not`
+  uint8_t control = 0;  ///< bits of a bare :cut / :exclude / :skip (eval/control.h): fire
+                        ///< when the list matches
   VariantIndex index;                       ///< built by compile() once variants are final
 
   /// True if the list matches the position `c`.

@@ -20,6 +20,17 @@ namespace eval {
 
 class PositionList;  // compiled position list (eval/node.h)
 struct SequenceSpec;  // compiled :sequence / :gappedsequence (eval/sequence.h)
+struct RelationSpec;  // compiled :relation (eval/relation.h)
+
+/// A tag declared by `match:forany name D` (CQL-Tagging): it is bound in turn to each mark
+/// (a piece of the start position) whose piece matches, at some position of the main line,
+/// D's piece part (squares ignored; a promoted pawn keeps its mark).
+struct TagSpec {
+  std::string name;
+  uint16_t pieces = 0;        ///< D's kinds (cql/pieces.h layout)
+  uint16_t promoted = 0;      ///< kinds that must be promoted pieces
+  uint16_t not_promoted = 0;  ///< kinds that must not be promoted pieces
+};
 
 /// A script keyword whose evaluation is not implemented yet, or a keyword that is valid CQL
 /// but cannot be used the way it was written (e.g. `:flipcolor` together with
@@ -53,6 +64,13 @@ enum class LineScope : uint8_t {
   kVariationsOnly,  ///< `:variationsonly`: the variations only
 };
 
+/// The argument of a :cut / :exclude (eval/control.h) and the top-level list it belongs to.
+struct ControlArgument {
+  std::shared_ptr<const PositionList> list;
+  uint8_t bits = 0;        ///< control bits fired when `list` matches
+  size_t top_list = 0;     ///< index in Alternative::lists (its LineScope applies)
+};
+
 /// One colour alternative of a program.
 struct Alternative {
   HeaderFilter header;  ///< match-list header conditions (colour-swapped for the flip)
@@ -61,6 +79,12 @@ struct Alternative {
   std::vector<MatchCount> counts;  ///< one per list, same order
   std::vector<LineScope> scopes;   ///< one per list, same order
   bool color_flipped = false;  ///< this is the eithercolor alternative
+  /// Lists with :accumulate / :accumulate*, at any depth, counted at each position before
+  /// the lists are evaluated (eval/accumulator.h).
+  std::vector<std::shared_ptr<const PositionList>> accumulating;
+  /// Arguments of :cut / :exclude at any depth, with their control bits (eval/control.h):
+  /// evaluated at every position of a searched line, whatever the list around them does.
+  std::vector<ControlArgument> controls;
 };
 
 /// A compiled script. Immutable after compile(); shared by the worker threads.
@@ -84,8 +108,20 @@ class Program {
   const std::vector<std::shared_ptr<const SequenceSpec>>& sequences() const { return sequences_; }
   /// True if some top-level list searches variations (LineScope other than kMainLine).
   bool needs_variations() const { return needs_variations_; }
+  /// True if some list has :cut, :exclude or :skip (eval/control.h).
+  bool needs_control() const { return needs_control_; }
+  /// Number of accumulator counters (eval/accumulator.h); 0 without :accumulate.
+  size_t accumulator_counters() const { return accumulator_counters_; }
   /// True if the match list has a bare `:not`: a game matches when the rest does not.
   bool negated() const { return negated_; }
+  /// True if some position list has :line / :line* (PosCtx::line_moves and start needed).
+  bool needs_line_moves() const { return needs_line_moves_; }
+  /// The relations of all lists, indexed by relation id (Node::value of Op::kRelation).
+  const std::vector<std::shared_ptr<const RelationSpec>>& relations() const { return relations_; }
+  /// True if some relation searches P2 in variations (relation:variations / :variationsonly).
+  bool needs_relation_variations() const { return needs_relation_variations_; }
+  /// The tags of `match:forany` (at most 2), indexed by tag number (Designator::tag).
+  const std::vector<TagSpec>& tags() const { return tags_; }
 
  private:
   std::vector<Alternative> alternatives_;
@@ -94,7 +130,13 @@ class Program {
   bool needs_lookahead_ = false;
   bool negated_ = false;
   bool needs_variations_ = false;
+  bool needs_control_ = false;
+  size_t accumulator_counters_ = 0;
+  bool needs_line_moves_ = false;
   std::vector<std::shared_ptr<const SequenceSpec>> sequences_;
+  std::vector<std::shared_ptr<const RelationSpec>> relations_;
+  bool needs_relation_variations_ = false;
+  std::vector<TagSpec> tags_;
 };
 
 }  // namespace eval

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <thread>
 
 #include "db/database.h"
 #include "db/record_view.h"
+#include "eval/analysis.h"
 #include "eval/game_matcher.h"
 
 namespace eval {
@@ -91,6 +93,10 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     std::atomic<uint64_t> tested{0};
     std::atomic<bool> filter_off{false};
     std::atomic<bool> stop{false};
+    std::atomic<bool> failed{false};  // a worker threw: engine waits of the others end
+    AnalysisSession analysis(
+        options.engine, options.analysis_cache ? database.path() / AnalysisCache::kFileName : std::filesystem::path(),
+        options.cancel, &failed);
     std::mutex mutex;
     std::exception_ptr error;
     std::vector<GameMatch> replayed;
@@ -98,7 +104,11 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
       try {
         db::GameReader reader = database.reader();
         GameMatcher matcher(program);
+        AnalysisContext analysis_context(analysis);  // starts no engine until one is needed
+        matcher.set_analysis(&analysis_context);
+        bool engine_cancelled = false;
         sig::Signature signature;
+        std::vector<uint8_t> allowed;  // ply windows of the game being replayed
         std::vector<GameMatch> local;
         std::vector<uint32_t> plies;
         uint64_t local_positions = 0;
@@ -107,42 +117,67 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
           size_t begin = next_chunk.fetch_add(kChunk);
           if (begin >= candidates.size()) break;
           size_t end = std::min(candidates.size(), begin + kChunk);
-          std::optional<db::GameReader::SignatureScan> sigs;
-          if (filter && !filter_off) sigs.emplace(reader.scan_signatures(candidates[begin].id, candidates[end - 1].id));
+          if (filter && !filter_off.load(std::memory_order_relaxed)) {
+            // Prune-only: the signatures of the whole chunk first (one cursor pass, one clock
+            // reading); a game whose signature rules out every alternative gets 0 and is
+            // skipped below. Each chunk's candidates belong to this worker alone.
+            const auto t0 = Clock::now();
+            auto sigs = reader.scan_signatures(candidates[begin].id, candidates[end - 1].id);
+            // Sparse candidates (a selective header filter): one lookup each instead of a
+            // cursor pass over every id between them.
+            const bool sparse = candidates[end - 1].id - candidates[begin].id > 8 * (end - begin);
+            uint32_t sig_id = 0;
+            std::string_view sig_bytes;
+            uint64_t chunk_pruned = 0;
+            for (size_t i = begin; i < end; ++i) {
+              if (sparse) {
+                sig_id = reader.signature(candidates[i].id, sig_bytes) ? candidates[i].id : 0;
+              } else {
+                while (sig_id < candidates[i].id && sigs.next(sig_id, sig_bytes)) {
+                }
+              }
+              if (sig_id != candidates[i].id || sig_bytes.empty()) continue;  // no signature: keep
+              const GameInfo* gi = info.empty() ? nullptr : &info[candidates[i].id];
+              candidates[i].alternatives =
+                  filter->keep_encoded(sig_bytes, gi, candidates[i].alternatives, signature);
+              chunk_pruned += candidates[i].alternatives == 0;
+            }
+            signature_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+            const uint64_t before = tested.fetch_add(end - begin);
+            const uint64_t n = before + (end - begin);
+            const uint64_t p = pruned.fetch_add(chunk_pruned) + chunk_pruned;
+            // The signatures cost time; when they rule out almost nothing, stop asking them
+            // (this only ever means more replay, never another answer).
+            if (before < kAdaptSample && n >= kAdaptSample && p * 20 < n) filter_off = true;
+          }
           for (size_t i = begin; i < end; ++i) {
             const GameInfo* gi = info.empty() ? nullptr : &info[candidates[i].id];
-            unsigned alternatives = candidates[i].alternatives;
-            if (filter && !filter_off.load(std::memory_order_relaxed)) {
-              // Prune-only: a game whose signature rules out every alternative is skipped.
-              const auto t0 = Clock::now();
-              uint32_t sig_id = 0;
-              std::string_view sig_bytes;
-              while (sig_id < candidates[i].id && sigs->next(sig_id, sig_bytes)) {
-              }
-              if (sig_id == candidates[i].id && !sig_bytes.empty()) {
-                sig::decode(sig_bytes, signature, filter->scope());
-                alternatives = filter->keep(signature, gi, alternatives);
-              }
-              signature_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
-              uint64_t n = ++tested;
-              if (!alternatives) {
-                ++pruned;
-                continue;
-              }
-              // The signatures cost time; when they rule out almost nothing, stop asking them
-              // (this only ever means more replay, never another answer).
-              if (n == kAdaptSample && pruned.load() * 20 < n) filter_off = true;
-            }
+            const unsigned alternatives = candidates[i].alternatives;
+            if (!alternatives) continue;  // pruned by the signature test above
             std::string_view bytes;
             if (!reader.record(candidates[i].id, bytes)) continue;
             ++replayed_games;
+            // Planner ply windows: evaluate only the plies where a match is possible.
+            const std::vector<uint8_t>* windows = nullptr;
+            std::string_view window_sig;
+            if (filter && filter->has_ply_windows() && reader.signature(candidates[i].id, window_sig) &&
+                !window_sig.empty() && filter->ply_windows(window_sig, alternatives, signature, allowed))
+              windows = &allowed;
+            matcher.set_ply_windows(windows);
             db::RecordView rec = db::RecordView::parse(bytes);
-            bool hit = matcher.match(rec, alternatives, gi, plies, local_positions);
+            bool hit = false;
+            try {
+              hit = matcher.match(rec, alternatives, gi, plies, local_positions);
+            } catch (const EngineCancelled&) {  // Ctrl-C (or another worker failed) mid-search
+              engine_cancelled = true;
+              break;
+            }
             if (hit != negated) {
               local.push_back({candidates[i].id, negated ? std::vector<uint32_t>{} : plies});
               ++found;
             }
           }
+          if (engine_cancelled) break;
           searched += end - begin;
           if (options.limit && found >= options.limit && !negated) stop = true;
         }
@@ -153,6 +188,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
         std::lock_guard lock(mutex);
         if (!error) error = std::current_exception();
         stop = true;
+        failed = true;
       }
     };
     std::vector<std::thread> pool;
@@ -168,6 +204,13 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
       worker();
     }
     for (auto& t : pool) t.join();
+    stats.engine_calls = analysis.engine_calls;
+    stats.cache_hits = analysis.cache_hits;
+    try {
+      analysis.flush();  // the engine results of this query, for the next one
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cqldb: warning: engine results not cached: %s\n", e.what());
+    }
     if (error) std::rethrow_exception(error);
     stats.games_replayed = replayed_games;
     stats.after_signatures = candidates.size() - pruned;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "eval/candidate_filter.h"
@@ -33,6 +34,12 @@ struct SearchOptions {
   const CandidateFilter* filter = nullptr;
   /// Called about every 100 ms from the calling thread with games searched and matches.
   std::function<void(uint64_t searched, uint64_t total, uint64_t matches)> progress;
+  /// The UCI engine of :evaluation / :moveevaluation (eval/analysis.h): a path, or a name
+  /// looked up on PATH and in /usr/games; empty = $CQLDB_ENGINE, else "stockfish". Each
+  /// worker starts its own process on its first engine search and kills it at the end.
+  std::string engine;
+  /// Cache engine results in the database directory (eval/analysis_cache.h).
+  bool analysis_cache = true;
 };
 
 /// Figures of one search.
@@ -49,6 +56,8 @@ struct SearchStats {
   double replay_seconds = 0;     ///< time replaying and evaluating
   double seconds = 0;            ///< wall time
   bool cancelled = false;        ///< stopped through SearchOptions::cancel
+  uint64_t engine_calls = 0;     ///< engine searches run (:evaluation, :moveevaluation)
+  uint64_t cache_hits = 0;       ///< engine results taken from the analysis cache
 };
 
 /// Runs `program` over `database`. Matches are returned in ascending id order.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "eval/match_count.h"
+
 namespace eval {
 
 namespace {
@@ -42,6 +44,7 @@ void find_any_order(const SequenceSpec& spec, std::span<const PosCtx> line,
 
 void find_sequence(const SequenceSpec& spec, std::span<const PosCtx> line,
                    std::vector<uint8_t>& scratch, std::vector<uint8_t>& out) {
+  if (spec.kind >= SequenceSpec::Kind::kLineCount) return find_line_table(spec, line, scratch, out);
   const size_t n = line.size();
   const size_t k = spec.elements.size();
   out.assign(n, 1);

@@ -21,9 +21,20 @@ struct SequenceSpec {
     kGapped,     ///< :gappedsequence: elements at increasing plies
     kAnyOrder,   ///< :matchconsecutive: elements at successive plies, in any order
     kWholeLine,  ///< :match: each element matches somewhere in the line
+    // Line tables of one nested list (elements[0]) decided over the line (eval/match_count.h,
+    // Node Op::kLineTable); count_lo..count_hi is the counting keyword's range:
+    kLineCount,              ///< :matchcount: the list's count over the line
+    kPretransformLineCount,  ///< :pretransformmatchcount: some variant's count over the line
+    kRunCount,               ///< :repetitioncount: the run of matches through the ply
+    kPretransformRunCount,   ///< :pretransformrepetitioncount: some variant's run
+    kEndmost,                ///< :endmost: the list's last match in the line
+    kFollowing,              ///< :following: the ply after a match
+    kPreceding,              ///< :preceding: the ply before a match
   };
   Kind kind = Kind::kSequence;
   std::vector<std::shared_ptr<const PositionList>> elements;  ///< in order
+  int64_t count_lo = 1;          ///< line-count kinds: inclusive range of the count
+  int64_t count_hi = INT64_MAX;
 
   /// Most elements :matchconsecutive accepts (its orders are searched as subsets).
   static constexpr size_t kMaxAnyOrder = 12;

@@ -53,6 +53,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
     c.ply = f.cur.ply;
     c.checks_given[0] = f.cur.checks_given[0];
     c.checks_given[1] = f.cur.checks_given[1];
+    c.material_new = f.cur.material_new;
     c.next = chess::Move::none();
     c.next_facts = 0;
     c.inside_variation = true;
@@ -74,8 +75,11 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
         if (depth > 0) {  // the last collected position gets its next move
           f.line.back().next = t.move;
           if (lookahead) f.line.back().next_facts = next_move_facts(f.positions.back(), t.move);
+          f.moves.push_back(t.move);
         }
         f.prev = f.cur;
+        f.cur.material_new = t.move != chess::Move::null() &&
+                             (t.move.kind() == chess::Move::PROMOTION || f.cur.pos.is_capture(t.move));
         play(f.cur.pos, f.cur.promoted, f.cur.checks_given, t.move);
         ++f.cur.ply;
         f.keys.resize(f.prev.keys);
@@ -94,6 +98,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
         f.keys.assign(parent.keys.begin(), parent.keys.begin() + std::ptrdiff_t(parent.prev.keys));
         f.positions.clear();
         f.line.clear();
+        f.moves.clear();
         collect(f);  // the branch position, whose next move is the variation's first
         break;
       }
@@ -105,6 +110,8 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
           f.line[i].last_ply = last;
           f.line[i].line_first_ply = f.line[0].ply;
           f.line[i].last_movenumber = 1 + (start.game_ply() + int(last)) / 2;
+          f.line[i].line_moves = f.moves.data() + i;  // :line: the moves from line[i] on
+          f.line[i].line_moves_left = uint32_t(f.moves.size() - i);
         }
         on_line(f.line);
         --depth;

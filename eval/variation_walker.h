@@ -39,6 +39,7 @@ class VariationWalker {
     uint32_t ply = 0;
     uint16_t checks_given[2] = {0, 0};
     size_t keys = 0;  ///< history length in the frame's `keys` (this position included)
+    bool material_new = true;  ///< PosCtx::material_new: reached by a capture or promotion
   };
   /// One line being replayed: the main line (frame 0) or an open variation.
   struct Frame {
@@ -47,6 +48,7 @@ class VariationWalker {
     std::vector<chess::Key> keys;  ///< position keys from the game start to `cur`
     std::vector<chess::Position> positions;  ///< variations: the line's positions
     std::vector<PosCtx> line;                ///< variations: their contexts (pos set at the end)
+    std::vector<chess::Move> moves;          ///< variations: the line's moves (PosCtx::line_moves)
   };
 
   std::vector<Frame> frames_;  // stack; frames_[0] = main line

@@ -32,3 +32,6 @@ $cqldb query --db sample-db -e '(match :player Alekhine (position :mate))' --for
 echo
 echo "== cqldb query --format pgn: the first underpromotion, with {MATCH} at the matched position"
 $cqldb query --db sample-db examples/queries/underpromotion.cql --format pgn --limit 1 | tail -12
+echo
+echo "== cqldb query: side to move 3 pawns ahead by stockfish at depth 8 (material and move number prune first)"
+$cqldb query --db sample-db -e '(match (position :flipcolor :wtm :movenumber >=30 :powerdifference U >=3 :evaluation depth 8 >=3 sidetomove))' --format ids --limit 5

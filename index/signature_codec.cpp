@@ -1,5 +1,6 @@
 // encode() and decode() of signature.h: the layout is documented there.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -51,6 +52,42 @@ chess::Color side_at(chess::Color start, uint32_t p) {
 /// The count of `pc` in `key` (kings: 1).
 int count_in(MaterialKey key, chess::Piece pc) {
   return chess::type_of(pc) == chess::KING ? 1 : key.count(chess::color_of(pc), chess::type_of(pc));
+}
+
+/// Bits 4-7 of byte 1: the promoted types of `promotions` (Signature::promotions bits).
+uint8_t promoted_types_of(uint8_t promotions) {
+  return uint8_t((promotions | promotions >> 4) & 15);
+}
+
+/// Byte 3 + colour of the Summary: colour `c`'s least counts in `min` (exact minima), capped.
+uint8_t min_byte(MaterialKey min, chess::Color c) {
+  const int p = std::min(min.count(c, chess::PAWN), 3), q = std::min(min.count(c, chess::QUEEN), 1),
+            r = std::min(min.count(c, chess::ROOK), 3), b = std::min(min.count(c, chess::BISHOP), 3),
+            n = std::min(min.count(c, chess::KNIGHT), 1);
+  return uint8_t(p | q << 2 | r << 3 | b << 5 | n << 7);
+}
+
+/// The lower bounds that min_byte() `v` of colour `c` stands for, added to `key`.
+void add_min_byte(MaterialKey& key, uint8_t v, chess::Color c) {
+  const uint64_t counts[5] = {v & 3u, v >> 7 & 1u, v >> 5 & 3u, v >> 3 & 3u, v >> 2 & 1u};  // P N B R Q
+  uint64_t bits = key.bits();
+  for (int i = 0; i < 5; ++i) bits += counts[i] << MaterialKey::shift(c, chess::PieceType(chess::PAWN + i));
+  key = MaterialKey(bits);
+}
+
+/// The least count of each kind over the runs of `runs` (exact, kinds separately).
+template <class Runs>
+MaterialKey min_over(const Runs& runs) {
+  MaterialKey min = runs.front().key;
+  for (const auto& run : runs) {
+    uint64_t bits = 0;
+    for (int nibble = 0; nibble < 10; ++nibble) {
+      const uint64_t a = min.bits() >> (4 * nibble) & 15, b = run.key.bits() >> (4 * nibble) & 15;
+      bits |= std::min(a, b) << (4 * nibble);
+    }
+    min = MaterialKey(bits);
+  }
+  return min;
 }
 
 // ---- encode -----------------------------------------------------------------------------
@@ -228,8 +265,11 @@ void encode(const Signature& s, std::string& out) {
   if (s.final_no_moves) flags |= kByteFinalNoMoves;
   if (s.start_side == chess::BLACK) flags |= kByteBlackStarts;
   out.push_back(char(flags));
-  out.push_back(char(s.castlings));
+  out.push_back(char(s.castlings | promoted_types_of(s.promotions) << 4));
   out.push_back(char(s.checks[chess::WHITE] | s.checks[chess::BLACK] << 4));
+  const MaterialKey min = min_over(s.material);
+  out.push_back(char(min_byte(min, chess::WHITE)));
+  out.push_back(char(min_byte(min, chess::BLACK)));
   db::codec::put_varint(out, s.plies);
   if (s.start_fen) {
     db::codec::put_varint(out, s.start_game_ply);
@@ -335,11 +375,12 @@ const char* type_name(int pt) {
   return kNames[pt];
 }
 
-/// Reads the byte header and the start position block; returns the bit-stream part.
-std::string_view decode_header(std::string_view bytes, Signature& s) {
+/// Reads the byte header and the start position block; returns the bit-stream part. Sets
+/// `summary_bytes` to bytes 1 (bits 4-7), 3 and 4, which decode() checks against the timeline.
+std::string_view decode_header(std::string_view bytes, Signature& s, uint32_t& summary_bytes) {
   const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const uint8_t* end = p + bytes.size();
-  if (bytes.size() < 4) corrupt("header", "only " + std::to_string(bytes.size()) + " bytes");
+  if (bytes.size() < 6) corrupt("header", "only " + std::to_string(bytes.size()) + " bytes");
   const uint8_t flags = p[0];
   s.start_fen = flags & kByteStartFen;
   s.chess960 = flags & kByteChess960;
@@ -349,11 +390,11 @@ std::string_view decode_header(std::string_view bytes, Signature& s) {
   s.final_check = flags & kByteFinalCheck;
   s.final_no_moves = flags & kByteFinalNoMoves;
   s.start_side = flags & kByteBlackStarts ? chess::BLACK : chess::WHITE;
-  if (p[1] & 0xF0) corrupt("header", "reserved castling bits set");
-  s.castlings = p[1];
+  s.castlings = p[1] & 15;
   s.checks[chess::WHITE] = p[2] & 15;
   s.checks[chess::BLACK] = p[2] >> 4;
-  p += 3;
+  summary_bytes = uint32_t(p[1] >> 4) | uint32_t(p[3]) << 8 | uint32_t(p[4]) << 16;
+  p += 5;
   if (!db::codec::get_varint(p, end, s.plies) || s.plies == UINT32_MAX)
     corrupt("header", "bad ply count");
   if (!s.start_fen) {
@@ -390,13 +431,20 @@ std::string_view decode_header(std::string_view bytes, Signature& s) {
   return {reinterpret_cast<const char*>(p), size_t(end - p)};
 }
 
-void decode_timeline(BitReader& r, Signature& s) {
+/// Lowers colour `c`'s `pt` count in `min` to its count in `key` if that is smaller.
+void lower_min(MaterialKey& min, MaterialKey key, chess::Color c, chess::PieceType pt) {
+  if (key.count(c, pt) < min.count(c, pt)) min.remove(c, pt);  // counts drop one at a time
+}
+
+/// Reads the material timeline; sets `min` to each kind's least count over its runs.
+void decode_timeline(BitReader& r, Signature& s, MaterialKey& min) {
   const uint32_t runs = r.gamma();
   if (r.failed()) corrupt("material timeline", "truncated");
   if (runs > kMaxRuns || runs > uint64_t(s.plies) + 1)
     corrupt("material timeline",
             std::to_string(runs) + " runs in " + std::to_string(s.plies) + " plies");
   MaterialKey key = key_of(s.start);
+  min = key;
   s.material.push_back({key, 0, 0});
   uint64_t first = 0;
   for (uint32_t i = 1; i < runs; ++i) {
@@ -422,12 +470,14 @@ void decode_timeline(BitReader& r, Signature& s) {
         corrupt("material timeline", std::string("a capture of a ") + color_name(~mover) + " " +
                                          type_name(int(captured)) + ", which is not on the board");
       key.remove(~mover, chess::PieceType(captured));
+      lower_min(min, key, ~mover, chess::PieceType(captured));
     }
     if (promotes) {
       if (key.count(mover, chess::PAWN) == 0 || key.count(mover, chess::PieceType(promoted)) == 15)
         corrupt("material timeline",
                 std::string("an impossible ") + color_name(mover) + " promotion");
       key.remove(mover, chess::PAWN);
+      lower_min(min, key, mover, chess::PAWN);
       key.add(mover, chess::PieceType(promoted));
       s.promotions |= uint8_t(1u << (4 * mover + promoted - chess::KNIGHT));
     }
@@ -521,9 +571,15 @@ void decode_final(BitReader& r, Signature& s) {
 
 void decode(std::string_view bytes, Signature& s, DecodeScope scope) {
   s.clear();
-  BitReader r(decode_header(bytes, s));
+  uint32_t summary_bytes = 0;
+  BitReader r(decode_header(bytes, s, summary_bytes));
   if (scope == DecodeScope::kHeader) return;
-  decode_timeline(r, s);
+  MaterialKey min;
+  decode_timeline(r, s, min);
+  if (summary_bytes != (uint32_t(promoted_types_of(s.promotions)) |
+                        uint32_t(min_byte(min, chess::WHITE)) << 8 |
+                        uint32_t(min_byte(min, chess::BLACK)) << 16))
+    corrupt("header", "promotion or least-material bytes do not match the material timeline");
   if (scope == DecodeScope::kMaterial) return;
   for (chess::Piece pc : kPieces) s.always[pc] = get_subset(r, s.start[pc]);
   if (r.failed()) corrupt("always", "truncated");
@@ -531,6 +587,42 @@ void decode(std::string_view bytes, Signature& s, DecodeScope scope) {
   decode_ever(r, s);
   decode_final(r, s);
   if (!r.at_clean_end()) corrupt("end", "bytes or bits after the last section");
+}
+
+Summary summarize(const Signature& s) {
+  Summary out;
+  std::string bytes;
+  encode(s, bytes);
+  read_summary(bytes, out);
+  return out;
+}
+
+bool read_summary(std::string_view bytes, Summary& out) {
+  if (bytes.size() < 6) return false;
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = p + bytes.size();
+  out.flags = p[0];
+  out.castlings = p[1] & 15;
+  out.promoted_types = p[1] >> 4;
+  out.checks[chess::WHITE] = p[2] & 15;
+  out.checks[chess::BLACK] = p[2] >> 4;
+  // White's lower bounds for each byte value (Black's are the same 20 bits higher).
+  static const std::array<uint64_t, 256> kWhite = [] {
+    std::array<uint64_t, 256> t{};
+    for (unsigned v = 0; v < 256; ++v) {
+      MaterialKey k;
+      add_min_byte(k, uint8_t(v), chess::WHITE);
+      t[v] = k.bits();
+    }
+    return t;
+  }();
+  static_assert(MaterialKey::shift(chess::BLACK, chess::PAWN) == 20);
+  out.min_material = MaterialKey(kWhite[p[3]] | kWhite[p[4]] << 20);
+  p += 5;
+  if (!db::codec::get_varint(p, end, out.plies)) return false;
+  out.start_game_ply = 0;
+  if ((out.flags & kByteStartFen) && !db::codec::get_varint(p, end, out.start_game_ply)) return false;
+  return true;
 }
 
 Signature decode(std::string_view bytes) {

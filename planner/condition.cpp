@@ -5,6 +5,7 @@
 
 #include "chess/bitboard.h"
 #include "eval/board_predicates.h"
+#include "eval/line.h"
 
 namespace planner {
 
@@ -102,7 +103,10 @@ Condition range_leaf(CondOp op, const eval::IntRange& r) {
 /// Counting keywords (:piececount, :power) over designator `d` with range `r`.
 Condition count_condition(const eval::Designator& d, const eval::IntRange& r, bool power) {
   if (d.pieces & cql::piece_mask::kEmpty) return leaf(CondOp::kTrue);  // empty squares vary
-  if (d.squares == kAll) {
+  // `~`, `~~` and tags count a part of the pieces of the kinds: like a part of the board,
+  // only a lower bound carries over to the material.
+  const bool part = d.promoted || d.not_promoted || d.tag >= 0;
+  if (d.squares == kAll && !part) {
     Condition c = range_leaf(power ? CondOp::kPowerRun : CondOp::kCountRun, r);
     c.pieces = d.pieces;
     return c;
@@ -123,6 +127,10 @@ Condition derive_lists(const Node& n, bool any, size_t max_variants) {
 
 Condition derive_node(const Node& n, size_t max_variants) {
   if (n.negate) return leaf(CondOp::kTrue);  // nothing positive follows from a negation
+  // A tagged designator ($name, CQL-Tagging) stands for one bound piece, not for the kinds in
+  // its mask: only "some piece on its squares" follows, and only from the designator itself.
+  for (const eval::Designator& d : n.d)
+    if (d.tag >= 0) return n.op == Op::kDesignator || n.op == Op::kInside ? ever(d) : leaf(CondOp::kTrue);
   switch (n.op) {
     case Op::kTrue: return leaf(CondOp::kTrue);
     case Op::kFalse: return leaf(CondOp::kFalse);
@@ -139,7 +147,8 @@ Condition derive_node(const Node& n, size_t max_variants) {
     case Op::kPowerDifference:
     case Op::kPieceCountDifference: {
       const eval::Designator& d = n.d[0];
-      if (n.d.size() != 1 || d.squares != kAll || (d.pieces & cql::piece_mask::kEmpty))
+      if (n.d.size() != 1 || d.squares != kAll || (d.pieces & cql::piece_mask::kEmpty) ||
+          d.promoted || d.not_promoted || d.tag >= 0)
         return leaf(CondOp::kTrue);
       Condition c = range_leaf(CondOp::kDiffRun, n.range);
       c.pieces = d.pieces;
@@ -201,6 +210,33 @@ Condition derive_node(const Node& n, size_t max_variants) {
       return c;
     }
     case Op::kList: return derive(*n.lists[0], max_variants);
+    case Op::kLine: {
+      // :line (eval/line.h): the played moves fit in the game, a numbered line starts at its
+      // move number, and the first move is a :movefrom / :moveto with its designators (when
+      // the colours are as written). :line*: the game has a position at ply n.
+      const eval::LineSpec& line = *n.line;
+      const eval::LineMoveSpec& m = line.moves[0];
+      eval::IntRange plies;
+      if (line.transposition) {
+        plies.lo = plies.hi = int64_t(line.moves.size());
+        return range_leaf(CondOp::kPlyWindow, plies);
+      }
+      plies.lo = 0;
+      plies.hi = int64_t(line.played);  // end - played
+      plies.hi_from_end = true;
+      std::vector<Condition> kids{range_leaf(CondOp::kPlyWindow, plies)};
+      if (line.first_fullmove) {
+        eval::IntRange number;
+        number.lo = number.hi = line.first_fullmove;
+        kids.push_back(range_leaf(CondOp::kMoveWindow, number));
+      }
+      if (!line.relative_colors && m.kind == eval::LineMoveSpec::Kind::kNormal) {
+        kids.push_back(ever(eval::Designator{m.from, m.from_promoted, m.from_not_promoted, m.from_squares}));
+        kids.push_back(m.en_passant ? leaf(CondOp::kEnPassant)
+                                    : ever(eval::Designator{m.to, m.to_promoted, m.to_not_promoted, m.to_squares}));
+      }
+      return all_of(std::move(kids));
+    }
     case Op::kSequence:
       // :sequence / :gappedsequence: the first element matches at the position where the
       // sequence starts, like a nested list. Later elements match at other positions; their
@@ -215,6 +251,20 @@ Condition derive_node(const Node& n, size_t max_variants) {
       for (size_t i = 1; i < n.lists.size(); i += 2) kids.push_back(derive(*n.lists[i], max_variants));
       if (n.lists.size() % 2 == 1) kids.push_back(derive(*n.lists.back(), max_variants));
       return any_of(std::move(kids));
+    }
+    // Exchange values depend on the whole board (eval/exchange.h): no signature condition.
+    case Op::kExchangeEvaluation:
+    case Op::kMaxSwapEvaluation: return leaf(CondOp::kTrue);
+    // Engine scores (eval/analysis.h) follow from no signature: no condition; the list's
+    // other items still prune before any engine search.
+    case Op::kEvaluation:
+    case Op::kMoveEvaluation: return leaf(CondOp::kTrue);
+    // Tablebase probes (eval/tablebase.h) need a total piece count some table holds
+    // (ranges[0], e.g. 2..3 with Debian's set): the game must reach such material.
+    case Op::kEndgameEvaluation: {
+      Condition c = range_leaf(CondOp::kCountRun, n.ranges[0]);
+      c.pieces = cql::piece_mask::kAnyPiece;
+      return c;
     }
     default: return leaf(CondOp::kTrue);
   }
@@ -454,6 +504,71 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
     }
   }
   return true;
+}
+
+bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info) const {
+  switch (op) {
+    case CondOp::kAnd:
+      for (const Condition& k : kids)
+        if (!k.holds_summary(s, info)) return false;
+      return true;
+    case CondOp::kOr:
+      for (const Condition& k : kids)
+        if (k.holds_summary(s, info)) return true;
+      return false;
+    // Run tests: every run's count (power) of the kinds is at least their least counts'
+    // sum, so "some run has at most hi" needs that sum <= hi. Lower bounds say nothing else.
+    case CondOp::kCountRun:
+    case CondOp::kPowerRun:
+      return material_of(s.min_material, pieces, op == CondOp::kPowerRun) <= hi;
+    case CondOp::kSameRun:
+      if ((value & 1) && s.null_moves()) return true;
+      for (const Condition& k : kids)
+        if (!k.holds_summary(s, info)) return false;
+      return true;
+    case CondOp::kMaterial: {  // an exact key has at least the least counts of every kind
+      const sig::MaterialKey key(uint64_t(lo) & sig::MaterialKey::kValidBits);
+      for (int nibble = 0; nibble < 10; ++nibble)
+        if ((key.bits() >> (4 * nibble) & 15) < (s.min_material.bits() >> (4 * nibble) & 15)) return false;
+      return true;
+    }
+    case CondOp::kPromotion:
+      for (int i = 0; i < 12; ++i) {
+        if (!(pieces >> i & 1)) continue;
+        chess::PieceType pt = kType[i % 6];
+        if (pt >= chess::KNIGHT && pt <= chess::QUEEN && (s.promoted_types >> (pt - chess::KNIGHT) & 1)) return true;
+      }
+      return false;
+    case CondOp::kCountAtLeast:
+    case CondOp::kPowerAtLeast:
+    case CondOp::kDiffRun:
+    case CondOp::kEver:
+    case CondOp::kFinalEver:
+    case CondOp::kHomePawns: return true;
+    // The header-scope tests, exactly as holds() computes them.
+    case CondOp::kFinalSide: return ((value & 1) && s.null_moves()) || s.final_side() == chess::Color(lo);
+    case CondOp::kFinalMate: return s.null_moves() || s.final_mate();
+    case CondOp::kFinalStalemate: return s.null_moves() || s.final_stalemate();
+    case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
+    case CondOp::kEnPassant: return (s.flags & sig::kByteEnPassant) != 0;
+    case CondOp::kCastled: return (s.castlings & lo) != 0;
+    case CondOp::kHasMove: return s.plies > 0;
+    case CondOp::kPlyWindow: return in_window(lo, hi, lo_from_end, hi_from_end, 0, s.plies, s.plies);
+    case CondOp::kMoveWindow: {
+      int64_t first = 1 + s.start_game_ply / 2, last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
+      return in_window(lo, hi, lo_from_end, hi_from_end, first, last, last);
+    }
+    case CondOp::kFalse: return false;
+    case CondOp::kResult: return !info || ((lo >> info->result) & 1);
+    case CondOp::kElo: {
+      if (!info) return true;
+      auto in = [&](int64_t v) { return v >= lo && v <= hi; };
+      if (value == 1) return in(info->white_elo);
+      if (value == 2) return in(info->black_elo);
+      return in(info->white_elo) || in(info->black_elo);
+    }
+    default: return true;  // kTrue, and any op this test does not know: may hold
+  }
 }
 
 sig::DecodeScope Condition::scope() const {

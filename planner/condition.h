@@ -62,6 +62,11 @@ struct Condition {
 
   /// Evaluates on a decoded signature (decoded at least to scope()) and header values.
   bool holds(const sig::Signature& s, const eval::GameInfo* info) const;
+  /// The cheap first test on a signature's Summary (sig::read_summary: flags, promotion
+  /// types, least material, plies) and header values: true whenever holds() is (it only
+  /// replaces what the Summary lacks by "may hold"). Equal to holds() when scope() is
+  /// kHeader, so such conditions never decode a signature.
+  bool holds_summary(const sig::Summary& s, const eval::GameInfo* info) const;
   /// The signature sections holds() reads.
   sig::DecodeScope scope() const;
   /// True if holds() reads GameInfo.

@@ -40,6 +40,11 @@ std::string explain_plan(const eval::Program& program, const Plan* plan) {
       out += "  signature condition:  " + plan->condition(i).describe() + "\n";
     }
   }
+  if (plan)
+    out += std::string("  ply windows:          ") +
+           (plan->has_ply_windows() ? "on (replay evaluates only the plies where material, mate or move number allow a match)"
+                                    : "off (every position of a replayed game is evaluated)") +
+           "\n";
   if (program.negated()) out += "  (the match list is negated with :not: no signature pruning)\n";
   return out;
 }

@@ -26,6 +26,7 @@ Plan Plan::make(const eval::Program& program) {
     plan.needs_game_info_ |= c.needs_game_info();
     plan.conditions_.push_back(std::move(c));
   }
+  plan.windows_ = PlyWindows::make(program);
   return plan;
 }
 
@@ -34,6 +35,26 @@ unsigned Plan::keep(const sig::Signature& s, const eval::GameInfo* info, unsigne
   for (size_t i = 0; i < conditions_.size(); ++i)
     if ((alternatives >> i & 1) && conditions_[i].holds(s, info)) kept |= 1u << i;
   return kept;
+}
+
+bool Plan::ply_windows(std::string_view bytes, unsigned alternatives, sig::Signature& scratch,
+                       std::vector<uint8_t>& allowed) const {
+  if (!windows_.active()) return false;
+  sig::decode(bytes, scratch, windows_.scope());
+  windows_.compute(scratch, alternatives, allowed);
+  return true;
+}
+
+unsigned Plan::keep_encoded(std::string_view bytes, const eval::GameInfo* info, unsigned alternatives,
+                            sig::Signature& scratch) const {
+  sig::Summary summary;
+  if (!sig::read_summary(bytes, summary)) return alternatives;  // unreadable: keep, replay decides
+  unsigned kept = 0;
+  for (size_t i = 0; i < conditions_.size(); ++i)
+    if ((alternatives >> i & 1) && conditions_[i].holds_summary(summary, info)) kept |= 1u << i;
+  if (!kept || scope_ == sig::DecodeScope::kHeader) return kept;  // the Summary decided
+  sig::decode(bytes, scratch, scope_);
+  return keep(scratch, info, kept);
 }
 
 }  // namespace planner

@@ -9,6 +9,7 @@
 #include "eval/candidate_filter.h"
 #include "eval/program.h"
 #include "planner/condition.h"
+#include "planner/ply_windows.h"
 
 namespace planner {
 
@@ -23,7 +24,15 @@ class Plan : public eval::CandidateFilter {
   sig::DecodeScope scope() const override { return scope_; }
   unsigned keep(const sig::Signature& s, const eval::GameInfo* info,
                 unsigned alternatives) const override;
+  /// Tests the Summary first (Condition::holds_summary); decodes to scope() only when the
+  /// conditions need more than the Summary and it did not rule the game out.
+  unsigned keep_encoded(std::string_view bytes, const eval::GameInfo* info, unsigned alternatives,
+                        sig::Signature& scratch) const override;
   bool needs_game_info() const override { return needs_game_info_; }
+  bool has_ply_windows() const override { return windows_.active(); }
+  /// The plies where a match is possible (planner/ply_windows.h).
+  bool ply_windows(std::string_view bytes, unsigned alternatives, sig::Signature& scratch,
+                   std::vector<uint8_t>& allowed) const override;
 
   /// True when some alternative has a condition other than "true" (pruning can help).
   bool prunes() const { return prunes_; }
@@ -34,6 +43,7 @@ class Plan : public eval::CandidateFilter {
 
  private:
   std::vector<Condition> conditions_;
+  PlyWindows windows_;
   sig::DecodeScope scope_ = sig::DecodeScope::kHeader;
   bool needs_game_info_ = false;
   bool prunes_ = false;

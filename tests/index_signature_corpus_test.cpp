@@ -114,6 +114,36 @@ void check_game(uint32_t id, const db::RecordView& rec, const sig::Signature& s)
   EXPECT_EQ(s.final_no_moves, !has_legal_move(pos));
 }
 
+/// The Summary (the fixed-place bytes the planner tests first) must agree with the decoded
+/// signature, which check_game() compared with a replay: same flags, plies and checks,
+/// the promoted types, and least counts that are lower bounds of every run, exact up to
+/// their caps (3 pawns, rooks, bishops; 1 queen, knight).
+void check_summary(uint32_t id, std::string_view bytes, const sig::Signature& s) {
+  sig::Summary sm;
+  ASSERT_TRUE(sig::read_summary(bytes, sm)) << "game " << id;
+  EXPECT_EQ(sm, sig::summarize(s)) << "game " << id;
+  EXPECT_EQ(sm.plies, s.plies);
+  EXPECT_EQ(sm.start_game_ply, s.start_game_ply);
+  EXPECT_EQ(sm.final_mate(), s.final_mate());
+  EXPECT_EQ(sm.final_stalemate(), s.final_stalemate());
+  EXPECT_EQ(sm.final_side(), s.final_side());
+  EXPECT_EQ(sm.null_moves(), s.null_moves);
+  EXPECT_EQ(sm.castlings, s.castlings);
+  EXPECT_EQ(sm.checks, s.checks);
+  for (int pt = KNIGHT; pt <= QUEEN; ++pt)
+    EXPECT_EQ(bool(sm.promoted_types >> (pt - KNIGHT) & 1),
+              s.promoted(WHITE, PieceType(pt)) || s.promoted(BLACK, PieceType(pt)));
+  for (Color c : {WHITE, BLACK}) {
+    for (int pt = PAWN; pt <= QUEEN; ++pt) {
+      int least = 99;
+      for (const sig::MaterialRun& run : s.material) least = std::min(least, run.key.count(c, PieceType(pt)));
+      const int cap = pt == QUEEN || pt == KNIGHT ? 1 : 3;
+      EXPECT_EQ(sm.min_material.count(c, PieceType(pt)), std::min(least, cap))
+          << "game " << id << " colour " << c << " type " << pt;
+    }
+  }
+}
+
 /// Imports `files` and checks the signature of every game (at most `limit`); returns the
 /// number of games checked.
 uint32_t check_corpus(const std::vector<std::string>& files, uint32_t limit = UINT32_MAX) {
@@ -135,6 +165,7 @@ uint32_t check_corpus(const std::vector<std::string>& files, uint32_t limit = UI
     }
     sig::decode(bytes, s);
     check_game(id, db::RecordView::parse(record), s);
+    check_summary(id, bytes, s);
     if (::testing::Test::HasFailure()) return checked;  // one broken game is enough to see
     ++checked;
   }

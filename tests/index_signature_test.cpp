@@ -222,9 +222,10 @@ TEST(SignatureTest, EmptyGameEncoding) {
   EXPECT_EQ(b.sig.ever, b.sig.start);
   EXPECT_EQ(b.sig.always, b.sig.start);
   EXPECT_EQ(b.sig.final, b.sig.start);
-  // header 3 bytes, plies 1 byte; bits: 1 (one run) + 32 (always) + 12 (no extra squares)
-  EXPECT_EQ(b.bytes.size(), 4u + 6u);
-  EXPECT_EQ(b.bytes, std::string("\0\0\0\0\xff\xff\xff\xff\xff\x1f", 10));
+  // header 5 bytes (the least material of both sides: 3+ pawns, a queen, 2 rooks, 2 bishops,
+  // a knight = 0xd7), plies 1 byte; bits: 1 (one run) + 32 (always) + 12 (no extra squares)
+  EXPECT_EQ(b.bytes.size(), 6u + 6u);
+  EXPECT_EQ(b.bytes, std::string("\0\0\0\xd7\xd7\0\xff\xff\xff\xff\xff\x1f", 12));
 }
 
 TEST(SignatureCodecTest, RoundTripKeepsEveryField) {
@@ -290,33 +291,36 @@ TEST(SignatureCodecTest, CorruptBytesAreRejectedWithAClearError) {
   const std::string empty = build("*").bytes;
   expect_corrupt("", "header: only 0 bytes");
   expect_corrupt(empty + '\0', "end: bytes or bits after the last section");
-  expect_corrupt(empty.substr(0, 8), "truncated");
+  expect_corrupt(empty.substr(0, 10), "truncated");
   std::string bad = empty;
-  bad[1] = char(0x10);
-  expect_corrupt(bad, "reserved castling bits");
+  bad[1] = char(0x10);  // a knight promotion that the timeline does not have
+  expect_corrupt(bad, "promotion or least-material bytes do not match");
+  bad = empty;
+  bad[4] = char(0xd6);  // Black's least pawns 2, but Black keeps 8
+  expect_corrupt(bad, "promotion or least-material bytes do not match");
   bad = empty;
   bad[0] = char(sig::kByteBlackStarts);
   expect_corrupt(bad, "Black to move in the standard start");
   bad = empty;
-  bad[9] = char(0x3f);  // a padding bit set
+  bad[11] = char(0x3f);  // a padding bit set
   expect_corrupt(bad, "bytes or bits after the last section");
   // Two runs in a game of no plies.
-  expect_corrupt(std::string("\0\0\0\0", 4) + char(0b010) + std::string(6, '\xff'),
+  expect_corrupt(std::string("\0\0\0\xd7\xd7\0", 6) + char(0b010) + std::string(6, '\xff'),
                  "2 runs in 0 plies");
   // A FEN block with a piece code that is no piece (7).
   std::string fen = build("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n*").bytes;
   ASSERT_EQ(fen[0] & sig::kByteStartFen, sig::kByteStartFen);
-  fen[4 + 1 + 8] = char(0x77);
+  fen[6 + 1 + 8] = char(0x77);
   expect_corrupt(fen, "bad piece code 7");
 
   // A capture of a piece the other side does not have.
   const Built kings = build("[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\"]\n\n1. Ra8+ Kd7 *");
   std::string capture = kings.bytes;
-  // The bit stream starts after header (3), plies (1), game ply (1), board (8), 3 pieces
+  // The bit stream starts after header (5), plies (1), game ply (1), board (8), 3 pieces
   // (2 bytes). Its first bits: gamma(1 run) = "1". Replace by gamma(2) = "010", delta
   // gamma(1) = "1" and the code "1" (a pawn captured): White moves at ply 0 and Black has
   // no pawn.
-  const size_t stream = 3 + 1 + 1 + 8 + 2;
+  const size_t stream = 5 + 1 + 1 + 8 + 2;
   ASSERT_LT(stream, capture.size());
   capture[stream] = char((capture[stream] & ~0x1f) | 0b11010);
   expect_corrupt(capture, "a capture of a black pawn, which is not on the board");

@@ -134,7 +134,7 @@ inline const std::map<K, Usage>& usages() {
       {K::Accumulate, {'P', "Pd2 :shift :accumulate white_passer_counter"}},
       {K::AccumulateStar, {'P', ":flipcolor :accumulate* counter"}},
       {K::Reset, {'P', ":reset acc Pe2 :accumulate* acc :sumrange acc 3"}},
-      {K::SumRange, {'P', ":sumrange white_passer_counter 3 8"}},
+      {K::SumRange, {'P', "Pd2 :shift :accumulate white_passer_counter :sumrange white_passer_counter 3 8"}},
       {K::TagMatch, {'M', ":forany pawn [Pp] (position :initial :tagmatch pawn [Pp]?[27])"}},
       {K::ForAny, {'M', ":forany pawn [Pp] (position :tagmatch pawn P)"}},
       {K::Cut, {'P', ":mate :cut (position :check)"}},

@@ -85,6 +85,22 @@ const char* const kQueries[] = {
     "(match (position BL? BD?))", "(match (position R[a-h7] k?8))", "(match (position U[a1,h1,a8,h8] :initial))",
     // material
     "(match (position :piececount [Qq] 0 :piececount [RrBbNn] 0))",
+    // the Summary's least counts (capped at 3 pawns/rooks/bishops, 1 queen/knight) and
+    // promotion types (either colour)
+    "(match (position :piececount P 3 :piececount p 4 :piececount [QqRrBbNn] 2))",
+    "(match (position :piececount R 3))", "(match (position :piececount b 3 :piececount n 2))",
+    "(match (position :piececount Q 2))", "(match (position :piececount [Nn] 1 :piececount [Qq] 1))",
+    "(match (position :promote n))", "(match (position :promote B :wtm))",
+    "(match (position :flipcolor :piececount [QqNn] 0 :piececount R 1 :piececount r 0 :piececount B 0 :piececount b 1))",
+    "(match (position :mate :piececount [QqRr] 0 :power A <=6))",
+    "(match (position :stalemate :piececount [Pp] 1 :piececount [QqRrBbNn] 0))",
+    // ply windows (planner/ply_windows.h): matched plies must not change
+    "(match (position :piececount [Qq] 0 :check) (position :movenumber 30 40 :piececount A 6))",
+    "(match (position :matchcount 2 10 :piececount [RrBbNn] <=2 :check))",
+    "(match (position :halfmovenumber end-10 end :piececount P >=3 :piececount p <=2))",
+    "(match (position :flipcolor :power A <=10 K[e4,d4,e5,d5]))",
+    "(match (position :mate :piececount N 1) (position :piececount [Qq] 2))",
+    "(match (position :piececount Q~ 0 :piececount Q 1 :movenumber >=40))", "(match (position :piececount Q~ 1))",
     "(match (position :piececount P 8 :piececount p <=5))",
     "(match (position :power A 0 5 :power a >=20))", "(match (position :power [Pp] 0))",
     "(match (position :powerdifference U >=5))", "(match (position :powerdifference U <=-9))",
@@ -118,6 +134,19 @@ const char* const kQueries[] = {
     "(match (position :moveto U :repetitioncount 0))", "(match (position :moveto U :repetitioncount 0 2) (position Qd4))",
     "(match (position :moveto U :repetitioncount >=2))", "(match (position :moveto Ud4 :pretransformrepetitioncount >=2 :shift))",
     "(match (position :mate :ischess960 :variant normal))", "(match (position !:isshufflechess :piececount P 8))",
+    // nested counts, control, accumulators, :endmost / :following / :preceding
+    "(match (position :movefrom Q :and ((position :moveto q :matchcount 0))))",
+    "(match (position :mate :not (position :check :matchcount >=2)))",
+    "(match :result 1-0 (position :sequence ((position :powerdifference U -2 +2 :powerdifference Q q 0)"
+    " (position :repetitioncount >=12 :powerdifference Q q <=-9))))",
+    "(match (position :and ((position :moveto U :pretransformrepetitioncount 0 :shift))))",
+    "(match (position :mate :cut (position :check)))", "(match (position :mate) (position :cut :check))",
+    "(match (position :promote Q :cut (position :preceding :piececount [Rr] 0)))",
+    "(match (position :movefrom Q :exclude (position :moveto r)))", "(match (position :mate) (position :exclude :check :wtm))",
+    "(match (position :moveto U) (position :movefrom Q :skip))",
+    "(match (position :sumrange w 3 8 :and ((position Pd2 :piececount [pP][d3-7] 0 :piececount p[c3-7,e3-7] 0 :shift :accumulate w))))",
+    "(match (position :mate :endmost))", "(match (position :check :following :piececount [Qq] 0))",
+    "(match (position :mate :preceding))",
     // sequences
     "(match (position :sequence ((position :moveto U) (position :mate))))",
     "(match (position :piececount [Qq] 0 :sequence ((position :check) (position) (position :piececount [Rr] 0))))",
@@ -185,6 +214,29 @@ TEST_F(PlannerSoundness, DecidableQueriesReplayOnlyMatches) {
     EXPECT_GE(s.games_replayed, s.matches) << q;
     EXPECT_LE(s.games_replayed, s.matches + 10) << q;
   }
+}
+
+TEST_F(PlannerSoundness, PlyWindowsEvaluateFewerPositions) {
+  // Pawn endings are reached late: replay evaluates only the plies of the material runs
+  // without pieces, and the final ply for a mate.
+  for (const char* q : {"(match (position :piececount [Qq] 0 :piececount [RrBbNn] 0))",
+                        "(match (position :mate :piececount [Qq] 1))"}) {
+    db::Database database = db::Database::open_readonly(dir_ / "db");
+    eval::Program program = eval::Program::compile(cql::parse_or_throw(q, "q.cql"));
+    planner::Plan plan = planner::Plan::make(program);
+    EXPECT_TRUE(plan.has_ply_windows()) << q;
+    eval::SearchOptions options;
+    options.filter = &plan;
+    std::vector<eval::GameMatch> matches;
+    eval::SearchStats s = eval::search(program, database, options, matches);
+    ASSERT_GT(s.matches, 0u) << q;
+    EXPECT_LT(s.positions, s.games_replayed * 20) << q;  // far fewer than the games' plies
+    EXPECT_GE(s.positions, s.matches) << q;
+  }
+  // Not plain (a sequence): no windows.
+  eval::Program seq = eval::Program::compile(
+      cql::parse_or_throw("(match (position :piececount [Qq] 0 :sequence ((position) (position :check))))", "q.cql"));
+  EXPECT_FALSE(planner::Plan::make(seq).has_ply_windows());
 }
 
 TEST_F(PlannerSoundness, ExplainShowsEveryStage) {

@@ -1,0 +1,97 @@
+// Controlling keywords :cut, :exclude, :skip (seed 000 / CQL-Position-List "Controlling
+// keywords"). They act per line (the main line or a variation's line, SPEC-NOTES):
+//  - :exclude: when it fires, the line is excluded: its matches count for nothing, and an
+//    excluded main line makes the game (that colour alternative) fail. Highest priority.
+//  - :skip: when it fires, no position list of the alternative counts this position.
+//  - other filters: the position's matches count.
+//  - :cut: when it fires, the search of the line stops after this position (the position
+//    still counts: lowest priority). With `:preceding` in the :cut argument the cut wins over
+//    the position: it does not count, and the search stops.
+// A keyword fires when it is evaluated (left-to-right, short-circuit like any filter) and its
+// argument list matches, or, without an argument, when its containing list matches.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cql {
+struct List;
+struct KeywordItem;
+}  // namespace cql
+
+namespace eval {
+
+struct PosCtx;
+
+/// The control effects bits (Node Op::kControl value, PositionList::control).
+namespace control {
+constexpr uint8_t kCut = 1;           ///< stop searching the line after this position
+constexpr uint8_t kCutPreceding = 2;  ///< stop, and this position does not count
+constexpr uint8_t kExclude = 4;       ///< exclude the line
+constexpr uint8_t kSkip = 8;          ///< this position does not count
+}  // namespace control
+
+/// What the control keywords evaluated at one position asked for. Nodes write it through
+/// PosCtx::control while `armed` (GameMatcher arms it for the per-position pass only).
+struct ControlFlags {
+  uint8_t bits = 0;
+  bool armed = false;
+  /// Records `bits` if armed.
+  void fire(uint8_t b) {
+    if (armed) bits |= b;
+  }
+};
+
+/// The counters of GameMatcher the control keywords may undo (slot = alternative x list).
+struct CountRefs {
+  std::vector<uint32_t>& list_count;
+  std::vector<uint32_t>& list_run;
+  std::vector<std::vector<uint32_t>>& variant_count;
+  std::vector<std::vector<uint32_t>>& variant_run;
+  std::vector<uint8_t>& ply_hit;  ///< per alternative x main-line ply
+  size_t lists_per_alternative;
+  size_t plies;  ///< main-line plies + 1 (row length of ply_hit)
+};
+
+/// Per-game state of the control keywords for GameMatcher: which alternatives stopped
+/// searching the current line, which are excluded, and the counts to restore.
+class ControlState {
+ public:
+  ControlFlags flags;  ///< PosCtx::control points here
+
+  /// A new evaluation of the game's lists (once per game, once per tag binding).
+  void start_game(size_t alternatives);
+  /// A new line starts (main line or variation): nothing is stopped; remembers `counts` so
+  /// that an excluded variation can be undone.
+  void start_line(const CountRefs& counts);
+  /// True if alternative `a` no longer searches the current line (:cut, :exclude).
+  bool stopped(size_t a) const { return stopped_[a] != 0; }
+  /// True if alternative `a`'s main line was excluded: it cannot match.
+  bool excluded(size_t a) const { return excluded_[a] != 0; }
+  /// Before evaluating alternative `a`'s lists at a position: saves its counts, arms flags.
+  void begin_position(size_t a, const CountRefs& counts);
+  /// After: applies what fired (priority :exclude > :skip / :cut with :preceding > the
+  /// position's matches > :cut) to alternative `a`'s counts, then disarms.
+  void end_position(size_t a, const PosCtx& at, CountRefs& counts);
+
+ private:
+  void restore_position(size_t a, CountRefs& counts) const;
+
+  std::vector<uint8_t> stopped_, excluded_;  // per alternative
+  // counts of the alternative being evaluated, before this position
+  std::vector<uint32_t> saved_count_, saved_run_;
+  std::vector<std::vector<uint32_t>> saved_variant_count_, saved_variant_run_;
+  // counts of every slot when the line started (variations only)
+  std::vector<uint32_t> line_count_;
+  std::vector<std::vector<uint32_t>> line_variant_count_;
+};
+
+/// Throws CompileError ("not yet supported") for a bare :cut / :exclude / :skip or a
+/// :sumrange anywhere in `list`, which is decided over the line before the per-position pass
+/// (a sequence element, a list with a nested counting keyword or :endmost; `owner` is that
+/// keyword): such a list is not evaluated position by position, so the bare form would never
+/// fire and the accumulators are not counted yet.
+void reject_bare_control(const cql::List& list, const cql::KeywordItem& owner);
+
+}  // namespace eval

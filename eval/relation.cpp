@@ -1,0 +1,220 @@
+#include "eval/relation.h"
+
+#include "chess/bitboard.h"
+#include "eval/transform.h"
+
+namespace eval {
+
+namespace {
+
+constexpr uint8_t kKind = 0x7F;      // RelationBoard: piece code without the promoted bit
+constexpr uint8_t kPromoted = 0x80;  // RelationBoard: the piece is a promoted piece
+
+/// True if the piece `code` on square `s` matches the count designator `d`.
+bool designated(const Designator& d, uint8_t code, int s) {
+  if (!(d.squares >> s & 1)) return false;
+  const PieceMask bit = PieceMask(1u << ((code & kKind) - 1));
+  if (!(d.pieces & bit)) return false;
+  if (d.promoted & bit) return (code & kPromoted) != 0;
+  if (d.not_promoted & bit) return (code & kPromoted) == 0;
+  return true;
+}
+
+/// P1 against the (transformed) board `p2` on the allowable squares: no square with two
+/// different pieces; missing and new pieces designated and counted within range.
+/// `image(s)` = the content of square s in the transformed P2.
+template <class Image>
+bool compare(const RelationSpec& spec, const std::array<uint8_t, 64>& p1, Image&& image) {
+  int64_t missing = 0, added = 0;
+  for (chess::Bitboard b = spec.allowable; b;) {
+    const int s = int(chess::pop_lsb(b));
+    const uint8_t x = p1[size_t(s)], y = image(s);
+    if (x && y) {
+      if ((x ^ y) & kKind) return false;
+    } else if (x) {
+      if (!designated(spec.missing, x, s) || ++missing > spec.missing_range.hi) return false;
+    } else if (y) {
+      if (!designated(spec.added, y, s) || ++added > spec.added_range.hi) return false;
+    }
+  }
+  return spec.missing_range.contains(missing) && spec.added_range.contains(added);
+}
+
+/// The square a symmetry maps onto s: kPreimage[d][s] with apply(d, kPreimage[d][s]) == s.
+const std::array<std::array<uint8_t, 64>, 8>& preimages() {
+  static const auto table = [] {
+    std::array<std::array<uint8_t, 64>, 8> t{};
+    for (int d = 0; d < 8; ++d)
+      for (int x = 0; x < 64; ++x) t[size_t(d)][size_t(apply(Dihedral(d), chess::Square(x)))] = uint8_t(x);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+RelationSpec compile_relation(const cql::List& rel, chess::Bitboard pattern,
+                              IntRange (*range)(const cql::Range&, const cql::KeywordItem& item)) {
+  using cql::Keyword;
+  RelationSpec spec;
+  for (const cql::KeywordItem* k : rel.keywords()) {
+    auto count = [&](Designator& d, IntRange& r) {
+      const auto& a = k->as<cql::CountArgs>();
+      if (!a.pieces.empty()) {
+        const cql::PieceDesignator& p = a.pieces[0];
+        if (!p.tag.empty()) throw CompileError(p.loc, "a tagged piece designator is not allowed in a relation list");
+        d = Designator{p.pieces, p.promoted, p.not_promoted, p.squares.squares};
+      }
+      if (!a.ranges.empty()) r = range(a.ranges[0], *k);
+    };
+    switch (k->keyword) {
+      case Keyword::SameSideToMove: spec.side = RelationSpec::Side::kSame; break;
+      case Keyword::ChangeSideToMove: spec.side = RelationSpec::Side::kChange; break;
+      case Keyword::IgnoreSideToMove: spec.side = RelationSpec::Side::kIgnore; break;
+      case Keyword::MissingPieceCount: count(spec.missing, spec.missing_range); break;
+      case Keyword::NewPieceCount: count(spec.added, spec.added_range); break;
+      case Keyword::OriginalDifferentCount:
+        spec.original_different = range(k->as<cql::CountArgs>().ranges.at(0), *k);
+        break;
+      case Keyword::OriginalSameCount: spec.original_same = range(k->as<cql::CountArgs>().ranges.at(0), *k); break;
+      case Keyword::Pattern: spec.allowable = pattern; break;
+      case Keyword::Flip: spec.flip = true; break;
+      case Keyword::Shift: spec.shift = true; break;
+      case Keyword::Variations:
+        if (spec.scope == LineScope::kMainLine) spec.scope = LineScope::kAll;
+        break;
+      case Keyword::VariationsOnly: spec.scope = LineScope::kVariationsOnly; break;
+      default:
+        throw CompileError(k->loc, "not yet supported: " + cql::keyword_spelling(k->keyword) + " in a relation list");
+    }
+  }
+  return spec;
+}
+
+RelationBoard relation_board(const chess::Position& pos, chess::Bitboard promoted, uint32_t ply) {
+  RelationBoard b;
+  b.side = pos.side_to_move();
+  b.ply = b.branch_ply = ply;
+  b.occupied = pos.pieces();
+  for (chess::Bitboard occ = pos.pieces(); occ;) {
+    const chess::Square s = chess::pop_lsb(occ);
+    const PieceMask bit = piece_bit(pos.piece_on(s));
+    uint8_t code = uint8_t(1 + int(chess::lsb(chess::Bitboard(bit))));
+    if (promoted >> int(s) & 1) code |= kPromoted;
+    b.sq[size_t(s)] = code;
+  }
+  return b;
+}
+
+bool relates(const RelationSpec& spec, const RelationBoard& p1, const RelationBoard& p2) {
+  using Side = RelationSpec::Side;
+  if (spec.side == Side::kSame && p1.side != p2.side) return false;
+  if (spec.side == Side::kChange && p1.side == p2.side) return false;
+  const chess::Bitboard occ1 = p1.occupied & spec.allowable;
+  const chess::Bitboard occ2 = p2.occupied;
+  if (spec.original_different || spec.original_same) {
+    int64_t different = 0, same = 0;
+    for (chess::Bitboard b = spec.allowable; b;) {
+      const size_t s = size_t(chess::pop_lsb(b));
+      if ((p1.sq[s] ^ p2.sq[s]) & kKind) ++different;
+      else if (p1.sq[s]) ++same;
+    }
+    if (spec.original_different && !spec.original_different->contains(different)) return false;
+    if (spec.original_same && !spec.original_same->contains(same)) return false;
+  }
+  if (!spec.flip && !spec.shift) {
+    // cheap rejection: the missing / new squares alone exceed the ranges
+    const chess::Bitboard a2 = occ2 & spec.allowable;
+    if (chess::popcount(occ1 & ~a2) > spec.missing_range.hi) return false;
+    if (chess::popcount(a2 & ~occ1) > spec.added_range.hi) return false;
+    return compare(spec, p1.sq, [&](int s) { return p2.sq[size_t(s)]; });
+  }
+  // every transformation of P2 keeps at most its pieces: too few of them for P1 fails; a
+  // symmetry keeps all of them: with every square allowable, too many fail
+  if (chess::popcount(occ1) - chess::popcount(occ2) > spec.missing_range.hi) return false;
+  if (!spec.shift && spec.allowable == ~chess::Bitboard(0) &&
+      chess::popcount(occ2) - chess::popcount(occ1) > spec.added_range.hi)
+    return false;
+  // Anchors: allowable squares of P1 of which at least one keeps its piece in the image of
+  // P2 (a piece the missing designator does not admit, or missing_range.hi + 1 pieces when
+  // at most missing_range.hi may go missing). An anchor's piece must stand on it in the
+  // image, which fixes the translation per symmetry and P2 square of that piece.
+  std::array<int, 4> anchors{};
+  size_t anchor_count = 0;
+  const int64_t may_miss = spec.missing_range.hi;
+  for (chess::Bitboard b = occ1; b && anchor_count == 0;) {
+    const int s = int(chess::pop_lsb(b));
+    if (may_miss < 1 || !designated(spec.missing, p1.sq[size_t(s)], s)) anchors[anchor_count++] = s;
+  }
+  if (anchor_count == 0 && may_miss < int64_t(anchors.size()) && chess::popcount(occ1) > may_miss)
+    for (chess::Bitboard b = occ1; b && int64_t(anchor_count) <= may_miss;) anchors[anchor_count++] = int(chess::pop_lsb(b));
+  // anchor_count == 0: no square is sure to keep its piece; every translation is tried
+  const int symmetries = spec.flip ? 8 : 1;
+  for (int di = 0; di < symmetries; ++di) {
+    const Dihedral d = Dihedral(di);
+    const std::array<uint8_t, 64>& from = preimages()[size_t(di)];
+    if (!spec.shift) {
+      if (compare(spec, p1.sq, [&](int s) { return p2.sq[from[size_t(s)]]; })) return true;
+      continue;
+    }
+    // the image of P2 under the symmetry, then the translation (dx, dy), read per square
+    auto shifted = [&](int dx, int dy) {
+      return [&, dx, dy](int s) -> uint8_t {
+        const int f = (s & 7) - dx, r = (s >> 3) - dy;
+        return f < 0 || f > 7 || r < 0 || r > 7 ? 0 : p2.sq[from[size_t(r * 8 + f)]];
+      };
+    };
+    if (anchor_count > 0) {
+      std::array<uint8_t, 225> tried{};  // translations (dx + 7) * 15 + dy + 7 done
+      for (size_t i = 0; i < anchor_count; ++i) {
+        const int anchor = anchors[i];
+        const uint8_t want = p1.sq[size_t(anchor)] & kKind;
+        for (int x = 0; x < 64; ++x) {
+          if ((p2.sq[size_t(x)] & kKind) != want) continue;
+          const int y = int(apply(d, chess::Square(x)));
+          const int dx = (anchor & 7) - (y & 7), dy = (anchor >> 3) - (y >> 3);
+          uint8_t& done = tried[size_t((dx + 7) * 15 + dy + 7)];
+          if (done) continue;
+          done = 1;
+          if (compare(spec, p1.sq, shifted(dx, dy))) return true;
+        }
+      }
+      continue;
+    }
+    for (int dx = -7; dx <= 7; ++dx)
+      for (int dy = -7; dy <= 7; ++dy) {
+        if (compare(spec, p1.sq, shifted(dx, dy))) return true;
+      }
+  }
+  return false;
+}
+
+void RelationLine::reset(const std::vector<std::shared_ptr<const RelationSpec>>& specs,
+                         std::span<const PosCtx> line, std::span<const RelationBoard> variation_boards) {
+  specs_ = &specs;
+  boards_.clear();
+  for (const PosCtx& c : line) boards_.push_back(relation_board(*c.pos, c.promoted, c.ply));
+  variation_boards_ = variation_boards;
+  main_line_ = line.empty() || !line[0].inside_variation;
+  memo_.resize(specs.size());
+  for (auto& m : memo_) m.assign(line.size(), -1);
+}
+
+bool RelationLine::at(size_t id, size_t index) {
+  int8_t& known = memo_[id][index];
+  if (known >= 0) return known != 0;
+  const RelationSpec& spec = *(*specs_)[id];
+  const RelationBoard& p1 = boards_[index];
+  bool hit = false;
+  if (!(main_line_ && spec.scope == LineScope::kVariationsOnly))
+    for (size_t q = index + 1; q < boards_.size() && !hit; ++q) hit = relates(spec, p1, boards_[q]);
+  if (spec.scope != LineScope::kMainLine)
+    for (size_t v = 0; v < variation_boards_.size() && !hit; ++v) {
+      const RelationBoard& b = variation_boards_[v];
+      hit = b.branch_ply >= p1.ply && b.ply > p1.ply && relates(spec, p1, b);
+    }
+  known = hit;
+  return hit;
+}
+
+}  // namespace eval
