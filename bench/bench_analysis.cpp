@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
 #include "cql/parser.h"
 #include "db/database.h"
 #include "eval/analysis_cache.h"
 #include "eval/program.h"
 #include "eval/search.h"
-#include "import/importer.h"
 #include "planner/plan.h"
 
 #ifndef CQLDB_SOURCE_DIR
@@ -58,12 +58,7 @@ int main(int argc, char** argv) {
   }
   if (db_dir.empty()) {
     db_dir = (fs::temp_directory_path() / "cqldb-bench-analysis").string();
-    if (!fs::exists(fs::path(db_dir) / "headers.sqlite")) {
-      const std::string sample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample/players-3000.pgn.zst";
-      std::printf("importing %s into %s ...\n", sample.c_str(), db_dir.c_str());
-      db::Database database = db::Database::create_or_open(db_dir);
-      import::import_files(database, {sample}, {}, nullptr);
-    }
+    bench::import_if_missing(db_dir, std::string(CQLDB_SOURCE_DIR) + "/examples/sample/players-3000.pgn.zst");
   }
   db::Database database = db::Database::open_readonly(db_dir);
   const std::string script = "(match (position :flipcolor :wtm :movenumber >=30 :powerdifference U >=3"
@@ -90,10 +85,7 @@ int main(int argc, char** argv) {
   print_row("2 planner on, cache of run 1", eval::search(program, database, options, warm));
   options.filter = nullptr;
   print_row("3 planner off, cache", eval::search(program, database, options, unplanned));
-  bool same = cold.size() == warm.size() && cold.size() == unplanned.size();
-  for (size_t i = 0; same && i < cold.size(); ++i)
-    same = cold[i].id == warm[i].id && cold[i].plies == warm[i].plies && cold[i].id == unplanned[i].id &&
-           cold[i].plies == unplanned[i].plies;
+  const bool same = bench::same_answers(cold, warm) && bench::same_answers(cold, unplanned);
   std::printf("answers of the three runs %s\n", same ? "agree" : "DIFFER");
   return same ? 0 : 1;
 }

@@ -9,12 +9,17 @@
 // candidates; issue 4 target: at least 20x faster with the planner), "exact" = the planner
 // replayed no game that does not match (the target for queries decidable from signatures).
 //
-// Usage: bench_query [--db DIR] [--threads N] [--only SUBSTRING] [--repeat N]
+// Usage: bench_query [--db DIR | --pgn FILE] [--queries FILE] [--threads N] [--only SUBSTRING] [--repeat N]
+//                    [--pgn FILE: import this PGN (not players-344k) into a temporary database]
+//                    [--queries FILE: the queries, one per line as `name<TAB>script`, `#` comments;
+//                     bench/queries/traversal.tsv holds the game-traversal set of issue 6]
 //                    [--profile-on N (only the planner-on search, N times, for perf)]
+//                    [--no-windows (the planner prunes but replay evaluates every ply)]
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -72,28 +77,55 @@ const BenchQuery kQueries[] = {
     {"threat to win a piece (SEE)", "(match (position :maxswapevaluation A a >=3 :btm))"},
 };
 
+/// Reads `name<TAB>script` lines (blank lines and `#` comments skipped) into `out`.
+bool read_queries(const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    size_t tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    out.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string db_dir, only;
+  std::string db_dir, only, pgn, queries_file;
   unsigned threads = 0;
   int repeat_on = 0;  // profiling: run only the planner-on search this many times
   int repeat = 1;     // runs per query and setting; the fastest counts
+  bool no_windows = false;  // planner without ply windows (signature pruning only)
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--db") && i + 1 < argc) db_dir = argv[++i];
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = unsigned(std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--profile-on") && i + 1 < argc) repeat_on = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--no-windows")) no_windows = true;
+    else if (!std::strcmp(argv[i], "--pgn") && i + 1 < argc) pgn = argv[++i];
+    else if (!std::strcmp(argv[i], "--queries") && i + 1 < argc) queries_file = argv[++i];
+  }
+  std::vector<std::pair<std::string, std::string>> queries;
+  if (queries_file.empty()) {
+    for (const BenchQuery& q : kQueries) queries.emplace_back(q.kind, q.script);
+  } else if (!read_queries(queries_file, queries)) {
+    std::fprintf(stderr, "bench_query: cannot read %s\n", queries_file.c_str());
+    return 2;
   }
   namespace fs = std::filesystem;
   if (db_dir.empty()) {
-    db_dir = (fs::temp_directory_path() / "cqldb-bench-query").string();
+    const std::string source = pgn.empty() ? std::string(CQLDB_CORPUS_DIR) + "/players-344k.pgn.zst" : pgn;
+    db_dir = (fs::temp_directory_path() /
+              (pgn.empty() ? std::string("cqldb-bench-query") : "cqldb-bench-query-" + fs::path(pgn).stem().string()))
+                 .string();
     if (!fs::exists(fs::path(db_dir) / "headers.sqlite")) {
-      std::printf("importing players-344k into %s ...\n", db_dir.c_str());
+      std::printf("importing %s into %s ...\n", source.c_str(), db_dir.c_str());
       db::Database database = db::Database::create_or_open(db_dir);
-      import::import_files(database, {std::string(CQLDB_CORPUS_DIR) + "/players-344k.pgn.zst"}, {},
-                           nullptr);
+      import::import_files(database, {source}, {}, nullptr);
     }
   }
   db::Database database = db::Database::open_readonly(db_dir);
@@ -102,16 +134,17 @@ int main(int argc, char** argv) {
   double total_off = 0, total_on = 0, sel_off = 0, sel_on = 0, sel_min = 1e9;
   uint64_t total_matches = 0, total_replayed = 0, total_positions = 0, off_positions = 0;
   int n = 0, selective = 0, exact = 0, mismatches = 0;
-  for (const BenchQuery& q : kQueries) {
-    if (!only.empty() && std::strstr(q.kind, only.c_str()) == nullptr) continue;
+  for (const auto& [kind, script] : queries) {
+    if (!only.empty() && kind.find(only) == std::string::npos) continue;
     eval::Program program;
     try {
-      program = eval::Program::compile(cql::parse_or_throw(q.script, q.kind));
+      program = eval::Program::compile(cql::parse_or_throw(script, kind));
     } catch (const std::exception& e) {
-      std::printf("%-26s skipped: %s\n", q.kind, e.what());
+      std::printf("%-26s skipped: %s\n", kind.c_str(), e.what());
       continue;
     }
     planner::Plan plan = planner::Plan::make(program);
+    if (no_windows) plan.disable_ply_windows();
     eval::SearchOptions options;
     options.threads = threads;
     std::vector<eval::GameMatch> off_matches, on_matches;
@@ -152,12 +185,12 @@ int main(int argc, char** argv) {
     exact += is_exact;
     mismatches += !same;
     ++n;
-    std::printf("%-28s %8llu %10llu %10llu %10llu %12llu %8.3f %8.3f %7.1fx%s%s%s\n", q.kind,
+    std::printf("%-28s %8llu %10llu %10llu %10llu %12llu %8.3f %8.3f %7.1fx%s%s%s\n", kind.c_str(),
                 (unsigned long long)on.matches, (unsigned long long)on.candidates,
                 (unsigned long long)on.after_signatures, (unsigned long long)on.games_replayed,
                 (unsigned long long)on.positions, off.seconds, on.seconds, speedup,
                 is_sel ? " sel" : "", is_exact ? " exact" : "", same ? "" : "  MISMATCH");
-    std::printf("    %s\n", q.script);
+    std::printf("    %s\n", script.c_str());
   }
   std::printf("sums over %d queries: matches %llu, games replayed %llu (planner off: every candidate), "
               "positions evaluated %llu (off %llu)\n",

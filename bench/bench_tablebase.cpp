@@ -10,28 +10,19 @@
 // ../shared/corpus/players-344k.pgn.zst unless --pgn names another file (e.g. a slice).
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "cql/parser.h"
+#include "bench_common.h"
 #include "db/database.h"
 #include "eval/program.h"
 #include "eval/search.h"
 #include "eval/tablebase.h"
-#include "import/importer.h"
 #include "planner/plan.h"
-
-#ifndef CQLDB_CORPUS_DIR
-#define CQLDB_CORPUS_DIR "../shared/corpus"
-#endif
 
 namespace {
 
-struct BenchQuery {
-  const char* kind;
-  const char* script;
-};
+using bench::BenchQuery;
 
 const BenchQuery kQueries[] = {
     {"K+R v K tablebase wins",
@@ -50,7 +41,7 @@ const BenchQuery kQueries[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string db_dir, pgn = std::string(CQLDB_CORPUS_DIR) + "/players-344k.pgn.zst", only;
+  std::string db_dir, pgn = bench::players_pgn(), only;
   unsigned threads = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--db") && i + 1 < argc) db_dir = argv[++i];
@@ -59,13 +50,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!std::strcmp(argv[i], "--tablebases") && i + 1 < argc) eval::tablebase::configure(argv[++i]);
   }
-  namespace fs = std::filesystem;
-  if (db_dir.empty()) db_dir = (fs::temp_directory_path() / "cqldb-bench-query").string();
-  if (!fs::exists(fs::path(db_dir) / "headers.sqlite")) {
-    std::printf("importing %s into %s ...\n", pgn.c_str(), db_dir.c_str());
-    db::Database database = db::Database::create_or_open(db_dir);
-    import::import_files(database, {pgn}, {}, nullptr);
-  }
+  if (db_dir.empty()) db_dir = bench::default_db_dir();
+  bench::import_if_missing(db_dir, pgn);
   db::Database database = db::Database::open_readonly(db_dir);
   const eval::tablebase::Status status = eval::tablebase::prepare();
   std::printf("tables: %s (scheme cp%d, up to %d pieces)\n", status.dirs.c_str(), status.scheme,
@@ -75,12 +61,7 @@ int main(int argc, char** argv) {
   for (const BenchQuery& q : kQueries) {
     if (!only.empty() && std::strstr(q.kind, only.c_str()) == nullptr) continue;
     eval::Program program;
-    try {
-      program = eval::Program::compile(cql::parse_or_throw(q.script, q.kind));
-    } catch (const std::exception& e) {
-      std::printf("%-42s skipped: %s\n", q.kind, e.what());
-      continue;
-    }
+    if (!bench::compile_query(q.kind, q.script, program, 42)) continue;
     planner::Plan plan = planner::Plan::make(program);
     std::vector<eval::GameMatch> answers[2];
     for (int on = 0; on <= 1; ++on) {
@@ -95,9 +76,7 @@ int main(int argc, char** argv) {
                   (unsigned long long)s.games_replayed, (unsigned long long)s.positions,
                   (unsigned long long)s.after_signatures, s.seconds);
     }
-    bool same = answers[0].size() == answers[1].size();
-    for (size_t i = 0; same && i < answers[0].size(); ++i)
-      same = answers[0][i].id == answers[1][i].id && answers[0][i].plies == answers[1][i].plies;
+    const bool same = bench::same_answers(answers[0], answers[1]);
     std::printf("    %s%s\n", q.script, same ? "" : "   MISMATCH planner off/on");
     if (plan.prunes()) std::printf("    planner: %s\n", plan.condition(0).describe().c_str());
   }

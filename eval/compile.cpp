@@ -155,8 +155,14 @@ class ListCompiler {
     out->negated = list.negated;
     std::set<std::string> seen;  // canonical forms of the variants compiled so far
     const chess::Bitboard outer_pattern = pattern_;
-    for (const Transform& inner : compose(keywords)) {
-      Transform t = inner.then(outer);
+    static const AccumulatorNames kNoNames;
+    size_t no_counters = 0;
+    const ResetPlan plan(list, keywords, accumulator_names ? *accumulator_names : kNoNames,
+                         accumulator_counters ? *accumulator_counters : no_counters);  // :reset groups
+    const auto outer_reset = reset_;
+    for (size_t ti = 0; ti < plan.transforms().size(); ++ti) {
+      reset_ = {&plan, ti};
+      Transform t = plan.transforms()[ti].then(outer);
       // relation:pattern: the squares of the list's top-level designators under t
       pattern_ = 0;
       for (const cql::Element& e : list.elements)
@@ -178,6 +184,7 @@ class ListCompiler {
     }
     out->index.build(out->variants);
     pattern_ = outer_pattern;
+    reset_ = outer_reset;
     for (const cql::Element& e : list.elements) {  // bare :cut / :exclude / :skip
       const auto* item = std::get_if<KeywordItem>(&e);
       if (!item) continue;
@@ -433,12 +440,13 @@ class ListCompiler {
                      : k == Keyword::Match          ? Kind::kWholeLine
                                                     : Kind::kAnyOrder;
         for (const cql::List& l : std::get<cql::SubListArgs>(item.args).lists) {
-          reject_bare_control(l, item);  // eval/control.h
+          check_line_controls(l, item);  // eval/control.h
           spec->elements.push_back(compile(l, t));
         }
         if (spec->kind == Kind::kAnyOrder && spec->elements.size() > SequenceSpec::kMaxAnyOrder)
           throw CompileError(item.loc, ":matchconsecutive takes at most " +
                                            std::to_string(SequenceSpec::kMaxAnyOrder) + " position lists");
+        hoist_element_controls(*spec, item, sequences_, controls);  // bare :cut ... (eval/control.h)
         n.op = Op::kSequence;
         n.value = int64_t(sequences_.size());
         n.lists = spec->elements;
@@ -494,7 +502,7 @@ class ListCompiler {
         controls->push_back(ControlArgument{n.lists[0], uint8_t(n.value), SIZE_MAX});
         break;
       }
-      case Keyword::Skip:
+      case Keyword::Skip: case Keyword::Reset:  // Reset: ResetPlan in compile()
       case Keyword::EndMost: case Keyword::Following: case Keyword::Preceding:
         break;  // list rules: compile() (control bits) and wrap_line_rules (eval/match_count.h)
       // ---- accumulators (eval/accumulator.h)
@@ -505,6 +513,8 @@ class ListCompiler {
         const AccumulatorNames::Entry* entry = accumulator_names ? accumulator_names->find(a.name) : nullptr;
         if (!entry) throw CompileError(item.loc, "accumulator '" + a.name + "' is never accumulated (:accumulate)");
         n.value = int64_t(entry->index + (entry->star && swap ? 1 : 0));
+        if (auto group = reset_.first ? reset_.first->counter(a.name, reset_.second, swap) : std::nullopt)
+          n.value = int64_t(*group);
         if (k == Keyword::SumRange) {
           n.op = Op::kSumRange;
           if (!a.range) throw CompileError(item.loc, ":sumrange needs a range");
@@ -627,9 +637,11 @@ class ListCompiler {
   const std::vector<TagSpec>* tags_;                             ///< :forany tags (may be null)
   chess::Bitboard pattern_ = 0;  ///< top-level designator squares of the list being compiled
   const cql::List* cut_sub_list_ = nullptr;  ///< the argument of the :cut being compiled
+  std::pair<const ResetPlan*, size_t> reset_{};  ///< the list's :reset plan, variant being compiled
 
  public:
   const AccumulatorNames* accumulator_names = nullptr;  ///< the script's accumulators
+  size_t* accumulator_counters = nullptr;  ///< Program's counter count (:reset adds counters)
   /// Receives the lists with :accumulate (Alternative::accumulating); null: none expected.
   std::vector<std::shared_ptr<const PositionList>>* accumulating = nullptr;
   /// Receives the arguments of :cut / :exclude (Alternative::controls).
@@ -730,7 +742,6 @@ Program Program::compile(const cql::Script& script) {
       case Keyword::RepetitionCount: case Keyword::PretransformRepetitionCount:
       case Keyword::Sequence: case Keyword::GappedSequence: case Keyword::Relation:
       case Keyword::Accumulate: case Keyword::AccumulateStar: case Keyword::SumRange:
-      case Keyword::Output: case Keyword::Pgn:
         throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword) + " in a match list");
       case Keyword::ForAny: {  // CQL-Tagging: at most two tags, bound per game (game_matcher)
         const auto& a = item->as<cql::NameArgs>();
@@ -755,7 +766,9 @@ Program Program::compile(const cql::Script& script) {
     });
   }
   const AccumulatorNames accumulators = accumulator_names(match);
-  program.accumulator_counters_ = accumulators.counters;
+  check_resets(match);  // eval/accumulator.h
+  // each colour alternative has counters of its own (per-ply counters, GameMatcher)
+  program.accumulator_counters_ = accumulators.counters * (either ? 2 : 1);
   cql::walk(match, [&](const KeywordItem& item) {
     if (item.keyword == Keyword::Cut || item.keyword == Keyword::Exclude || item.keyword == Keyword::Skip)
       program.needs_control_ = true;
@@ -766,7 +779,9 @@ Program Program::compile(const cql::Script& script) {
     alt.header = HeaderFilter::compile(match, flip);
     ListCompiler compiler(program.needs_game_info_, program.needs_repetition_, program.sequences_,
                           &program.relations_, &program.tags_);
-    compiler.accumulator_names = &accumulators;
+    const AccumulatorNames alt_accumulators = accumulators.shifted(flip * accumulators.counters);
+    compiler.accumulator_names = &alt_accumulators;
+    compiler.accumulator_counters = &program.accumulator_counters_;
     compiler.accumulating = &alt.accumulating;
     compiler.controls = &alt.controls;
     Transform t = flip ? Transform::color_flip() : Transform();
@@ -783,7 +798,7 @@ Program Program::compile(const cql::Script& script) {
         for (ControlArgument& arg : alt.controls)
           if (arg.top_list == SIZE_MAX) arg.top_list = alt.lists.size() - 1;
         // a control list (bare :cut / :exclude / :skip) asks nothing of the game by itself
-        if (alt.lists.back()->control && !std::any_of(list.elements.begin(), list.elements.end(), [](const cql::Element& el) {
+        if ((alt.lists.back()->control || bare_control_in_sequence(list)) && !std::any_of(list.elements.begin(), list.elements.end(), [](const cql::Element& el) {
               const auto* item = std::get_if<KeywordItem>(&el);
               return item && is_count_rule(item->keyword);
             }))
@@ -804,6 +819,7 @@ Program Program::compile(const cql::Script& script) {
   }
   for (const auto& r : program.relations_)
     if (r->scope != LineScope::kMainLine) program.needs_relation_variations_ = true;
+  check_line_counters(program.sequences_, program.alternatives_, match);  // eval/accumulator.h
   program.negated_ = match.negated;
   return program;
 }

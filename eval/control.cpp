@@ -5,6 +5,7 @@
 #include "cql/ast.h"
 #include "eval/node.h"
 #include "eval/program.h"
+#include "eval/sequence.h"
 
 namespace eval {
 
@@ -73,17 +74,89 @@ void ControlState::end_position(size_t a, const PosCtx& at, CountRefs& counts) {
 }
 
 
-void reject_bare_control(const cql::List& list, const cql::KeywordItem& owner) {
-  cql::walk(list, [&](const cql::KeywordItem& item) {
-    if (item.keyword == cql::Keyword::SumRange)  // counters exist in the per-position pass only
-      throw CompileError(item.loc, "not yet supported: :sumrange inside " + cql::keyword_spelling(owner.keyword));
-    const bool bare = item.keyword == cql::Keyword::Skip ||
-                      ((item.keyword == cql::Keyword::Cut || item.keyword == cql::Keyword::Exclude) &&
-                       std::get<cql::SubListArgs>(item.args).lists.empty());
-    if (bare)
-      throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword) +
-                                       " without an argument inside " + cql::keyword_spelling(owner.keyword));
+namespace {
+
+bool is_sequence_keyword(cql::Keyword k) {
+  return k == cql::Keyword::Sequence || k == cql::Keyword::GappedSequence || k == cql::Keyword::Match ||
+         k == cql::Keyword::MatchConsecutive;
+}
+
+/// The first bare :cut / :exclude / :skip item of `list` itself, or null.
+const cql::KeywordItem* bare_control(const cql::List& list) {
+  for (const cql::KeywordItem* item : list.keywords()) {
+    if (item->keyword == cql::Keyword::Skip) return item;
+    if ((item->keyword == cql::Keyword::Cut || item->keyword == cql::Keyword::Exclude) &&
+        std::get<cql::SubListArgs>(item->args).lists.empty())
+      return item;
+  }
+  return nullptr;
+}
+
+/// Calls `f(sub, in_sequence)` for every list directly nested in `list` (boxed lists and
+/// keyword arguments); `in_sequence`: `sub` is an element of a sequence keyword.
+template <class F>
+void for_each_child(const cql::List& list, F&& f) {
+  for (const cql::Element& e : list.elements) {
+    if (const auto* sub = std::get_if<cql::Box<cql::List>>(&e)) {
+      f(**sub, false);
+    } else if (const auto* item = std::get_if<cql::KeywordItem>(&e)) {
+      if (const auto* a = std::get_if<cql::SubListArgs>(&item->args))
+        for (const cql::List& l : a->lists) f(l, is_sequence_keyword(item->keyword));
+    }
+  }
+}
+
+void check_nested(const cql::List& list, const cql::KeywordItem& owner) {
+  for_each_child(list, [&](const cql::List& sub, bool in_sequence) {
+    if (in_sequence) return;  // checked when that sequence is compiled
+    if (const cql::KeywordItem* item = bare_control(sub))
+      throw CompileError(item->loc, cql::keyword_spelling(item->keyword) +
+                                        " without an argument in a position list nested inside " +
+                                        cql::keyword_spelling(owner.keyword) +
+                                        " (it may stand in the sequence element or counted list itself)");
+    check_nested(sub, owner);
   });
+}
+
+}  // namespace
+
+void check_line_controls(const cql::List& list, const cql::KeywordItem& owner) { check_nested(list, owner); }
+
+bool bare_control_in_sequence(const cql::List& list) {
+  bool found = false;
+  for_each_child(list, [&](const cql::List& sub, bool in_sequence) {
+    if (found) return;
+    found = (in_sequence && bare_control(sub)) || bare_control_in_sequence(sub);
+  });
+  return found;
+}
+
+void hoist_element_controls(const SequenceSpec& spec, const cql::KeywordItem& item,
+                            std::vector<std::shared_ptr<const SequenceSpec>>& sequences,
+                            std::vector<ControlArgument>* controls) {
+  using Kind = SequenceSpec::Kind;
+  for (size_t i = 0; i < spec.elements.size(); ++i) {
+    const uint8_t bits = spec.elements[i]->control;
+    if (!bits) continue;
+    if (!controls)
+      throw CompileError(item.loc, "a bare :cut / :exclude / :skip in " + cql::keyword_spelling(item.keyword) +
+                                       " cannot be used here");
+    std::shared_ptr<const PositionList> reader = spec.elements[i];  // :match, :matchconsecutive
+    if (spec.kind == Kind::kSequence || spec.kind == Kind::kGapped) {
+      auto prefix = std::make_shared<SequenceSpec>();
+      prefix->kind = spec.kind == Kind::kSequence ? Kind::kSequenceEnd : Kind::kGappedEnd;
+      prefix->elements.assign(spec.elements.begin(), spec.elements.begin() + std::ptrdiff_t(i + 1));
+      Node n;
+      n.op = Op::kLineTable;
+      n.value = int64_t(sequences.size());
+      n.lists.push_back(spec.elements[i]);
+      sequences.push_back(std::move(prefix));
+      auto list = std::make_shared<PositionList>();
+      list->variants.push_back({std::move(n)});
+      reader = std::move(list);
+    }
+    controls->push_back(ControlArgument{std::move(reader), bits, SIZE_MAX});
+  }
 }
 
 }  // namespace eval

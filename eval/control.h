@@ -8,11 +8,15 @@
 //    still counts: lowest priority). With `:preceding` in the :cut argument the cut wins over
 //    the position: it does not count, and the search stops.
 // A keyword fires when it is evaluated (left-to-right, short-circuit like any filter) and its
-// argument list matches, or, without an argument, when its containing list matches.
+// argument list matches, or, without an argument, when its containing list matches. A bare
+// keyword in a sequence element fires where the elements up to it match in order, whatever
+// the list around the sequence does (hoist_element_controls); in a list decided over the line
+// (nested count, :endmost) where that list matches in the per-position pass.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace cql {
@@ -23,6 +27,8 @@ struct KeywordItem;
 namespace eval {
 
 struct PosCtx;
+struct SequenceSpec;     // eval/sequence.h
+struct ControlArgument;  // eval/program.h
 
 /// The control effects bits (Node Op::kControl value, PositionList::control).
 namespace control {
@@ -87,11 +93,28 @@ class ControlState {
   std::vector<std::vector<uint32_t>> line_variant_count_;
 };
 
-/// Throws CompileError ("not yet supported") for a bare :cut / :exclude / :skip or a
-/// :sumrange anywhere in `list`, which is decided over the line before the per-position pass
-/// (a sequence element, a list with a nested counting keyword or :endmost; `owner` is that
-/// keyword): such a list is not evaluated position by position, so the bare form would never
-/// fire and the accumulators are not counted yet.
-void reject_bare_control(const cql::List& list, const cql::KeywordItem& owner);
+/// Compile check for a list decided over the line before the per-position pass (a sequence
+/// element, a list with a nested counting keyword or :endmost; `owner` is that keyword). A
+/// bare :cut / :exclude / :skip may stand in `list` itself (a sequence element's control is
+/// hoisted: hoist_element_controls(); a line-table list fires when its wrapping list matches
+/// in the per-position pass) or in an element of a sequence nested in it (checked there);
+/// deeper, its list is only evaluated over the line, where nothing fires: CompileError.
+void check_line_controls(const cql::List& list, const cql::KeywordItem& owner);
+
+/// True if a bare :cut / :exclude / :skip is an item of an element list of a sequence keyword
+/// somewhere in `list` (Program::compile: such a top-level list is a control list).
+bool bare_control_in_sequence(const cql::List& list);
+
+/// Bare control keywords in sequence elements (seed 000 `:gappedsequence ((position <A>)
+/// (position :exclude <B>))`: ":exclude acts only after <A> was satisfied"). For every element
+/// i of `spec` with control bits, registers in `sequences` a line table (SequenceSpec kinds
+/// kSequenceEnd, kGappedEnd) that is true at ply q when elements 0..i-1 matched before q
+/// (:sequence: at q-i..q-1; :gappedsequence: at increasing plies < q) and element i matches
+/// at q (:match / :matchconsecutive: element i matches at q), and appends a ControlArgument
+/// reading it to `controls` (evaluated at every position, like a :cut / :exclude argument).
+/// `controls` null: CompileError at `item` (a context without control keywords).
+void hoist_element_controls(const SequenceSpec& spec, const cql::KeywordItem& item,
+                            std::vector<std::shared_ptr<const SequenceSpec>>& sequences,
+                            std::vector<ControlArgument>* controls);
 
 }  // namespace eval

@@ -30,7 +30,8 @@ chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) {
 
 }  // namespace
 
-GameMatcher::GameMatcher(const Program& program) : program_(program) {}
+GameMatcher::GameMatcher(const Program& program)
+    : program_(program), line_counters_(sequences_read_counters(program.sequences())) {}
 
 bool GameMatcher::satisfied(const MatchCount& rule, size_t slot) const {
   if (!rule.pretransform) return rule.contains(list_count_[slot]);
@@ -149,7 +150,8 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
         if (control_.stopped(a)) continue;
         control_.begin_position(a, refs);
       }
-      if (!alts[a].accumulating.empty()) accumulate(alts[a].accumulating, at, accumulators_);
+      if (!alts[a].accumulating.empty() && at.accumulators == &accumulators_)  // else counted per ply
+        accumulate(alts[a].accumulating, at, accumulators_);
       for (const ControlArgument& arg : alts[a].controls) {
         const LineScope scope = alts[a].scopes[arg.top_list];
         if (at.inside_variation ? scope == LineScope::kMainLine : scope == LineScope::kVariationsOnly) continue;
@@ -182,6 +184,19 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
         }
       }
       if (control) control_.end_position(a, at, refs);
+    }
+  };
+
+  // :sumrange in line tables: counts the accumulators of every ply of `line` (all alternatives,
+  // each on counters of its own) and points the contexts at them.
+  auto count_line = [&](std::span<PosCtx> line) {
+    line_accumulators_.resize(std::max(line_accumulators_.size(), line.size()));
+    for (size_t p = 0; p < line.size(); ++p) {
+      Accumulators& acc = line_accumulators_[p];
+      acc.counts.assign(program_.accumulator_counters(), 0);
+      line[p].accumulators = &acc;
+      for (size_t a = 0; a < alts.size(); ++a)
+        if (alternatives >> a & 1) add_accumulation(alts[a].accumulating, line[p], acc);
     }
   };
 
@@ -254,6 +269,7 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
     if (!program_.relations().empty())
       relation_line_.reset(program_.relations(), line_, relation_variation_boards_);
     auto decide_line = [&] {
+      if (line_counters_) count_line(line_);
       sequence_hits_.resize(program_.sequences().size());
       for (size_t id = 0; id < program_.sequences().size(); ++id)
         find_sequence(*program_.sequences()[id], line_, sequence_scratch_, sequence_hits_[id]);
@@ -281,7 +297,13 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
     if (!program_.relations().empty()) base.relation = &variation_relation_line_;
     variation_sequence_hits_.resize(program_.sequences().size());
     walker_.walk(record, start, base, program_.needs_lookahead(), program_.needs_repetition(),
-                 [&](std::span<const PosCtx> line) {
+                 [&](std::span<const PosCtx> walked) {
+                   std::span<const PosCtx> line = walked;
+                   if (line_counters_) {  // the variation's own counters per ply
+                     variation_line_.assign(walked.begin(), walked.end());
+                     count_line(variation_line_);
+                     line = variation_line_;
+                   }
                    start_line();
                    if (!program_.relations().empty())
                      variation_relation_line_.reset(program_.relations(), line, relation_variation_boards_);

@@ -57,6 +57,11 @@ class GameMatcher {
   const Program& program_;
   ControlState control_;        // :cut / :exclude / :skip (eval/control.h)
   Accumulators accumulators_;   // :accumulate counters of the position (eval/accumulator.h)
+  // :sumrange in line tables (eval/accumulator.h sequences_read_counters): the counters of
+  // every ply of the line, counted before the line tables are decided
+  bool line_counters_ = false;
+  std::vector<Accumulators> line_accumulators_;  // by ply of the line
+  std::vector<PosCtx> variation_line_;           // a variation's line with its counters
   AnalysisContext* analysis_ = nullptr;  // PosCtx::analysis of every position
   const std::vector<uint8_t>* ply_windows_ = nullptr;  // see set_ply_windows()
   std::vector<chess::Key> keys_;      // position keys by ply (repetition counting)

@@ -170,7 +170,7 @@ std::shared_ptr<const PositionList> wrap_line_rules(
     }
   }
   if (!rule_item) return base;
-  reject_bare_control(list, *rule_item);
+  check_line_controls(list, *rule_item);  // bare :cut ... of `list` itself fire from `out`
   spec->elements.push_back(base);
   Node n;
   n.op = Op::kLineTable;
@@ -180,6 +180,7 @@ std::shared_ptr<const PositionList> wrap_line_rules(
   n.lists.push_back(std::move(base));
   sequences.push_back(std::move(spec));
   auto out = std::make_shared<PositionList>();
+  out->control = n.lists[0]->control;
   out->variants.push_back({std::move(n)});
   return out;
 }

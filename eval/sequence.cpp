@@ -40,10 +40,32 @@ void find_any_order(const SequenceSpec& spec, std::span<const PosCtx> line,
   }
 }
 
+/// kSequenceEnd / kGappedEnd: out[q] = the elements match at successive (increasing) plies
+/// with the last one at q.
+void find_sequence_end(const SequenceSpec& spec, std::span<const PosCtx> line, std::vector<uint8_t>& scratch,
+                       std::vector<uint8_t>& out) {
+  const size_t n = line.size(), k = spec.elements.size();
+  out.assign(n, 1);
+  for (size_t i = 0; i < k; ++i) {  // out = elements 0..i match, element i at the ply
+    scratch.swap(out);
+    out.assign(n, 0);
+    bool before = i == 0;  // kGappedEnd: some ply before q ends elements 0..i-1
+    for (size_t q = 0; q < n; ++q) {
+      const bool prefix = i == 0 ? true
+                          : spec.kind == SequenceSpec::Kind::kSequenceEnd ? q > 0 && scratch[q - 1]
+                                                                          : before;
+      if (prefix) out[q] = spec.elements[i]->match(line[q]);
+      if (i > 0 && scratch[q]) before = true;
+    }
+  }
+}
+
 }  // namespace
 
 void find_sequence(const SequenceSpec& spec, std::span<const PosCtx> line,
                    std::vector<uint8_t>& scratch, std::vector<uint8_t>& out) {
+  if (spec.kind == SequenceSpec::Kind::kSequenceEnd || spec.kind == SequenceSpec::Kind::kGappedEnd)
+    return find_sequence_end(spec, line, scratch, out);
   if (spec.kind >= SequenceSpec::Kind::kLineCount) return find_line_table(spec, line, scratch, out);
   const size_t n = line.size();
   const size_t k = spec.elements.size();

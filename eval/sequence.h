@@ -30,6 +30,10 @@ struct SequenceSpec {
     kEndmost,                ///< :endmost: the list's last match in the line
     kFollowing,              ///< :following: the ply after a match
     kPreceding,              ///< :preceding: the ply before a match
+    // Where a bare control keyword of the last element fires (eval/control.h
+    // hoist_element_controls): the elements match ending with the last one at the ply.
+    kSequenceEnd,  ///< elements at successive plies, the last at this ply
+    kGappedEnd,    ///< elements at increasing plies, the last at this ply
   };
   Kind kind = Kind::kSequence;
   std::vector<std::shared_ptr<const PositionList>> elements;  ///< in order

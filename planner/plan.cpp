@@ -39,7 +39,7 @@ unsigned Plan::keep(const sig::Signature& s, const eval::GameInfo* info, unsigne
 
 bool Plan::ply_windows(std::string_view bytes, unsigned alternatives, sig::Signature& scratch,
                        std::vector<uint8_t>& allowed) const {
-  if (!windows_.active()) return false;
+  if (!has_ply_windows()) return false;
   sig::decode(bytes, scratch, windows_.scope());
   windows_.compute(scratch, alternatives, allowed);
   return true;

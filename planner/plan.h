@@ -29,7 +29,9 @@ class Plan : public eval::CandidateFilter {
   unsigned keep_encoded(std::string_view bytes, const eval::GameInfo* info, unsigned alternatives,
                         sig::Signature& scratch) const override;
   bool needs_game_info() const override { return needs_game_info_; }
-  bool has_ply_windows() const override { return windows_.active(); }
+  bool has_ply_windows() const override { return windows_.active() && use_windows_; }
+  /// Turns the ply windows off (benchmarks: bench_query --no-windows).
+  void disable_ply_windows() { use_windows_ = false; }
   /// The plies where a match is possible (planner/ply_windows.h).
   bool ply_windows(std::string_view bytes, unsigned alternatives, sig::Signature& scratch,
                    std::vector<uint8_t>& allowed) const override;
@@ -44,6 +46,7 @@ class Plan : public eval::CandidateFilter {
  private:
   std::vector<Condition> conditions_;
   PlyWindows windows_;
+  bool use_windows_ = true;
   sig::DecodeScope scope_ = sig::DecodeScope::kHeader;
   bool needs_game_info_ = false;
   bool prunes_ = false;

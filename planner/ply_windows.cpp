@@ -50,19 +50,55 @@ bool item_of(const eval::Node& n, PlyWindows::Item& item) {
   }
 }
 
-/// True if `item` may hold at ply `p` of the game of `s`, whose material there is `key`.
-bool item_holds(const PlyWindows::Item& item, const sig::Signature& s, uint32_t p, const sig::MaterialKey& key) {
+/// Ply intervals [first, last], ascending and disjoint.
+using Intervals = std::vector<std::pair<uint32_t, uint32_t>>;
+
+/// Intersects `a` with `b` (both ascending and disjoint) into `out`.
+void intersect(const Intervals& a, const Intervals& b, Intervals& out) {
+  out.clear();
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    const uint32_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (lo <= hi) out.emplace_back(lo, hi);
+    (a[i].second < b[j].second ? i : j)++;
+  }
+}
+
+/// Sets `out` to the plies of the game of `s` where `item` may hold.
+void item_plies(const PlyWindows::Item& item, const sig::Signature& s, Intervals& out) {
+  out.clear();
+  const int64_t n = s.plies;
+  auto clip = [&](int64_t lo, int64_t hi) {
+    lo = std::max<int64_t>(lo, 0);
+    hi = std::min<int64_t>(hi, n);
+    if (lo <= hi) out.emplace_back(uint32_t(lo), uint32_t(hi));
+  };
   switch (item.kind) {
-    case PlyWindows::Item::kCount: return item.range.contains(material_of(key, item.pieces, false));
-    case PlyWindows::Item::kPower: return item.range.contains(material_of(key, item.pieces, true));
-    case PlyWindows::Item::kFinal: return s.null_moves || p == s.plies;  // mate/stalemate end a game
-    case PlyWindows::Item::kHalfmove: return item.range.contains(p, s.plies);
+    case PlyWindows::Item::kCount:
+    case PlyWindows::Item::kPower:
+      if (s.material.empty()) return clip(0, n);  // not decoded: every ply
+      for (const sig::MaterialRun& run : s.material)
+        if (item.range.contains(material_of(run.key, item.pieces, item.kind == PlyWindows::Item::kPower))) {
+          if (!out.empty() && out.back().second + 1 == run.first_ply) out.back().second = run.last_ply;
+          else out.emplace_back(run.first_ply, run.last_ply);
+        }
+      return;
+    case PlyWindows::Item::kFinal: return s.null_moves ? clip(0, n) : clip(n, n);  // mate/stalemate end a game
+    case PlyWindows::Item::kHalfmove: {
+      const eval::IntRange& r = item.range;
+      return clip(r.lo_from_end ? n - r.lo : r.lo, r.hi_from_end ? n - r.hi : r.hi);
+    }
     case PlyWindows::Item::kMove: {
-      const int64_t last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
-      return item.range.contains(1 + (int64_t(s.start_game_ply) + p) / 2, last);
+      // Ply p has move number 1 + (g + p) / 2 (g = start_game_ply), which lies in [L, H]
+      // exactly for p in [2L - 2 - g, 2H - 1 - g].
+      const eval::IntRange& r = item.range;
+      const int64_t g = s.start_game_ply, last = 1 + (g + n) / 2;
+      int64_t lo = r.lo_from_end ? last - r.lo : r.lo, hi = r.hi_from_end ? last - r.hi : r.hi;
+      lo = std::max<int64_t>(lo, INT32_MIN);
+      hi = std::min<int64_t>(hi, INT32_MAX);
+      return clip(2 * lo - 2 - g, 2 * hi - 1 - g);
     }
   }
-  return true;
+  clip(0, n);
 }
 
 }  // namespace
@@ -105,7 +141,7 @@ PlyWindows PlyWindows::make(const eval::Program& program) {
 
 void PlyWindows::compute(const sig::Signature& s, unsigned alternatives, std::vector<uint8_t>& allowed) const {
   allowed.assign(size_t(s.plies) + 1, 0);
-  const bool have_runs = !s.material.empty();
+  Intervals variant, item, scratch;
   for (size_t a = 0; a < alternatives_.size(); ++a) {
     if (!(alternatives >> a & 1)) continue;
     for (const List& list : alternatives_[a]) {
@@ -113,28 +149,16 @@ void PlyWindows::compute(const sig::Signature& s, unsigned alternatives, std::ve
         std::fill(allowed.begin(), allowed.end(), 1);
         return;
       }
-      size_t run = 0;
-      for (uint32_t p = 0; p <= s.plies; ++p) {
-        if (allowed[p]) continue;
-        sig::MaterialKey key;
-        if (have_runs) {
-          while (run + 1 < s.material.size() && s.material[run].last_ply < p) ++run;
-          key = s.material[run].key;
+      for (const Variant& v : list) {
+        variant.assign(1, {0, s.plies});
+        for (const Item& it : v) {
+          item_plies(it, s, item);
+          intersect(variant, item, scratch);
+          variant.swap(scratch);
+          if (variant.empty()) break;
         }
-        for (const Variant& v : list) {
-          bool all = true;
-          for (const Item& item : v) {
-            if ((item.kind == Item::kCount || item.kind == Item::kPower) && !have_runs) continue;
-            if (!item_holds(item, s, p, key)) {
-              all = false;
-              break;
-            }
-          }
-          if (all) {
-            allowed[p] = 1;
-            break;
-          }
-        }
+        for (const auto& [first, last] : variant)
+          std::fill(allowed.begin() + first, allowed.begin() + last + 1, 1);
       }
     }
   }

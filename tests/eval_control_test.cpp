@@ -113,7 +113,8 @@ TEST(EvalControl, Errors) {
   // :following / :preceding deeper than the top level: the parser refuses them (seed 001)
   EXPECT_THROW(cqltest::compile("(match (position :and ((position Nd4 :following))))"), cql::ParseError);
   EXPECT_THROW(cqltest::compile("(match (position :not (position :check :preceding)))"), cql::ParseError);
-  EXPECT_THROW(cqltest::compile("(match (position :gappedsequence ((position Qd1) (position :exclude Qd2))))"),
+  // a bare control keyword deeper inside a sequence element never fires
+  EXPECT_THROW(cqltest::compile("(match (position :gappedsequence ((position Qd1) (position :not (position :exclude Qd2)))))"),
                eval::CompileError);
   EXPECT_THROW(cqltest::compile("(match (position Qd1 :endmost :following))"), eval::CompileError);
   EXPECT_NO_THROW(cqltest::compile("(match (position :gappedsequence ((position Qd1) (position :exclude (position Qd2)))))"));
@@ -145,6 +146,112 @@ TEST(EvalControl, ExcludeEqualsTheMatchCountRewriteOnTheCorpus) {
   EXPECT_EQ(hits, query("(match (position :movefrom Q :moveto q :exclude (position :moveto r)))", true));
   EXPECT_FALSE(hits.empty());
   EXPECT_LT(hits.size(), query("(match (position :movefrom Q :moveto q))").size());
+}
+
+TEST(EvalControl, BareControlInSequenceElements) {
+  // seed 000 :exclude: `:gappedsequence ((position <A>) (position :exclude <B>))` excludes
+  // only when <B> comes after <A>. The white queen moves at 8 and 12, white knights at 2 and 6
+  // (black knights at 3 7 9 11).
+  EXPECT_FALSE(run("(match (position :movefrom Q) (position :gappedsequence ((position :movefrom N) "
+                   "(position :exclude :movefrom Q))))").matched);
+  EXPECT_TRUE(run("(match (position :movefrom Q) (position :gappedsequence ((position :moveto ?d5) "
+                  "(position :exclude :movefrom N))))").matched);  // Nd5 at 11, no knight move later
+  EXPECT_FALSE(run("(match (position :movefrom Q) (position :exclude :movefrom N))").matched);
+  // :sequence: the elements before at the plies just before
+  EXPECT_TRUE(run("(match (position :movefrom Q) (position :sequence ((position :movefrom Q) "
+                  "(position :exclude :movefrom Q))))").matched);
+  EXPECT_FALSE(run("(match (position :movefrom Q) (position :gappedsequence ((position :movefrom Q) "
+                   "(position :exclude :movefrom Q))))").matched);
+  // the list with the sequence asks nothing of the game by itself (a control list)
+  EXPECT_TRUE(run("(match (position :gappedsequence ((position :moveto ?d5) (position :exclude :movefrom N))))").matched);
+  EXPECT_TRUE(run("(match (position :gappedsequence ((position :movefrom K) (position :exclude :movefrom N))))").matched);
+  // :cut: a move to d4 right after a white knight's move to d4 (7: 6 Nxd4 7 Nxd4) stops the
+  // search; the sequence list matches at 6
+  EXPECT_EQ(cqltest::run_game("(match (position :moveto ?d4) (position :sequence ((position :moveto ?d4 :movefrom N) "
+                              "(position :cut :moveto ?d4))))", kScotch).plies,
+            (Plies{4, 5, 6, 7}));
+  // :skip: that position (7) does not count, for any list
+  EXPECT_EQ(cqltest::run_game("(match (position :moveto ?d4) (position :sequence ((position :moveto ?d4 :movefrom N) "
+                              "(position :skip :moveto ?d4))))", kScotch).plies,
+            (Plies{4, 5, 6, 8}));
+  // the first element fires wherever it matches; :match elements too (no order)
+  EXPECT_EQ(cqltest::run_game("(match (position :moveto ?d4) (position :gappedsequence ((position :skip :movefrom Q) "
+                              "(position :movefrom K))))", kScotch).plies,
+            (Plies{4, 5, 6, 7}));
+  EXPECT_EQ(cqltest::run_game("(match (position :moveto ?d4 :match ((position :movefrom P) "
+                              "(position :skip :movefrom Q))))", kScotch).plies,
+            (Plies{4, 5, 6, 7}));
+}
+
+TEST(EvalControl, BareControlInCountedLists) {
+  // A list decided over the line fires where it matches in the per-position pass.
+  EXPECT_EQ(cqltest::run_game("(match (position :moveto ?d4) (position :moveto ?d4 :endmost :skip))", kScotch).plies,
+            (Plies{4, 5, 6, 7}));
+  EXPECT_FALSE(run("(match (position :moveto ?d4) (position :or ((position :moveto ?d4 :matchcount 5 :exclude) "
+                   "(position :initial))))").matched);
+  EXPECT_TRUE(run("(match (position :moveto ?d4) (position :or ((position :moveto ?d4 :matchcount 4 :exclude) "
+                  "(position :initial))))").matched);
+}
+
+TEST(EvalControl, SumRangeInSequencesAndCountedLists) {
+  // white pawns on rank 2 by ply: 8 7 7 6 (accumulator counted per ply before the sequences)
+  const char* kRank2 = " :and ((position Pd2 :shifthorizontal :accumulate p2))";
+  const char* kGame = "1. e4 e5 2. d4 *";
+  EXPECT_EQ(plies(std::string(":sequence ((position :sumrange p2 8) (position :sumrange p2 7))") + kRank2, kGame),
+            (Plies{0}));
+  EXPECT_EQ(plies(std::string(":sequence ((position :sumrange p2 7) (position :sumrange p2 6))") + kRank2, kGame),
+            (Plies{2}));
+  EXPECT_EQ(plies(std::string(":gappedsequence ((position :sumrange p2 8) (position :sumrange p2 6))") + kRank2, kGame),
+            (Plies{0}));
+  EXPECT_EQ(plies(std::string(":sumrange p2 7 :endmost") + kRank2, kGame), (Plies{2}));
+  EXPECT_EQ(plies(std::string(":not (position :sumrange p2 7 :matchcount 2)") + kRank2, kGame), (Plies{}));
+  EXPECT_EQ(plies(std::string(":not (position :sumrange p2 7 :matchcount 3)") + kRank2, kGame), (Plies{0, 1, 2, 3}));
+  // match:eithercolor: each alternative counts on its own counters (black: pawns on rank 7
+  // by ply 8 8 7 7)
+  EXPECT_EQ(cqltest::run_game(std::string("(match :eithercolor (position :sequence ((position :sumrange p2 8) "
+                                          "(position :sumrange p2 7))") + kRank2 + "))", kGame).plies,
+            (Plies{0, 1}));
+  // in a variation (its own counters per ply): 1. d4 d5 2. c4 from the start
+  const char* kVar = "1. e4 (1. d4 d5 2. c4) e5 *";
+  EXPECT_EQ(plies(std::string(":variationsonly :sequence ((position :sumrange p2 7) (position :sumrange p2 6))") +
+                      kRank2, kVar),
+            (Plies{}));  // variation plies are not reported, but the game matches:
+  EXPECT_TRUE(run(std::string("(match (position :variationsonly :sequence ((position :sumrange p2 7) "
+                              "(position :sumrange p2 6))") + kRank2 + "))", kVar).matched);
+  EXPECT_FALSE(run(std::string("(match (position :variationsonly :sequence ((position :sumrange p2 7) "
+                               "(position :sumrange p2 5))") + kRank2 + "))", kVar).matched);
+}
+
+TEST(EvalControl, BareControlInSequencesOnTheCorpus) {
+  // :exclude after an earlier check: games with a check and no mate after an earlier check
+  const Hits excluded = query("(match (position :check) (position :gappedsequence ((position :check) "
+                              "(position :exclude :mate))))");
+  // :skip a check right after a check; :cut after the second check
+  const Hits skipped = query("(match (position :check) (position :sequence ((position :check) (position :skip :check))))");
+  const Hits cut = query("(match (position :check) (position :gappedsequence ((position :check) (position :cut :check))))");
+  EXPECT_EQ(excluded, query("(match (position :check) (position :gappedsequence ((position :check) "
+                            "(position :exclude :mate))))", /*planned=*/true));
+  Hits want_excluded, want_skipped, want_cut;
+  cqltest::CorpusSlice::get(kSliceGames).for_each_game([&](uint32_t id, const std::vector<chess::Position>& line) {
+    std::vector<uint32_t> checks;
+    bool mate_after_check = false;
+    for (uint32_t p = 0; p < line.size(); ++p) {
+      if (!line[p].in_check()) continue;
+      const bool mate = !chess::has_legal_move(line[p]);
+      if (mate && !checks.empty()) mate_after_check = true;
+      checks.push_back(p);
+    }
+    if (checks.empty()) return;
+    if (!mate_after_check) want_excluded[id] = checks;
+    for (uint32_t p : checks)
+      if (p == 0 || !line[p - 1].in_check()) want_skipped[id].push_back(p);
+    want_cut[id].assign(checks.begin(), checks.begin() + std::ptrdiff_t(std::min<size_t>(2, checks.size())));
+  });
+  EXPECT_EQ(excluded, want_excluded);
+  EXPECT_EQ(skipped, want_skipped);
+  EXPECT_EQ(cut, want_cut);
+  std::printf("checks: %zu games; no mate after a check: %zu\n", want_skipped.size(), want_excluded.size());
+  EXPECT_LT(excluded.size(), want_skipped.size());
 }
 
 }  // namespace

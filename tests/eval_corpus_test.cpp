@@ -6,32 +6,23 @@
 // translations).
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <functional>
 #include <map>
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
 #include "chess/position.h"
-#include "db/database.h"
 #include "db/game_header.h"
-#include "db/record_view.h"
-#include "eval/search.h"
+#include "eval_corpus_db.h"
 #include "eval_test_util.h"
-#include "import/importer.h"
-
-namespace fs = std::filesystem;
 
 namespace {
 
-/// Matched plies by game id; games without a matched ply are absent.
-using Hits = std::map<uint32_t, std::vector<uint32_t>>;
+using cqltest::Hits;
 
 /// One position of a main line, with the move played from it (none at the end).
 struct Visit {
@@ -45,55 +36,28 @@ struct Visit {
 class EvalCorpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ =
-        new fs::path(fs::temp_directory_path() / ("cqldb-eval-corpus-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    database_ = std::make_unique<db::Database>(db::Database::create_or_open(*dir_ / "db"));
-    const std::string corpus = CQLDB_CORPUS_DIR;
-    mates_ =
-        import::import_files(*database_, {corpus + "/mates.pgn"}, import::ImportOptions{}, nullptr);
-    studies_ = import::import_files(*database_, {corpus + "/studies.pgn"}, import::ImportOptions{},
-                                    nullptr);
+    db_ = new cqltest::CorpusDb("eval-corpus");
+    mates_ = db_->add_files({cqltest::corpus_file("mates.pgn")});
+    studies_ = db_->add_files({cqltest::corpus_file("studies.pgn")});
   }
 
   static void TearDownTestSuite() {
-    database_.reset();
-    fs::remove_all(*dir_);
-    delete dir_;
-    dir_ = nullptr;
+    delete db_;
+    db_ = nullptr;
   }
 
   /// Runs `script` over the whole database.
-  static Hits query(const std::string& script) {
-    eval::Program program = cqltest::compile(script);
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, eval::SearchOptions{}, matches);
-    Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
-    return hits;
-  }
+  static Hits query(const std::string& script) { return db_->query(script); }
 
   /// Replays every stored game's main line, calling `visit` at each position.
   static void for_each_position(const std::function<void(const Visit&)>& visit) {
-    db::GameReader reader = database_->reader();
-    std::string bytes;
-    for (uint32_t id = 1; id <= reader.game_count(); ++id) {
-      ASSERT_TRUE(reader.read_record(id, bytes));
-      db::RecordView rec = db::RecordView::parse(bytes);
-      chess::Position pos;
-      if (!rec.start_fen().empty()) {
-        ASSERT_TRUE(pos.set_fen(rec.start_fen(), rec.chess960()).ok()) << "game " << id;
+    db_->for_each_line([&](uint32_t id, std::span<const chess::Position> positions,
+                           std::span<const chess::Move> moves) {
+      for (size_t ply = 0; ply < positions.size(); ++ply) {
+        const bool last = ply == moves.size();
+        visit(Visit{id, uint32_t(ply), positions[ply], last ? chess::Move::none() : moves[ply], last});
       }
-      const uint32_t n = rec.main_line_size();
-      for (uint32_t ply = 0;; ++ply) {
-        const chess::Move next = ply < n ? rec.main_move(ply) : chess::Move::none();
-        visit(Visit{id, ply, pos, next, ply == n});
-        if (ply == n) break;
-        chess::UndoInfo undo;
-        pos.do_move(next, undo);
-      }
-    }
+    });
   }
 
   /// The plies where `pred` holds, by game.
@@ -119,14 +83,9 @@ class EvalCorpus : public ::testing::Test {
 
   static bool mated(const chess::Position& p) { return p.in_check() && !chess::has_legal_move(p); }
 
-  static fs::path* dir_;
-  static std::unique_ptr<db::Database> database_;
-  static import::ImportSummary mates_, studies_;
+  static inline cqltest::CorpusDb* db_ = nullptr;
+  static inline import::ImportSummary mates_, studies_;
 };
-
-fs::path* EvalCorpus::dir_ = nullptr;
-std::unique_ptr<db::Database> EvalCorpus::database_;
-import::ImportSummary EvalCorpus::mates_, EvalCorpus::studies_;
 
 TEST_F(EvalCorpus, ImportedBothFiles) {
   EXPECT_EQ(mates_.games_read, 914u);
@@ -262,7 +221,7 @@ TEST_F(EvalCorpus, ResultInAPositionListReadsTheGameHeader) {
   // Position-list :result (seed 004 "game-related keywords") against the stored headers; under
   // :flipcolor 1-0 also means 0-1.
   Hits white_wins, decisive, draws;
-  db::GameReader reader = database_->reader();
+  db::GameReader reader = db_->database().reader();
   for (uint32_t id = 1; id <= reader.game_count(); ++id) {
     const std::string r = reader.header(id).result;
     if (r == "1-0") white_wins[id] = {0};

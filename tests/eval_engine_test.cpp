@@ -17,14 +17,11 @@
 
 #include "cql/parser.h"
 #include "db/database.h"
-#include "db/record_view.h"
 #include "eval/analysis.h"
 #include "eval/engine.h"
-#include "eval/game_matcher.h"
 #include "eval/program.h"
-#include "import/game_builder.h"
+#include "eval_test_util.h"
 #include "import/importer.h"
-#include "import/pgn_splitter.h"
 
 namespace fs = std::filesystem;
 using eval::AnalysisContext;
@@ -33,17 +30,6 @@ using eval::EngineError;
 using eval::EngineScore;
 
 namespace {
-
-/// A fresh directory under /tmp, removed by the destructor.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("cqldb-engine-" + name + "-" + std::to_string(getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 /// Writes an executable shell script `name` with `body` into `dir`.
 std::string fake_engine(const fs::path& dir, const std::string& name, const std::string& body) {
@@ -67,23 +53,7 @@ std::string uci_prelude(const std::string& on_go) {
 /// Runs `items` as a position list on the game `pgn` with the engine context `analysis`;
 /// returns the matched plies.
 std::vector<uint32_t> engine_plies(const std::string& items, const std::string& pgn, AnalysisContext& analysis) {
-  eval::Program program = eval::Program::compile(cql::parse_or_throw("(match (position " + items + "))", "test.cql"));
-  import::RawGame raw;
-  raw.text = pgn;
-  raw.ordinal = 1;
-  raw.first_line = 1;
-  import::GameBuilder builder;
-  import::BuiltGame built;
-  builder.build(raw, "test.pgn", built);
-  if (!built.stored) throw std::runtime_error("test game rejected: " + built.reason);
-  db::RecordView rec = db::RecordView::parse(built.record);
-  eval::GameMatcher matcher(program);
-  matcher.set_analysis(&analysis);
-  std::vector<uint32_t> plies;
-  uint64_t positions = 0;
-  eval::GameInfo info;
-  matcher.match(rec, 1, &info, plies, positions);
-  return plies;
+  return cqltest::run_game(cqltest::pos(items), pgn, {}, &analysis).plies;
 }
 
 std::string fen_game(const std::string& fen, const std::string& moves = "") {
@@ -271,7 +241,7 @@ TEST_F(EngineTest, CheapConditionsPruneFirst) {
 }
 
 TEST(EngineCache, SecondSessionTakesResultsFromTheCache) {
-  TempDir dir("cache");
+  cqltest::TempDir dir("engine-cache");
   const fs::path file = dir.path / eval::AnalysisCache::kFileName;
   const std::string game = "1. e4 d5 2. Qg4 Bxg4 *\n";
   {
@@ -323,7 +293,7 @@ TEST(EngineFailure, KilledEngineIsAnError) {
 }
 
 TEST(EngineFailure, EngineExitingMidSearchIsAnError) {
-  TempDir dir("exit");
+  cqltest::TempDir dir("engine-exit");
   const std::string path = fake_engine(dir.path, "crash.sh", uci_prelude("exit 3"));
   AnalysisSession session(path, {});
   AnalysisContext analysis(session);
@@ -336,7 +306,7 @@ TEST(EngineFailure, EngineExitingMidSearchIsAnError) {
 }
 
 TEST(EngineFailure, HangingEngineTimesOut) {
-  TempDir dir("hang");
+  cqltest::TempDir dir("engine-hang");
   const std::string path = fake_engine(dir.path, "hang.sh", uci_prelude("sleep 30"));
   AnalysisSession session(path, {});
   session.config.movetime_margin_ms = 300;
@@ -358,7 +328,7 @@ TEST(EngineFailure, NonUciProgramIsAnError) {
 }
 
 TEST(EngineFailure, CancelStopsTheWait) {
-  TempDir dir("cancel");
+  cqltest::TempDir dir("engine-cancel");
   const std::string path = fake_engine(dir.path, "slow.sh", uci_prelude("sleep 30"));
   std::atomic<bool> cancel{true};
   AnalysisSession session(path, {}, &cancel);
@@ -393,7 +363,7 @@ CliOutcome cli_query(const fs::path& db, const std::string& script, const std::s
 }  // namespace
 
 TEST(EngineCli, EngineDyingMidQueryEndsTheQueryWithAMessage) {
-  TempDir dir("cli");
+  cqltest::TempDir dir("engine-cli");
   {
     db::Database database = db::Database::create_or_open(dir.path / "db");
     import::import_files(database, {std::string(CQLDB_SOURCE_DIR) + "/examples/sample/mates-30.pgn"},

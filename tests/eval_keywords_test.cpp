@@ -74,12 +74,12 @@ TEST(EvalKeywords, EveryKeywordCompilesOrIsReportedAsNotYetSupported) {
 
 TEST(EvalKeywords, NotYetSupportedNamesTheKeywordAndItsPlace) {
   try {
-    cqltest::compile("(match\n  (position\n    :reset acc :accumulate acc))");
+    cqltest::compile("(match\n  (position\n    :not (position :variations)))");
     FAIL() << "expected CompileError";
   } catch (const eval::CompileError& e) {
-    EXPECT_STREQ(e.what(), "not yet supported: :reset");
+    EXPECT_STREQ(e.what(), "not yet supported: :variations in a nested position list");
     EXPECT_EQ(e.loc.line, 3u);
-    EXPECT_EQ(e.loc.column, 5u);
+    EXPECT_EQ(e.loc.column, 20u);
   }
 }
 

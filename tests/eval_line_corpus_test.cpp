@@ -4,35 +4,23 @@
 // and SAN strings.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <map>
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "chess/movegen.h"
 #include "chess/position.h"
 #include "chess/san.h"
-#include "db/database.h"
-#include "db/record_view.h"
 #include "eval/search.h"
+#include "eval_corpus_db.h"
 #include "eval_test_util.h"
-#include "import/importer.h"
 #include "planner/plan.h"
 
-namespace fs = std::filesystem;
 using cqltest::pos;
 using Plies = std::vector<uint32_t>;
 
 namespace {
-
-/// One main line: start position and moves.
-struct Game {
-  chess::Position start;
-  std::vector<chess::Move> moves;
-};
 
 /// One ply of a main line, as the brute-force scans see it.
 struct Ply {
@@ -47,71 +35,39 @@ struct Ply {
 class EvalLineCorpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("cqldb-eval-line-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    database_ = std::make_unique<db::Database>(db::Database::create_or_open(*dir_ / "db"));
-    const std::string corpus = CQLDB_CORPUS_DIR;
     const std::string sample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
-    import::import_files(*database_,
-                         {corpus + "/mates.pgn", corpus + "/studies.pgn", sample + "/players-3000.pgn.zst"},
-                         import::ImportOptions{}, nullptr);
-    games_ = new std::map<uint32_t, Game>;
-    db::GameReader reader = database_->reader();
-    std::string bytes;
-    for (uint32_t id = 1; id <= reader.game_count(); ++id) {
-      ASSERT_TRUE(reader.read_record(id, bytes));
-      db::RecordView rec = db::RecordView::parse(bytes);
-      Game& g = (*games_)[id];
-      if (!rec.start_fen().empty()) {
-        ASSERT_TRUE(g.start.set_fen(rec.start_fen(), rec.chess960()).ok());
-      }
-      for (uint32_t i = 0; i < rec.main_line_size(); ++i) g.moves.push_back(rec.main_move(i));
-    }
+    db_ = new cqltest::CorpusDb("eval-line", {cqltest::corpus_file("mates.pgn"), cqltest::corpus_file("studies.pgn"),
+                                              sample + "/players-3000.pgn.zst"});
   }
 
-  static void TearDownTestSuite() {
-    database_.reset();
-    fs::remove_all(*dir_);
-    delete dir_;
-    delete games_;
-  }
+  static void TearDownTestSuite() { delete db_; }
 
-  using Hits = std::map<uint32_t, Plies>;
+  using Hits = cqltest::Hits;
 
-  static Hits query(const std::string& script) {
-    eval::Program program = cqltest::compile(script);
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, eval::SearchOptions{}, matches);
-    Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
-    return hits;
-  }
+  static Hits query(const std::string& script) { return db_->query(script); }
 
-  /// The plies of game `g` with what the scans need; the last entry is the final position
-  /// (move none).
-  static std::vector<Ply> plies_of(const Game& g) {
+  /// The plies of a main line with what the scans need; the last entry is the final
+  /// position (move none).
+  static std::vector<Ply> plies_of(std::span<const chess::Position> positions,
+                                   std::span<const chess::Move> moves) {
     std::vector<Ply> out;
-    chess::Position p = g.start;
     for (size_t i = 0;; ++i) {
       Ply ply;
-      ply.before = p;
-      if (i == g.moves.size()) {
+      ply.before = positions[i];
+      if (i == moves.size()) {
         out.push_back(ply);
         break;
       }
-      ply.move = g.moves[i];
-      chess::UndoInfo undo;
+      const chess::Position& p = positions[i];
+      ply.move = moves[i];
       if (ply.move == chess::Move::null()) {
         ply.uci = "0000";
         ply.san = "--";
-        p.do_null_move(undo);
       } else {
         ply.uci = chess::to_uci(ply.move, p);
         ply.san = chess::to_san(p, ply.move);
         ply.mover = p.piece_on(ply.move.from_sq());
         if (ply.move.kind() != chess::Move::CASTLING) ply.captured = p.piece_on(ply.move.to_sq());
-        p.do_move(ply.move, undo);
       }
       out.push_back(ply);
     }
@@ -122,17 +78,16 @@ class EvalLineCorpus : public ::testing::Test {
   template <class Scan>
   static Hits brute(Scan&& scan) {
     Hits hits;
-    for (const auto& [id, game] : *games_) {
-      const std::vector<Ply> plies = plies_of(game);
+    db_->for_each_line([&](uint32_t id, std::span<const chess::Position> positions,
+                           std::span<const chess::Move> moves) {
+      const std::vector<Ply> plies = plies_of(positions, moves);
       for (size_t p = 0; p < plies.size(); ++p)
         if (scan(plies, p)) hits[id].push_back(uint32_t(p));
-    }
+    });
     return hits;
   }
 
-  static inline fs::path* dir_ = nullptr;
-  static inline std::unique_ptr<db::Database> database_;
-  static inline std::map<uint32_t, Game>* games_ = nullptr;
+  static inline cqltest::CorpusDb* db_ = nullptr;
 };
 
 /// Total number of matched plies.
@@ -314,10 +269,10 @@ TEST_F(EvalLineCorpus, PlannerPrunesSoundly) {
     eval::Program program = cqltest::compile(pos(items));
     planner::Plan plan = planner::Plan::make(program);
     std::vector<eval::GameMatch> off, on;
-    const eval::SearchStats off_stats = eval::search(program, *database_, eval::SearchOptions{}, off);
+    const eval::SearchStats off_stats = eval::search(program, db_->database(), eval::SearchOptions{}, off);
     eval::SearchOptions with_plan;
     with_plan.filter = &plan;
-    const eval::SearchStats on_stats = eval::search(program, *database_, with_plan, on);
+    const eval::SearchStats on_stats = eval::search(program, db_->database(), with_plan, on);
     ASSERT_EQ(off.size(), on.size()) << items;
     for (size_t i = 0; i < off.size(); ++i) {
       EXPECT_EQ(off[i].id, on[i].id) << items;

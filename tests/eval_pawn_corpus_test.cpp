@@ -4,28 +4,17 @@
 // (square by square, without the bitboard code of eval/pawn_structure.cpp).
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <functional>
-#include <map>
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "chess/position.h"
-#include "db/database.h"
-#include "db/record_view.h"
-#include "eval/search.h"
-#include "eval_test_util.h"
-#include "import/importer.h"
-#include "planner/plan.h"
-
-namespace fs = std::filesystem;
+#include "eval_corpus_db.h"
 
 namespace {
 
-using Hits = std::map<uint32_t, std::vector<uint32_t>>;
+using cqltest::Hits;
 
 /// Pawns of colour `c` on file `f` (0 = a), counted square by square.
 int pawns_on_file(const chess::Position& p, chess::Color c, int f) {
@@ -53,72 +42,30 @@ bool is_passed(const chess::Position& p, chess::Color c, int f, int r) {
 class PawnCorpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("cqldb-pawn-corpus-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    database_ = std::make_unique<db::Database>(db::Database::create_or_open(*dir_ / "db"));
-    const std::string corpus = CQLDB_CORPUS_DIR;
-    import::import_files(*database_, {corpus + "/studies.pgn"}, import::ImportOptions{}, nullptr);
+    db_ = new cqltest::CorpusDb("pawn-corpus", {cqltest::corpus_file("studies.pgn")});
   }
 
   static void TearDownTestSuite() {
-    database_.reset();
-    fs::remove_all(*dir_);
-    delete dir_;
-    dir_ = nullptr;
+    delete db_;
+    db_ = nullptr;
   }
 
-  static Hits query(const std::string& script) {
-    eval::Program program = cqltest::compile(script);
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, eval::SearchOptions{}, matches);
-    Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
-    return hits;
-  }
+  static Hits query(const std::string& script) { return db_->query(script); }
 
   /// Runs `script` with the planner's filter (when it prunes at all).
-  static Hits query_planned(const std::string& script) {
-    eval::Program program = cqltest::compile(script);
-    planner::Plan plan = planner::Plan::make(program);
-    eval::SearchOptions options;
-    if (plan.prunes()) options.filter = &plan;
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, options, matches);
-    Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
-    return hits;
-  }
+  static Hits query_planned(const std::string& script) { return db_->query(script, true); }
 
   static Hits brute_force(const std::function<bool(const chess::Position&)>& pred) {
     Hits hits;
-    db::GameReader reader = database_->reader();
-    std::string bytes;
-    for (uint32_t id = 1; id <= reader.game_count(); ++id) {
-      EXPECT_TRUE(reader.read_record(id, bytes));
-      db::RecordView rec = db::RecordView::parse(bytes);
-      chess::Position pos;
-      if (!rec.start_fen().empty()) {
-        EXPECT_TRUE(pos.set_fen(rec.start_fen(), rec.chess960()).ok());
-      }
-      const uint32_t n = rec.main_line_size();
-      for (uint32_t ply = 0;; ++ply) {
-        if (pred(pos)) hits[id].push_back(ply);
-        if (ply == n) break;
-        chess::UndoInfo undo;
-        pos.do_move(rec.main_move(ply), undo);
-      }
-    }
+    db_->for_each_line([&](uint32_t id, std::span<const chess::Position> positions) {
+      for (size_t ply = 0; ply < positions.size(); ++ply)
+        if (pred(positions[ply])) hits[id].push_back(uint32_t(ply));
+    });
     return hits;
   }
 
-  static fs::path* dir_;
-  static std::unique_ptr<db::Database> database_;
+  static inline cqltest::CorpusDb* db_ = nullptr;
 };
-
-fs::path* PawnCorpus::dir_ = nullptr;
-std::unique_ptr<db::Database> PawnCorpus::database_;
 
 TEST_F(PawnCorpus, IsolatedQueenPawn) {
   const Hits hits = query("(match (position :pawncount P[d?] isolated >0))");

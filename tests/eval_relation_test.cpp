@@ -4,25 +4,16 @@
 // chess::Position boards, without evaluator code.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <array>
-#include <filesystem>
 #include <functional>
 #include <map>
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "chess/position.h"
-#include "db/database.h"
-#include "db/record_view.h"
-#include "eval/search.h"
+#include "eval_corpus_db.h"
 #include "eval_test_util.h"
-#include "import/importer.h"
-#include "planner/plan.h"
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -211,59 +202,32 @@ bool brute_relates(const BruteRelation& r, const Board& b1, const Board& b2) {
   return false;
 }
 
-using Hits = std::map<uint32_t, std::vector<uint32_t>>;
+using cqltest::Hits;
 
 class EvalRelationCorpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("cqldb-eval-relation-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    database_ = std::make_unique<db::Database>(db::Database::create_or_open(*dir_ / "db"));
-    const std::string corpus = CQLDB_CORPUS_DIR;
-    import::import_files(*database_, {corpus + "/studies.pgn", corpus + "/mates.pgn"},
-                         import::ImportOptions{}, nullptr);
-    db::GameReader reader = database_->reader();
-    std::string bytes;
+    db_ = new cqltest::CorpusDb(
+        "eval-relation", {cqltest::corpus_file("studies.pgn"), cqltest::corpus_file("mates.pgn")});
     games_ = new std::map<uint32_t, std::vector<Board>>;
-    for (uint32_t id = 1; id <= reader.game_count(); ++id) {
-      if (!reader.read_record(id, bytes)) continue;
-      db::RecordView rec = db::RecordView::parse(bytes);
-      chess::Position pos;
-      if (!rec.start_fen().empty()) pos.set_fen(rec.start_fen(), rec.chess960());
+    db_->for_each_line([](uint32_t id, std::span<const chess::Position> positions) {
       std::vector<Board>& line = (*games_)[id];
-      const uint32_t n = rec.main_line_size();
-      for (uint32_t ply = 0;; ++ply) {
+      for (const chess::Position& pos : positions) {
         Board b;
         for (int s = 0; s < 64; ++s) b.sq[size_t(s)] = int(pos.piece_on(chess::Square(s)));
         b.side = int(pos.side_to_move());
         line.push_back(b);
-        if (ply == n) break;
-        chess::UndoInfo undo;
-        pos.do_move(rec.main_move(ply), undo);
       }
-    }
+    });
   }
 
   static void TearDownTestSuite() {
-    database_.reset();
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete db_;
     delete games_;
   }
 
   /// Runs `script` over the database (with the planner's signature filter when `planned`).
-  static Hits query(const std::string& script, bool planned = false) {
-    eval::Program program = cqltest::compile(script);
-    planner::Plan plan = planner::Plan::make(program);
-    eval::SearchOptions options;
-    if (planned) options.filter = &plan;
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, options, matches);
-    Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
-    return hits;
-  }
+  static Hits query(const std::string& script, bool planned = false) { return db_->query(script, planned); }
 
   /// The plies P1 of games with at most `max_plies` plies (0: all) where `p1_ok` holds and
   /// some later main-line position relates by `r`.
@@ -292,14 +256,9 @@ class EvalRelationCorpus : public ::testing::Test {
     return out;
   }
 
-  static fs::path* dir_;
-  static std::unique_ptr<db::Database> database_;
-  static std::map<uint32_t, std::vector<Board>>* games_;
+  static inline cqltest::CorpusDb* db_ = nullptr;
+  static inline std::map<uint32_t, std::vector<Board>>* games_ = nullptr;
 };
-
-fs::path* EvalRelationCorpus::dir_ = nullptr;
-std::unique_ptr<db::Database> EvalRelationCorpus::database_;
-std::map<uint32_t, std::vector<Board>>* EvalRelationCorpus::games_ = nullptr;
 
 const auto kAny = [](const Board&) { return true; };
 

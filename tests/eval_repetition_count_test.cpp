@@ -8,11 +8,9 @@
 namespace {
 
 using cqltest::pos;
+using cqltest::kScotch;  // captures at 5 6 7 8 (one run of four, on d4), then 12
 using cqltest::run_game;
 
-// Captures (position before the capture): plies 5 exd4, 6 Nxd4, 7 Nxd4, 8 Qxd4 (one run of
-// four, all on d4), then 12 Qxd5 (a run of one).
-const char* kScotch = "1. e4 e5 2. Nf3 Nc6 3. d4 exd4 4. Nxd4 Nxd4 5. Qxd4 Nf6 6. e5 Nd5 7. Qxd5 *";
 // Captures at plies 3 dxe4, 4 Nxe4 (on e4), 5 Qxd2+, 6 Bxd2 (on d2): one run of four over
 // two squares.
 const char* kTwoSquares = "1. e4 d5 2. Nc3 dxe4 3. Nxe4 Qxd2+ 4. Bxd2 *";

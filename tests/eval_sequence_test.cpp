@@ -3,23 +3,16 @@
 // directly on chess::Position.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <map>
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "chess/movegen.h"
 #include "chess/position.h"
-#include "db/database.h"
-#include "db/record_view.h"
-#include "eval/search.h"
+#include "eval_corpus_db.h"
 #include "eval_test_util.h"
-#include "import/importer.h"
 
-namespace fs = std::filesystem;
 using cqltest::pos;
 using cqltest::run_game;
 using Plies = std::vector<uint32_t>;
@@ -163,64 +156,35 @@ struct Fact {
 class EvalSequenceCorpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("cqldb-eval-seq-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    database_ = std::make_unique<db::Database>(db::Database::create_or_open(*dir_ / "db"));
-    const std::string corpus = CQLDB_CORPUS_DIR;
-    import::import_files(*database_, {corpus + "/mates.pgn", corpus + "/studies.pgn"},
-                         import::ImportOptions{}, nullptr);
+    db_ = new cqltest::CorpusDb("eval-seq", {cqltest::corpus_file("mates.pgn"), cqltest::corpus_file("studies.pgn")});
     facts_ = new std::map<uint32_t, std::vector<Fact>>;
-    db::GameReader reader = database_->reader();
-    std::string bytes;
-    for (uint32_t id = 1; id <= reader.game_count(); ++id) {
-      ASSERT_TRUE(reader.read_record(id, bytes));
-      db::RecordView rec = db::RecordView::parse(bytes);
-      chess::Position p;
-      if (!rec.start_fen().empty()) {
-        ASSERT_TRUE(p.set_fen(rec.start_fen(), rec.chess960()).ok());
-      }
+    db_->for_each_line([](uint32_t id, std::span<const chess::Position> positions,
+                          std::span<const chess::Move> moves) {
       std::vector<Fact>& line = (*facts_)[id];
-      for (uint32_t ply = 0;; ++ply) {
+      for (size_t ply = 0; ply < positions.size(); ++ply) {
+        const chess::Position& p = positions[ply];
         Fact f;
         f.check = p.in_check();
         f.mate = f.check && !chess::has_legal_move(p);
-        if (ply == rec.main_line_size()) {
-          line.push_back(f);
-          break;
+        if (ply < moves.size()) {
+          const chess::Move m = moves[ply];
+          f.queen_move = m != chess::Move::null() && p.piece_on(m.from_sq()) == chess::W_QUEEN;
         }
-        chess::Move m = rec.main_move(ply);
-        f.queen_move = m != chess::Move::null() && p.piece_on(m.from_sq()) == chess::W_QUEEN;
         line.push_back(f);
-        chess::UndoInfo undo;
-        if (m == chess::Move::null())
-          p.do_null_move(undo);
-        else
-          p.do_move(m, undo);
       }
-    }
+    });
   }
 
   static void TearDownTestSuite() {
-    database_.reset();
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete db_;
     delete facts_;
   }
 
-  using Hits = std::map<uint32_t, Plies>;
+  using Hits = cqltest::Hits;
 
-  static Hits query(const std::string& script) {
-    eval::Program program = cqltest::compile(script);
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, eval::SearchOptions{}, matches);
-    Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
-    return hits;
-  }
+  static Hits query(const std::string& script) { return db_->query(script); }
 
-  static inline fs::path* dir_ = nullptr;
-  static inline std::unique_ptr<db::Database> database_;
+  static inline cqltest::CorpusDb* db_ = nullptr;
   static inline std::map<uint32_t, std::vector<Fact>>* facts_ = nullptr;
 };
 

@@ -155,8 +155,8 @@ TEST(Tablebase, SeedExamplesCompileAndNeedSixPieceTables) {
 
 TEST(Tablebase, MissingTableWithinTheTablesSize) {
   // A directory holding only K+Q v K: K+R v K positions have no table.
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cqldb_tb_kqk_only";
-  std::filesystem::create_directories(dir);
+  const cqltest::TempDir tmp("tb-kqk-only");
+  const std::filesystem::path& dir = tmp.path;
   std::filesystem::copy_file("/usr/share/gaviotatb/gtb4/kqk.gtb.cp4", dir / "kqk.gtb.cp4",
                              std::filesystem::copy_options::overwrite_existing);
   tb::configure(dir.string());
@@ -168,7 +168,6 @@ TEST(Tablebase, MissingTableWithinTheTablesSize) {
   tb::configure("");
   EXPECT_EQ(tb::prepare().max_pieces, 3);
   EXPECT_TRUE(on(":endgameevaluation mate 1", kKRkMateIn1));
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Tablebase, CompileErrors) {

@@ -4,26 +4,17 @@
 // directly on chess::Position, without evaluator code.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <functional>
 #include <map>
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "chess/position.h"
-#include "db/database.h"
-#include "db/record_view.h"
-#include "eval/search.h"
+#include "eval_corpus_db.h"
 #include "eval_test_util.h"
-#include "import/importer.h"
-#include "planner/plan.h"
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -142,35 +133,24 @@ struct Marked {
   std::vector<int> square_of;
 };
 
-using Hits = std::map<uint32_t, std::vector<uint32_t>>;
+using cqltest::Hits;
 
 class EvalTaggingCorpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("cqldb-eval-tagging-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    database_ = std::make_unique<db::Database>(db::Database::create_or_open(*dir_ / "db"));
-    const std::string corpus = CQLDB_CORPUS_DIR;
-    import::import_files(*database_, {corpus + "/studies.pgn", corpus + "/mates.pgn"},
-                         import::ImportOptions{}, nullptr);
-    db::GameReader reader = database_->reader();
-    std::string bytes;
+    db_ = new cqltest::CorpusDb(
+        "eval-tagging", {cqltest::corpus_file("studies.pgn"), cqltest::corpus_file("mates.pgn")});
     games_ = new std::map<uint32_t, std::vector<Marked>>;
-    for (uint32_t id = 1; id <= reader.game_count(); ++id) {
-      if (!reader.read_record(id, bytes)) continue;
-      db::RecordView rec = db::RecordView::parse(bytes);
-      chess::Position pos;
-      if (!rec.start_fen().empty()) pos.set_fen(rec.start_fen(), rec.chess960());
+    db_->for_each_line([](uint32_t id, std::span<const chess::Position> positions,
+                          std::span<const chess::Move> moves) {
       std::vector<Marked>& line = (*games_)[id];
       std::vector<int> square_of;
       for (int s = 0; s < 64; ++s)
-        if (pos.piece_on(chess::Square(s)) != chess::NO_PIECE) square_of.push_back(s);
-      const uint32_t n = rec.main_line_size();
-      for (uint32_t ply = 0;; ++ply) {
-        line.push_back(Marked{pos, square_of});
-        if (ply == n) break;
-        const chess::Move m = rec.main_move(ply);
+        if (positions[0].piece_on(chess::Square(s)) != chess::NO_PIECE) square_of.push_back(s);
+      for (size_t ply = 0;; ++ply) {
+        line.push_back(Marked{positions[ply], square_of});
+        if (ply == moves.size()) break;
+        const chess::Move m = moves[ply];
         const int from = int(m.from_sq()), to = int(m.to_sq());
         auto mark_at = [&](int s) {
           return std::find(square_of.begin(), square_of.end(), s) - square_of.begin();
@@ -187,32 +167,17 @@ class EvalTaggingCorpus : public ::testing::Test {
           if (size_t(v) < square_of.size()) square_of[size_t(v)] = 64;
           square_of[size_t(mark_at(from))] = to;
         }
-        chess::UndoInfo undo;
-        if (m == chess::Move::null()) pos.do_null_move(undo);
-        else pos.do_move(m, undo);
       }
-    }
+    });
   }
 
   static void TearDownTestSuite() {
-    database_.reset();
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete db_;
     delete games_;
   }
 
   /// Runs `script` over the database (with the planner's signature filter when `planned`).
-  static Hits query(const std::string& script, bool planned = false) {
-    eval::Program program = cqltest::compile(script);
-    planner::Plan plan = planner::Plan::make(program);
-    eval::SearchOptions options;
-    if (planned) options.filter = &plan;
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, options, matches);
-    Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
-    return hits;
-  }
+  static Hits query(const std::string& script, bool planned = false) { return db_->query(script, planned); }
 
   /// A list of the brute force: at position `p` with tag squares `a`, `b` (64 = captured),
   /// true where it matches; `min_count`: the list needs at least that many positions.
@@ -259,14 +224,9 @@ class EvalTaggingCorpus : public ::testing::Test {
     return hits;
   }
 
-  static fs::path* dir_;
-  static std::unique_ptr<db::Database> database_;
-  static std::map<uint32_t, std::vector<Marked>>* games_;
+  static inline cqltest::CorpusDb* db_ = nullptr;
+  static inline std::map<uint32_t, std::vector<Marked>>* games_ = nullptr;
 };
-
-fs::path* EvalTaggingCorpus::dir_ = nullptr;
-std::unique_ptr<db::Database> EvalTaggingCorpus::database_;
-std::map<uint32_t, std::vector<Marked>>* EvalTaggingCorpus::games_ = nullptr;
 
 bool white(chess::Piece pc) { return pc != chess::NO_PIECE && chess::color_of(pc) == chess::WHITE; }
 bool on(int s, uint64_t squares) { return s < 64 && (squares >> s & 1); }

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,9 +32,10 @@ inline eval::Program compile(const std::string& script) {
 }
 
 /// Runs `script` on the game `pgn` (tags optional; movetext with result). Game information
-/// (result, Elo) comes from `info`. Header conditions of the match list are not evaluated.
+/// (result, Elo) comes from `info`; `analysis`, when given, is the engine context of
+/// :evaluation / :moveevaluation. Header conditions of the match list are not evaluated.
 inline GameResult run_game(const std::string& script, const std::string& pgn,
-                           eval::GameInfo info = {}) {
+                           eval::GameInfo info = {}, eval::AnalysisContext* analysis = nullptr) {
   eval::Program program = compile(script);
   import::RawGame raw;
   raw.text = pgn;
@@ -43,6 +47,7 @@ inline GameResult run_game(const std::string& script, const std::string& pgn,
   if (!built.stored) throw std::runtime_error("test game rejected: " + built.reason);
   db::RecordView rec = db::RecordView::parse(built.record);
   eval::GameMatcher matcher(program);
+  if (analysis) matcher.set_analysis(analysis);
   GameResult r;
   uint64_t positions = 0;
   unsigned all = (1u << program.alternatives().size()) - 1;
@@ -73,5 +78,28 @@ inline Plies plies(const std::string& items, const std::string& movetext,
   const std::string tags = fen.empty() ? "" : "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n";
   return run_game(pos(items), tags + movetext + "\n", info).plies;
 }
+
+/// A Scotch game with a run of captures. Positions (before the move): 0 e4, 1 e5, 2 Nf3,
+/// 3 Nc6, 4 d4, 5 exd4, 6 Nxd4, 7 Nxd4, 8 Qxd4, 9 Nf6, 10 e5, 11 Nd5, 12 Qxd5, 13 end.
+/// Captures at plies 5 6 7 8 (one run of four, all on d4) and 12 (a run of one).
+inline constexpr const char* kScotch =
+    "1. e4 e5 2. Nf3 Nc6 3. d4 exd4 4. Nxd4 Nxd4 5. Qxd4 Nf6 6. e5 Nd5 7. Qxd5 *";
+
+/// A fresh directory `cqldb-<name>-<pid>` under the system temp directory, removed (with
+/// its contents) by the destructor.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("cqldb-" + name + "-" + std::to_string(getpid()))) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
 
 }  // namespace cqltest

@@ -2,23 +2,15 @@
 // position list searches, and sequences that start inside a variation (SPEC Game traversal).
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
-#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "chess/movegen.h"
 #include "chess/position.h"
-#include "db/database.h"
 #include "db/record_view.h"
-#include "eval/search.h"
+#include "eval_corpus_db.h"
 #include "eval_test_util.h"
-#include "import/importer.h"
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -101,14 +93,9 @@ struct Fact {
 class EvalVariationsCorpus : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("cqldb-eval-var-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
-    database_ = std::make_unique<db::Database>(db::Database::create_or_open(*dir_ / "db"));
-    import::import_files(*database_, {std::string(CQLDB_CORPUS_DIR) + "/studies.pgn"},
-                         import::ImportOptions{}, nullptr);
+    db_ = new cqltest::CorpusDb("eval-var", {cqltest::corpus_file("studies.pgn")});
     lines_ = new std::vector<std::pair<uint32_t, std::vector<Fact>>>;
-    db::GameReader reader = database_->reader();
+    db::GameReader reader = db_->database().reader();
     std::string bytes;
     for (uint32_t id = 1; id <= reader.game_count(); ++id) {
       ASSERT_TRUE(reader.read_record(id, bytes));
@@ -149,23 +136,18 @@ class EvalVariationsCorpus : public ::testing::Test {
   }
 
   static void TearDownTestSuite() {
-    database_.reset();
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete db_;
     delete lines_;
   }
 
+  /// The ids of the games `script` matches.
   static std::set<uint32_t> games(const std::string& script) {
-    eval::Program program = cqltest::compile(script);
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, eval::SearchOptions{}, matches);
     std::set<uint32_t> ids;
-    for (const eval::GameMatch& m : matches) ids.insert(m.id);
+    for (const auto& [id, plies] : db_->query(script)) ids.insert(id);
     return ids;
   }
 
-  static inline fs::path* dir_ = nullptr;
-  static inline std::unique_ptr<db::Database> database_;
+  static inline cqltest::CorpusDb* db_ = nullptr;
   static inline std::vector<std::pair<uint32_t, std::vector<Fact>>>* lines_ = nullptr;
 };
 

@@ -99,6 +99,8 @@ const char* const kQueries[] = {
     "(match (position :matchcount 2 10 :piececount [RrBbNn] <=2 :check))",
     "(match (position :halfmovenumber end-10 end :piececount P >=3 :piececount p <=2))",
     "(match (position :flipcolor :power A <=10 K[e4,d4,e5,d5]))",
+    "(match (position :movenumber end-3 end :piececount [Qq] 1) (position :movenumber 1 2 :check))",
+    "(match (position :halfmovenumber 0 0) (position :piececount A 16 :halfmovenumber >=60))",
     "(match (position :mate :piececount N 1) (position :piececount [Qq] 2))",
     "(match (position :piececount Q~ 0 :piececount Q 1 :movenumber >=40))", "(match (position :piececount Q~ 1))",
     "(match (position :piececount P 8 :piececount p <=5))",
