@@ -408,6 +408,29 @@ class ListCompiler {
         n.range = range0();
         needs_game_info_ = true;
         break;
+      case Keyword::WhiteRating:
+      case Keyword::BlackRating: {
+        // The database keeps Elo ratings only: another rating system counts as missing (0),
+        // so only its `-` range matches (SPEC-NOTES Header conditions).
+        const auto& a = std::get<cql::RatingArgs>(item.args);
+        n.op = (k == Keyword::WhiteRating) != swap ? Op::kWhiteElo : Op::kBlackElo;
+        n.range = int_range(a.range, item);
+        if (a.system != cql::RatingSystem::Elo) {
+          n.op = n.range.contains(0) ? Op::kTrue : Op::kFalse;
+          break;
+        }
+        needs_game_info_ = true;
+        break;
+      }
+      // :ispromotedpiece (seed 000 index): the next move is made by a promoted piece,
+      // i.e. :movefrom U~
+      case Keyword::IsPromotedPiece: {
+        Designator d;
+        d.pieces = d.promoted = cql::piece_mask::kAnyPiece;
+        n.op = Op::kMoveFrom;
+        n.d.push_back(d);
+        break;
+      }
       // ---- lookahead: the position after the next move (eval/lookahead.h)
       case Keyword::IsCheck: {
         const auto& ranges = std::get<cql::CountArgs>(item.args).ranges;
@@ -481,8 +504,11 @@ class ListCompiler {
       }
       case Keyword::MatchCount: case Keyword::PretransformMatchCount:
       case Keyword::RepetitionCount: case Keyword::PretransformRepetitionCount:
-      case Keyword::Variations: case Keyword::VariationsOnly:
+      case Keyword::Variations:
         break;  // rules of the top-level list (Program::compile), not nodes
+      // :variationsonly also restricts its own list to positions inside variations (the
+      // top-level list's scope already does that; a nested list needs the node)
+      case Keyword::VariationsOnly: n.op = Op::kInsideVariation; break;
       case Keyword::InsideVariation: n.op = Op::kInsideVariation; break;
       // ---- control (eval/control.h); the bare forms are PositionList::control (compile())
       case Keyword::Cut:
@@ -691,7 +717,9 @@ MatchCount match_count_of(const cql::List& list) {
 }
 
 /// The lines the top-level position list `list` searches: `:variations` / `:variationsonly`
-/// among its items (`:variationsonly` wins). Throws CompileError for either in a nested list.
+/// among its items (`:variationsonly` wins). Either one in a nested list widens the top-level
+/// list to the main line and the variations (kAll); a nested `:variationsonly` list then
+/// matches only inside variations (its Op::kInsideVariation node).
 LineScope line_scope_of(const cql::List& list) {
   LineScope scope = LineScope::kMainLine;
   std::set<const KeywordItem*> direct;
@@ -709,9 +737,9 @@ LineScope line_scope_of(const cql::List& list) {
       for (const KeywordItem* k : std::get<cql::SubListArgs>(item.args).lists.at(0).keywords()) direct.insert(k);
   });
   cql::walk(list, [&](const KeywordItem& item) {
-    if ((item.keyword == Keyword::Variations || item.keyword == Keyword::VariationsOnly) && !direct.count(&item))
-      throw CompileError(item.loc, "not yet supported: " + cql::keyword_spelling(item.keyword) +
-                                       " in a nested position list");
+    if ((item.keyword == Keyword::Variations || item.keyword == Keyword::VariationsOnly) && !direct.count(&item) &&
+        scope == LineScope::kMainLine)
+      scope = LineScope::kAll;
   });
   return scope;
 }

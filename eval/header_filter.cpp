@@ -41,6 +41,7 @@
 #include "db/schema.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "eval/game_keywords.h"
 #include "eval/header_date.h"
 #include "eval/header_sql.h"
 #include "eval/program.h"
@@ -287,6 +288,28 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
         b.add(interval_sql(b, kRoundNumber, r, item));
       else  // `*`: has a round number, `-`: has none
         b.add(std::string(kRoundNumber) + (r.kind == cql::Range::Kind::Any ? " > 0" : " = 0"));
+      return true;
+    }
+    case Keyword::IsChess960:
+    case Keyword::IsShuffleChess:
+    case Keyword::StartPosition:
+    case Keyword::Variant: {
+      // The game keywords of the position list (eval/game_keywords.h), asked of the stored
+      // start FEN and variant instead of the replayed start position.
+      Node n = game_keyword_node(item, item.keyword);
+      std::string sql;
+      if (n.op == Op::kVariant) {
+        const char* chess960 = "COALESCE(g.variant, '') = 'chess960'";
+        sql = (n.value & 3) == 3 ? "1" : (n.value & 2) ? chess960 : (n.value & 1) ? std::string("NOT ") + chess960 : "0";
+      } else {
+        for (const IntRange& r : n.ranges) {
+          if (!sql.empty()) sql += " OR ";
+          sql += std::string(kSqlStartPosition) + "(g.fen) BETWEEN " + std::to_string(r.lo) + " AND " +
+                 std::to_string(r.hi);
+        }
+        if (sql.empty()) sql = "0";
+      }
+      b.add(sql);
       return true;
     }
     default:

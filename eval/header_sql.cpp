@@ -7,6 +7,7 @@
 
 #include "db/sqlite_db.h"
 #include "eval/header_pattern.h"
+#include "eval/start_position.h"
 
 namespace eval {
 
@@ -42,8 +43,13 @@ void pattern_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_int(ctx, match ? 1 : 0);
 }
 
-void create(sqlite3* db, const char* name, void (*fn)(sqlite3_context*, int, sqlite3_value**)) {
-  int rc = sqlite3_create_function_v2(db, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, fn,
+void start_position_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  sqlite3_result_int(ctx, shuffle_chess_number(text_arg(argv[0])));
+}
+
+void create(sqlite3* db, const char* name, void (*fn)(sqlite3_context*, int, sqlite3_value**),
+            int arguments = 2) {
+  int rc = sqlite3_create_function_v2(db, name, arguments, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, fn,
                                       nullptr, nullptr, nullptr);
   if (rc != SQLITE_OK) throw db::sqlite::make_error(db, "sqlite3_create_function_v2", rc);
 }
@@ -53,6 +59,7 @@ void create(sqlite3* db, const char* name, void (*fn)(sqlite3_context*, int, sql
 void register_header_functions(sqlite3* db) {
   create(db, kSqlContains, contains_function);
   create(db, kSqlPattern, pattern_function);
+  create(db, kSqlStartPosition, start_position_function, 1);
 }
 
 }  // namespace eval

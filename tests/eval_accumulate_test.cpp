@@ -112,6 +112,27 @@ TEST(EvalAccumulate, CountsMatchingVariantsPerPosition) {
   EXPECT_EQ(plies(std::string(":sumrange p2 0 :or (") + kRank2 + " (position))", "1. e4 *"), (Plies{}));
 }
 
+TEST(EvalAccumulate, SumRangeInSequenceElementsOnTheCorpus) {
+  // The counters of every ply are counted before the sequences are decided: no white passed
+  // pawn at p, two or more at a later ply.
+  const std::string script = std::string("(match (position :gappedsequence ((position :sumrange w 0) "
+                                         "(position :sumrange w 2 8)) :or (") + kWhitePassers + " (position))))";
+  const Hits hits = query(script);
+  Hits expected;
+  cqltest::CorpusSlice::get(kSliceGames).for_each_game([&](uint32_t id, const std::vector<chess::Position>& line) {
+    bool later = false;  // some ply after p has two or more
+    std::vector<uint32_t> plies;
+    for (uint32_t p = uint32_t(line.size()); p-- > 0;) {
+      const int n = passed_pawns(line[p], chess::WHITE);
+      if (n == 0 && later) plies.insert(plies.begin(), p);
+      later |= n >= 2;
+    }
+    if (!plies.empty()) expected[id] = plies;
+  });
+  EXPECT_EQ(hits, expected);
+  EXPECT_GT(hits.size(), 100u);
+}
+
 TEST(EvalAccumulate, Errors) {
   EXPECT_THROW(cqltest::compile("(match (position :sumrange nowhere 1))"), eval::CompileError);
   EXPECT_THROW(cqltest::compile("(match (position Pa2 :shift :accumulate a :and ((position :accumulate* a))))"),

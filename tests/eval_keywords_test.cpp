@@ -59,6 +59,9 @@ TEST(EvalKeywords, EveryKeywordCompilesOrIsReportedAsNotYetSupported) {
       }
     } catch (const eval::CompileError& e) {
       ++unsupported;
+      // Issue 6: every position-list keyword of the seeds evaluates; what is left are
+      // match-list header keywords whose data the database does not keep (player records).
+      EXPECT_NE(it->second.list, 'P') << "position-list keyword not supported: " << e.what();
       EXPECT_EQ(std::string(e.what()).rfind("not yet supported: :", 0), 0u) << script << ": " << e.what();
       EXPECT_GT(e.loc.line, 0u) << script;
       // An example may also use a later keyword (`:fivefoldrepetition :cut`): only an error
@@ -72,14 +75,14 @@ TEST(EvalKeywords, EveryKeywordCompilesOrIsReportedAsNotYetSupported) {
   std::printf("%d keywords compile, %d are reported as not yet supported\n", compiled, unsupported);
 }
 
-TEST(EvalKeywords, NotYetSupportedNamesTheKeywordAndItsPlace) {
+TEST(EvalKeywords, SemanticErrorsNameTheKeywordAndItsPlace) {
   try {
-    cqltest::compile("(match\n  (position\n    :not (position :variations)))");
+    cqltest::compile("(match\n  (position\n    :sumrange nowhere 1))");
     FAIL() << "expected CompileError";
   } catch (const eval::CompileError& e) {
-    EXPECT_STREQ(e.what(), "not yet supported: :variations in a nested position list");
+    EXPECT_STREQ(e.what(), "accumulator 'nowhere' is never accumulated (:accumulate)");
     EXPECT_EQ(e.loc.line, 3u);
-    EXPECT_EQ(e.loc.column, 20u);
+    EXPECT_EQ(e.loc.column, 5u);
   }
 }
 

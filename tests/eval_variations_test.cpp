@@ -77,9 +77,16 @@ TEST(EvalVariations, SequenceContinuesAlongTheVariation) {
           .matched);
 }
 
-TEST(EvalVariations, NestedScopeIsAnError) {
-  EXPECT_THROW(cqltest::compile("(match (position :not (position :variations Qh7)))"),
-               eval::CompileError);
+TEST(EvalVariations, NestedScopeWidensTheSearch) {
+  // A nested :variations / :variationsonly makes the top-level list search the variations too;
+  // the nested :variationsonly list matches only inside them (SPEC-NOTES Variations).
+  EXPECT_FALSE(run_game(pos(":and ((position pc5))"), kSicilian).matched);
+  EXPECT_TRUE(run_game(pos(":and ((position :variations pc5))"), kSicilian).matched);
+  EXPECT_EQ(run_game(pos(":not (position :variations Qh7) pe5"), kSicilian).plies,
+            run_game(pos(":variations pe5"), kSicilian).plies);
+  EXPECT_TRUE(run_game(pos(":or ((position :variationsonly pe5) (position pc5))"), kSicilian).matched);
+  EXPECT_FALSE(run_game(pos(":and ((position :variationsonly pe5))"), kSicilian).matched);
+  EXPECT_TRUE(run_game(pos(":and ((position :variationsonly Nf3 pc5))"), kSicilian).matched);
 }
 
 // ---- corpus: studies.pgn (many variations) against a brute-force walk of the token stream
