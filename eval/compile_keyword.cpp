@@ -1,0 +1,379 @@
+// ListCompiler::keyword_node: one keyword item of a position list -> a compiled Node
+// (eval/node.h), the keyword semantics of seeds 000/001/004 and the reference pages; the
+// decisions are in SPEC-NOTES.md.
+#include "eval/list_compiler.h"
+
+namespace eval::compile_detail {
+
+Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transform& t) {
+  Node n;
+  const bool swap = t.swaps_colors();
+  auto pieces = [&]() -> const std::vector<cql::PieceDesignator>& {
+    static const std::vector<cql::PieceDesignator> kNone;  // aliases like :nocheck take none
+    if (auto* a = std::get_if<cql::DesignatorArgs>(&item.args)) return a->pieces;
+    if (auto* a = std::get_if<cql::CountArgs>(&item.args)) return a->pieces;
+    return kNone;
+  };
+  auto range0 = [&] { return int_range(std::get<cql::CountArgs>(item.args).ranges.at(0), item); };
+  auto with_designators = [&](Op op) {
+    n.op = op;
+    for (const cql::PieceDesignator& p : pieces()) n.d.push_back(designator(p, t));
+  };
+  auto sub_lists = [&](Op op) {
+    n.op = op;
+    for (const cql::List& l : std::get<cql::SubListArgs>(item.args).lists) n.lists.push_back(compile(l, t));
+  };
+  if (transform_keyword(k)) return n;  // handled by compile(): kTrue, dropped
+  switch (k) {
+    // ---- logic
+    case Keyword::And: sub_lists(Op::kAnd); break;
+    case Keyword::Or: sub_lists(Op::kOr); break;
+    case Keyword::Xor: sub_lists(Op::kXor); break;
+    case Keyword::Cond: sub_lists(Op::kCond); break;
+    case Keyword::Not: {
+      const auto& lists = std::get<cql::SubListArgs>(item.args).lists;
+      if (lists.empty()) return n;  // bare :not is List::negated
+      sub_lists(Op::kList);
+      n.negate = true;
+      break;
+    }
+    // ---- simple position keywords
+    case Keyword::Mate: n.op = Op::kMate; break;
+    case Keyword::Stalemate: n.op = Op::kStalemate; break;
+    case Keyword::Check: with_designators(Op::kCheck); break;
+    case Keyword::DoubleCheck: with_designators(Op::kDoubleCheck); break;
+    case Keyword::ContactCheck: with_designators(Op::kContactCheck); break;
+    case Keyword::Wtm: n.op = swap ? Op::kBtm : Op::kWtm; break;
+    case Keyword::Btm: n.op = swap ? Op::kWtm : Op::kBtm; break;
+    case Keyword::Initial: n.op = Op::kInitial; break;
+    case Keyword::Terminal: n.op = Op::kTerminal; break;
+    case Keyword::Castling:
+      n.op = Op::kCastling;
+      n.value = castling_rights_of(t.apply(pieces().at(0).pieces));
+      break;
+    case Keyword::Endgame: n.op = Op::kEndgame; break;
+    case Keyword::Fen: {
+      auto pos = std::make_shared<chess::Position>();
+      chess::FenError err = pos->set_fen(std::get<cql::FenArgs>(item.args).fen);
+      if (!err.ok()) throw CompileError(item.loc, "invalid FEN for :fen: " + err.message);
+      n.op = Op::kFen;
+      n.fen = pos;
+      break;
+    }
+    case Keyword::GameIsOver: n.op = Op::kGameIsOver; break;
+    case Keyword::MatingMaterial: n.op = Op::kMatingMaterial; break;
+    case Keyword::WhiteCannotWin:
+    case Keyword::BlackCannotWin:
+      n.op = Op::kCannotWin;
+      n.value = (k == Keyword::WhiteCannotWin) != swap ? chess::WHITE : chess::BLACK;
+      break;
+    case Keyword::HalfmoveClock: n.op = Op::kHalfmoveClock; n.range = range0(); break;
+    case Keyword::HalfmoveClockLimit: {
+      IntRange r = range0();
+      n.op = Op::kHalfmoveClockLimit;
+      n.value = r.hi != INT64_MAX ? r.hi : r.lo;
+      break;
+    }
+    case Keyword::FiftyMoveRule: n.op = Op::kFiftyMoveRule; break;
+    case Keyword::ThreefoldRepetition:
+    case Keyword::FivefoldRepetition:
+      n.op = Op::kRepetition;
+      n.value = k == Keyword::ThreefoldRepetition ? 3 : 5;
+      needs_repetition_ = true;
+      break;
+    // ---- variant-only keywords: never satisfied in standard chess (SPEC Variants)
+    case Keyword::KingOnTheHill: case Keyword::Losing: case Keyword::MustCapture:
+    case Keyword::ThreeChecks: case Keyword::PieceDrop:
+      n.op = Op::kFalse;
+      break;
+    // ---- CQL 1.0 output options without effect
+    case Keyword::MarkAll: case Keyword::NoAnnotate: break;
+    // ---- piece configuration
+    case Keyword::PieceCount: with_designators(Op::kPieceCount); n.range = range0(); break;
+    case Keyword::Power: with_designators(Op::kPower); n.range = range0(); break;
+    case Keyword::PowerDifference:
+    case Keyword::PieceCountDifference:
+      with_designators(k == Keyword::PowerDifference ? Op::kPowerDifference
+                                                     : Op::kPieceCountDifference);
+      n.range = range0();
+      n.value = (n.d.size() == 1 && swap) ? 1 : 0;
+      break;
+    case Keyword::AttackCount: with_designators(Op::kAttackCount); n.range = range0(); break;
+    case Keyword::Ray: case Keyword::RayAttack: case Keyword::RayDiagonal:
+    case Keyword::RayOrthogonal: case Keyword::RayHorizontal: case Keyword::RayVertical: {
+      const auto& ray = std::get<cql::RayArgs>(item.args);
+      n.op = Op::kRay;
+      for (const cql::PieceDesignator& p : ray.ray) n.d.push_back(designator(p, t));
+      if (ray.range) n.range = int_range(*ray.range, item);
+      else n.range.lo = 1;
+      n.value = k == Keyword::Ray ? 0 : k == Keyword::RayAttack ? 1 : k == Keyword::RayDiagonal ? 2
+              : k == Keyword::RayOrthogonal ? 3 : k == Keyword::RayHorizontal ? 4 : 5;
+      break;
+    }
+    case Keyword::Inside: {
+      const auto& a = std::get<cql::DesignatorArgs>(item.args);
+      n.op = Op::kInside;
+      n.d.push_back(designator(a.pieces.at(0), t));
+      n.d[0].squares &= a.region ? a.region->squares : ~chess::Bitboard(0);  // region not transformed
+      break;
+    }
+    // ---- the next move
+    case Keyword::MoveFrom: with_designators(Op::kMoveFrom); break;
+    case Keyword::MoveTo: with_designators(Op::kMoveTo); break;
+    case Keyword::Promote:
+      with_designators(Op::kPromote);
+      if (n.d[0].pieces == 0) n.op = Op::kNoPromotion;  // `:promote []`: not a promotion
+      break;
+    case Keyword::EnPassant: n.op = Op::kEnPassant; break;
+    case Keyword::IsCastling: {
+      n.op = Op::kIsCastling;
+      const auto& ps = pieces();
+      n.value = ps.empty() ? chess::ANY_CASTLING : castling_rights_of(t.apply(ps[0].pieces));
+      break;
+    }
+    case Keyword::MoveNumber: n.op = Op::kMoveNumber; n.range = range0(); break;
+    case Keyword::HalfmoveNumber: n.op = Op::kHalfmoveNumber; n.range = range0(); break;
+    // ---- game information
+    case Keyword::Result: {
+      n.op = Op::kResult;
+      for (cql::GameResult r : std::get<cql::ResultArgs>(item.args).values) {
+        db::ResultCode code = db::ResultCode::kUnknown;
+        switch (r) {
+          case cql::GameResult::WhiteWins: code = swap ? db::ResultCode::kBlackWins : db::ResultCode::kWhiteWins; break;
+          case cql::GameResult::BlackWins: code = swap ? db::ResultCode::kWhiteWins : db::ResultCode::kBlackWins; break;
+          case cql::GameResult::Draw: code = db::ResultCode::kDraw; break;
+          case cql::GameResult::Unknown: code = db::ResultCode::kUnknown; break;
+          case cql::GameResult::BothLose: continue;  // never stored
+        }
+        n.value |= int64_t(1) << int(code);
+      }
+      needs_game_info_ = true;
+      break;
+    }
+    case Keyword::Elo: n.op = Op::kElo; n.range = range0(); needs_game_info_ = true; break;
+    case Keyword::WhiteElo:
+    case Keyword::BlackElo:
+      n.op = (k == Keyword::WhiteElo) != swap ? Op::kWhiteElo : Op::kBlackElo;
+      n.range = range0();
+      needs_game_info_ = true;
+      break;
+    case Keyword::WhiteRating:
+    case Keyword::BlackRating: {
+      // The database keeps Elo ratings only: another rating system counts as missing (0),
+      // so only its `-` range matches (SPEC-NOTES Header conditions).
+      const auto& a = std::get<cql::RatingArgs>(item.args);
+      n.op = (k == Keyword::WhiteRating) != swap ? Op::kWhiteElo : Op::kBlackElo;
+      n.range = int_range(a.range, item);
+      if (a.system != cql::RatingSystem::Elo) {
+        n.op = n.range.contains(0) ? Op::kTrue : Op::kFalse;
+        break;
+      }
+      needs_game_info_ = true;
+      break;
+    }
+    // :ispromotedpiece (seed 000 index): the next move is made by a promoted piece,
+    // i.e. :movefrom U~
+    case Keyword::IsPromotedPiece: {
+      Designator d;
+      d.pieces = d.promoted = cql::piece_mask::kAnyPiece;
+      n.op = Op::kMoveFrom;
+      n.d.push_back(d);
+      break;
+    }
+    // ---- lookahead: the position after the next move (eval/lookahead.h)
+    case Keyword::IsCheck: {
+      const auto& ranges = std::get<cql::CountArgs>(item.args).ranges;
+      n.op = ranges.empty() ? Op::kNextFact : Op::kIsCheckCount;
+      n.value = next_fact::kCheck;
+      if (!ranges.empty()) n.range = range0();
+      break;
+    }
+    case Keyword::IsContactCheck: n.op = Op::kNextFact; n.value = next_fact::kContactCheck; break;
+    case Keyword::IsDoubleCheck: n.op = Op::kNextFact; n.value = next_fact::kDoubleCheck; break;
+    case Keyword::IsMate: n.op = Op::kNextFact; n.value = next_fact::kMate; break;
+    case Keyword::IsStalemate: n.op = Op::kNextFact; n.value = next_fact::kStalemate; break;
+    case Keyword::IsNull: n.op = Op::kIsNull; break;
+    case Keyword::Forced: n.op = Op::kForced; break;
+    // Stored moves are legal and valid (the importer and GameMatcher check every one), and
+    // the Antichess-only keywords never hold in standard chess (SPEC Variants).
+    case Keyword::IsIllegal: case Keyword::IsInvalid:
+    case Keyword::CaptureForced: case Keyword::TakesLastPiece:
+      n.op = Op::kFalse;
+      break;
+    // ---- sequences (eval/sequence.h): elements first, so nested sequences get smaller ids
+    case Keyword::Sequence:
+    case Keyword::GappedSequence:
+    case Keyword::MatchConsecutive:
+    case Keyword::Match: {
+      using Kind = SequenceSpec::Kind;
+      auto spec = std::make_shared<SequenceSpec>();
+      spec->kind = k == Keyword::Sequence         ? Kind::kSequence
+                   : k == Keyword::GappedSequence ? Kind::kGapped
+                   : k == Keyword::Match          ? Kind::kWholeLine
+                                                  : Kind::kAnyOrder;
+      for (const cql::List& l : std::get<cql::SubListArgs>(item.args).lists) {
+        check_line_controls(l, item);  // eval/control.h
+        spec->elements.push_back(compile(l, t));
+      }
+      if (spec->kind == Kind::kAnyOrder && spec->elements.size() > SequenceSpec::kMaxAnyOrder)
+        throw CompileError(item.loc, ":matchconsecutive takes at most " +
+                                         std::to_string(SequenceSpec::kMaxAnyOrder) + " position lists");
+      hoist_element_controls(*spec, item, sequences_, controls);  // bare :cut ... (eval/control.h)
+      n.op = Op::kSequence;
+      n.value = int64_t(sequences_.size());
+      n.lists = spec->elements;
+      sequences_.push_back(std::move(spec));
+      break;
+    }
+    // ---- relation (eval/relation.h) and tags (CQL-Tagging)
+    case Keyword::Relation: {
+      if (!relations_) not_supported(item);
+      n.op = Op::kRelation;
+      n.value = int64_t(relations_->size());
+      relations_->push_back(std::make_shared<const RelationSpec>(compile_relation(
+          std::get<cql::SubListArgs>(item.args).lists.at(0), pattern_, int_range)));
+      break;
+    }
+    case Keyword::TagMatch: {
+      const auto& a = std::get<cql::NameArgs>(item.args);
+      n.op = Op::kTagMatch;
+      n.value = int64_t(tag_number(a.name, item.loc));
+      if (!a.piece) throw CompileError(item.loc, ":tagmatch needs a piece designator");
+      if (!a.piece->tag.empty()) throw CompileError(a.piece->loc, ":tagmatch takes a piece designator, not a tag");
+      n.d.push_back(designator(*a.piece, t));
+      break;
+    }
+    // ---- counting
+    case Keyword::CheckCount: {
+      const auto& a = std::get<cql::CountArgs>(item.args);
+      std::vector<IntRange> ranges;
+      for (const cql::Range& r : a.ranges) ranges.push_back(int_range(r, item));
+      n = check_count_node(ranges, a.plus_form, swap);
+      break;
+    }
+    case Keyword::MatchCount: case Keyword::PretransformMatchCount:
+    case Keyword::RepetitionCount: case Keyword::PretransformRepetitionCount:
+    case Keyword::Variations:
+      break;  // rules of the top-level list (Program::compile), not nodes
+    // :variationsonly also restricts its own list to positions inside variations (the
+    // top-level list's scope already does that; a nested list needs the node)
+    case Keyword::VariationsOnly: n.op = Op::kInsideVariation; break;
+    case Keyword::InsideVariation: n.op = Op::kInsideVariation; break;
+    // ---- control (eval/control.h); the bare forms are PositionList::control (compile())
+    case Keyword::Cut:
+    case Keyword::Exclude: {
+      const auto& lists = std::get<cql::SubListArgs>(item.args).lists;
+      if (lists.empty()) break;
+      const cql::List& sub = lists[0];
+      const cql::List* outer_cut = cut_sub_list_;
+      if (k == Keyword::Cut) cut_sub_list_ = &sub;
+      n.op = Op::kControl;  // evaluated on its own at every position (Alternative::controls)
+      n.lists.push_back(compile(sub, t));
+      cut_sub_list_ = outer_cut;
+      n.value = k == Keyword::Exclude ? control::kExclude
+                : sub.find(Keyword::Preceding) ? control::kCutPreceding
+                                               : control::kCut;
+      if (!controls) not_supported(item);
+      controls->push_back(ControlArgument{n.lists[0], uint8_t(n.value), SIZE_MAX});
+      break;
+    }
+    case Keyword::Skip: case Keyword::Reset:  // Reset: ResetPlan in compile()
+    case Keyword::EndMost: case Keyword::Following: case Keyword::Preceding:
+      break;  // list rules: compile() (control bits) and wrap_line_rules (eval/match_count.h)
+    // ---- accumulators (eval/accumulator.h)
+    case Keyword::Accumulate:
+    case Keyword::AccumulateStar:
+    case Keyword::SumRange: {
+      const auto& a = std::get<cql::NameArgs>(item.args);
+      const AccumulatorNames::Entry* entry = accumulator_names ? accumulator_names->find(a.name) : nullptr;
+      if (!entry) throw CompileError(item.loc, "accumulator '" + a.name + "' is never accumulated (:accumulate)");
+      n.value = int64_t(entry->index + (entry->star && swap ? 1 : 0));
+      if (auto group = reset_.first ? reset_.first->counter(a.name, reset_.second, swap) : std::nullopt)
+        n.value = int64_t(*group);
+      if (k == Keyword::SumRange) {
+        n.op = Op::kSumRange;
+        if (!a.range) throw CompileError(item.loc, ":sumrange needs a range");
+        n.range = int_range(*a.range, item);
+      } else {
+        n.op = Op::kAccumulate;
+      }
+      break;
+    }
+    // ---- move lines (eval/line.h); a line that can never match (a drop, a designator
+    // shifted off the board) drops this transformation of the list
+    case Keyword::Line:
+    case Keyword::LineStar: {
+      n.line = compile_line(std::get<cql::LineArgs>(item.args), t, item.loc);
+      n.op = Op::kLine;
+      for (const LineMoveSpec& m : n.line->moves)
+        if (m.kind == LineMoveSpec::Kind::kNever) n.op = Op::kFalse;
+      break;
+    }
+    // ---- game keywords (eval/start_position.h)
+    case Keyword::IsChess960:
+    case Keyword::IsShuffleChess:
+    case Keyword::StartPosition:
+    case Keyword::Variant: n = game_keyword_node(item, k); break;
+    // ---- pawn and piece structure (eval/pawn_structure.h, eval/piece_structure.h)
+    case Keyword::PawnCount:
+    case Keyword::PawnCountDifference: {
+      const auto& a = std::get<cql::PawnCountArgs>(item.args);
+      const bool difference = k == Keyword::PawnCountDifference;
+      if (auto conflict = pawn_attributes_conflict(a.attributes)) throw CompileError(item.loc, *conflict);
+      n.op = difference ? Op::kPawnCountDifference : Op::kPawnCount;
+      for (const cql::PieceDesignator& p : a.pieces) n.d.push_back(designator(p, t));
+      if (n.d.empty()) n.d.push_back(Designator{cql::piece_mask::kWhitePawn | cql::piece_mask::kBlackPawn});
+      n.pawn = std::make_shared<const PawnCountSpec>(make_pawn_count_spec(a, difference, swap));
+      if (difference) n.range = int_range(a.ranges.at(0), item);
+      break;
+    }
+    case Keyword::GoodBishop: {
+      with_designators(Op::kGoodBishop);
+      auto spec = std::make_shared<PawnCountSpec>();
+      spec->ranges = std::get<cql::CountArgs>(item.args).ranges;
+      n.pawn = spec;
+      break;
+    }
+    case Keyword::Opposition: with_designators(Op::kOpposition); break;
+    case Keyword::Perpendicular: with_designators(Op::kPerpendicular); break;
+    case Keyword::PassedPawnRace: with_designators(Op::kPassedPawnRace); break;
+    case Keyword::UnstoppablePawns: {
+      with_designators(Op::kUnstoppablePawns);
+      auto spec = std::make_shared<PawnCountSpec>();
+      spec->ranges = std::get<cql::CountArgs>(item.args).ranges;
+      if (swap && spec->ranges.size() == 2) std::swap(spec->ranges[0], spec->ranges[1]);
+      spec->swapped = swap;
+      n.pawn = spec;
+      break;
+    }
+    // ---- tablebases (eval/tablebase.h)
+    case Keyword::EndgameEvaluation:
+    case Keyword::EndgameEvaluationStar: n = endgame_node(item, k, swap); break;
+    // ---- static exchange evaluation (eval/exchange.h); values are the mover's, so a
+    // colour flip changes only the designators
+    case Keyword::ExchangeEvaluation: {
+      const auto& a = std::get<cql::EvaluationArgs>(item.args);
+      if (a.exchange_depth && *a.exchange_depth < 1)
+        throw CompileError(item.loc, ":exchangeevaluation: the depth counts plies and must be at least 1 (or *)");
+      n.op = Op::kExchangeEvaluation;
+      n.value = a.exchange_depth ? std::min<int64_t>(*a.exchange_depth, kMaxExchangePlies) : 0;
+      n.range = whole_pawn_range(a.score.value());
+      for (const cql::PieceDesignator& p : a.pieces) n.d.push_back(designator(p, t));
+      break;
+    }
+    case Keyword::MaxSwapEvaluation: with_designators(Op::kMaxSwapEvaluation); n.range = range0(); break;
+    // ---- engine evaluation (eval/analysis.h)
+    case Keyword::Evaluation:
+    case Keyword::MoveEvaluation: {
+      std::vector<Designator> ds;
+      for (const cql::PieceDesignator& p : std::get<cql::EvaluationArgs>(item.args).pieces)
+        ds.push_back(designator(p, t));
+      n = engine_node(item, k, std::move(ds), swap);
+      break;
+    }
+    default: not_supported(item);
+  }
+  return n;
+}
+
+}  // namespace eval::compile_detail
