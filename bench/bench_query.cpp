@@ -23,23 +23,15 @@
 #include <string>
 #include <vector>
 
-#include "cql/parser.h"
+#include "bench_common.h"
 #include "db/database.h"
 #include "eval/program.h"
 #include "eval/search.h"
-#include "import/importer.h"
 #include "planner/plan.h"
-
-#ifndef CQLDB_CORPUS_DIR
-#define CQLDB_CORPUS_DIR "../shared/corpus"
-#endif
 
 namespace {
 
-struct BenchQuery {
-  const char* kind;
-  const char* script;
-};
+using bench::BenchQuery;
 
 const BenchQuery kQueries[] = {
     {"piece pattern", "(match (position Ra3))"},
@@ -118,15 +110,8 @@ int main(int argc, char** argv) {
   }
   namespace fs = std::filesystem;
   if (db_dir.empty()) {
-    const std::string source = pgn.empty() ? std::string(CQLDB_CORPUS_DIR) + "/players-344k.pgn.zst" : pgn;
-    db_dir = (fs::temp_directory_path() /
-              (pgn.empty() ? std::string("cqldb-bench-query") : "cqldb-bench-query-" + fs::path(pgn).stem().string()))
-                 .string();
-    if (!fs::exists(fs::path(db_dir) / "headers.sqlite")) {
-      std::printf("importing %s into %s ...\n", source.c_str(), db_dir.c_str());
-      db::Database database = db::Database::create_or_open(db_dir);
-      import::import_files(database, {source}, {}, nullptr);
-    }
+    db_dir = pgn.empty() ? bench::default_db_dir() : bench::default_db_dir() + "-" + fs::path(pgn).stem().string();
+    bench::import_if_missing(db_dir, pgn.empty() ? bench::players_pgn() : pgn);
   }
   db::Database database = db::Database::open_readonly(db_dir);
   std::printf("%-28s %8s %10s %10s %10s %12s %8s %8s %8s\n", "query", "matches", "candidates",
@@ -137,12 +122,7 @@ int main(int argc, char** argv) {
   for (const auto& [kind, script] : queries) {
     if (!only.empty() && kind.find(only) == std::string::npos) continue;
     eval::Program program;
-    try {
-      program = eval::Program::compile(cql::parse_or_throw(script, kind));
-    } catch (const std::exception& e) {
-      std::printf("%-26s skipped: %s\n", kind.c_str(), e.what());
-      continue;
-    }
+    if (!bench::compile_query(kind, script, program, 26)) continue;
     planner::Plan plan = planner::Plan::make(program);
     if (no_windows) plan.disable_ply_windows();
     eval::SearchOptions options;
@@ -164,9 +144,7 @@ int main(int argc, char** argv) {
     eval::SearchStats off = fastest(off_matches);
     if (plan.prunes()) options.filter = &plan;
     eval::SearchStats on = fastest(on_matches);
-    bool same = off_matches.size() == on_matches.size();
-    for (size_t i = 0; same && i < off_matches.size(); ++i)
-      same = off_matches[i].id == on_matches[i].id && off_matches[i].plies == on_matches[i].plies;
+    const bool same = bench::same_answers(off_matches, on_matches);
     const bool is_sel = on.after_signatures * 50 <= on.candidates;
     const bool is_exact = on.games_replayed == on.matches;
     const double speedup = on.seconds > 0 ? off.seconds / on.seconds : 0.0;

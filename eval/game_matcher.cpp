@@ -16,19 +16,6 @@
 
 namespace eval {
 
-namespace {
-
-/// Moves the promoted-piece marks along with move `m` (played in `pos`, before the move).
-chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) {
-  if (m == chess::Move::null() || m.kind() == chess::Move::CASTLING) return promoted;
-  chess::Bitboard from = chess::square_bb(m.from_sq()), to = chess::square_bb(m.to_sq());
-  bool was_promoted = promoted & from;
-  promoted &= ~(from | to);
-  if (was_promoted || m.kind() == chess::Move::PROMOTION) promoted |= to;
-  return promoted;
-}
-
-}  // namespace
 
 GameMatcher::GameMatcher(const Program& program)
     : program_(program), line_counters_(sequences_read_counters(program.sequences())) {}

@@ -185,15 +185,6 @@ bool only_move(const chess::Position& pos) {
   return moves.size() == 1;
 }
 
-/// Moves the promoted-piece marks along with move `m` (played in `pos`, before the move).
-chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) {
-  if (m == chess::Move::null() || m.kind() == chess::Move::CASTLING) return promoted;
-  chess::Bitboard from = chess::square_bb(m.from_sq()), to = chess::square_bb(m.to_sq());
-  bool was_promoted = promoted & from;
-  promoted &= ~(from | to);
-  if (was_promoted || m.kind() == chess::Move::PROMOTION) promoted |= to;
-  return promoted;
-}
 
 /// Plays the stored move `m` of the line on the scratch board; false if it cannot be
 /// played there (a corrupt record: GameMatcher reports it when it gets there).

@@ -23,6 +23,17 @@ class AnalysisContext;  // eval/analysis.h
 
 class RelationLine;  // eval/relation.h
 
+/// The promoted-piece marks (PosCtx::promoted) after move `m`: a promoted piece keeps its
+/// mark when it moves, a promotion adds one, a capture removes the captured piece's mark.
+inline chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) {
+  if (m == chess::Move::null() || m.kind() == chess::Move::CASTLING) return promoted;
+  chess::Bitboard from = chess::square_bb(m.from_sq()), to = chess::square_bb(m.to_sq());
+  bool was_promoted = promoted & from;
+  promoted &= ~(from | to);
+  if (was_promoted || m.kind() == chess::Move::PROMOTION) promoted |= to;
+  return promoted;
+}
+
 /// Everything a node may ask about the position being evaluated. Filled by GameMatcher.
 struct PosCtx {
   const chess::Position* pos = nullptr;  ///< the position

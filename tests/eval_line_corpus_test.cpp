@@ -148,7 +148,9 @@ TEST_F(EvalLineCorpus, SeedNotationsMeanTheirKeywords) {
   for (const Case& c : cases) {
     const Hits want = query(pos(c.keywords));
     EXPECT_EQ(query(pos(":line " + std::string(c.line))), want) << c.line;
-    if (std::string(c.line) == "(Q+*)" || std::string(c.line) == "(N)") EXPECT_GT(total(want), 100u);
+    if (std::string(c.line) == "(Q+*)" || std::string(c.line) == "(N)") {
+      EXPECT_GT(total(want), 100u);
+    }
   }
 }
 
