@@ -68,8 +68,11 @@ int ray_count(const chess::Position& pos, std::span<const Bitboard> step_matches
               RayFilter filter) {
   if (step_matches.size() < 2 || step_matches.size() > kMaxRaySteps) return 0;
   int count = 0;
+  const Bitboard last = step_matches.back();
   for (Bitboard starts = step_matches[0]; starts;) {
     const Square start = chess::pop_lsb(starts);
+    // A ray ends on a square in line with its start (cheap test before walking 8 directions).
+    if (!(chess::pseudo_attacks_bb(chess::QUEEN, start) & last)) continue;
     for (size_t d = 0; d < kDirections.size(); ++d) {
       if (!(filter.directions & kDirections[d].bit)) continue;
       for (Bitboard ends = valid_ends(pos, step_matches, start, kDirections[d], filter.attack);
@@ -90,8 +93,10 @@ int ray_count(const chess::Position& pos, std::span<const Bitboard> step_matches
 int ray_count(const chess::Position& pos, std::span<const RayStep> steps, RayFilter filter) {
   if (steps.size() < 2 || steps.size() > kMaxRaySteps) return 0;
   std::array<Bitboard, kMaxRaySteps> matches{};
-  for (size_t i = 0; i < steps.size(); ++i)
+  for (size_t i = 0; i < steps.size(); ++i) {
     matches[i] = squares_of(pos, steps[i].pieces) & steps[i].squares;
+    if (!matches[i]) return 0;  // a step no square matches: no ray
+  }
   return ray_count(pos, std::span<const Bitboard>(matches.data(), steps.size()), filter);
 }
 
