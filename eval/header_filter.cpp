@@ -290,6 +290,23 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
         b.add(std::string(kRoundNumber) + (r.kind == cql::Range::Kind::Any ? " > 0" : " = 0"));
       return true;
     }
+    case Keyword::Rating:
+    case Keyword::WhiteRating:
+    case Keyword::BlackRating: {
+      // The database keeps Elo ratings only (SPEC-NOTES): `ELO` reads the Elo columns, any
+      // other rating system is missing for every game (only `-` matches).
+      const auto& a = item.as<cql::RatingArgs>();
+      if (a.system != cql::RatingSystem::Elo) {
+        b.add(a.range.kind == cql::Range::Kind::Missing ? "1" : "0");
+        return true;
+      }
+      if (item.keyword == Keyword::Rating)
+        b.add("(" + elo_sql(b, "g.white_elo", a.range, item) + ") OR (" +
+              elo_sql(b, "g.black_elo", a.range, item) + ")");
+      else
+        b.add(elo_sql(b, std::string(item.keyword == Keyword::WhiteRating ? white : black) + "_elo", a.range, item));
+      return true;
+    }
     case Keyword::IsChess960:
     case Keyword::IsShuffleChess:
     case Keyword::StartPosition:

@@ -83,3 +83,22 @@ TEST_F(EvalMatchGameKeywords, CountsOnTheCorpus) {
 }
 
 }  // namespace
+
+namespace {
+
+// :rating / :whiterating / :blackrating (match list, and the position-list forms of seed 001):
+// the database keeps Elo ratings only, so `ELO` equals the Elo keywords and any other system
+// is a missing value.
+TEST_F(EvalMatchGameKeywords, RatingKeywordsReadTheEloTags) {
+  const std::set<uint32_t> strong = ids("(match :elo >=2600 (position))");
+  EXPECT_GT(strong.size(), 50u);
+  EXPECT_EQ(ids("(match :rating ELO >=2600 (position))"), strong);
+  EXPECT_EQ(ids("(match :whiterating ELO 2500 2650 :blackrating ELO >=2650 (position))"),
+            ids("(match :whiteelo 2500 2650 :blackelo >=2650 (position))"));
+  EXPECT_EQ(ids("(match (position :whiterating ELO >=2600 :flipcolor))"),
+            ids("(match (position :whiteelo >=2600 :flipcolor))"));
+  EXPECT_TRUE(ids("(match :rating DWZ >=1000 (position))").empty());
+  EXPECT_EQ(ids("(match :whiterating DWZ - (position))").size(), db_->game_count());
+}
+
+}  // namespace
