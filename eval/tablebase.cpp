@@ -32,6 +32,10 @@ struct State {
   std::atomic<int> max_pieces{0};       ///< status.max_pieces, for probes
   std::atomic<uint64_t> probes{0};      ///< tb_probe_hard calls
   std::mutex warn_mutex;                ///< serialises reports
+  /// Serialises tb_probe_hard: concurrent first probes of a table gave wrong answers now and
+  /// then on players-344k (421 vs 422/423 matches of `:endgameevaluation *mate`); probes are
+  /// rare (the planner prunes to the few games with <= 5 pieces), so the lock costs nothing.
+  std::mutex probe_mutex;
   /// material_code() of the materials already reported (0 = free slot); read without lock.
   std::array<std::atomic<uint64_t>, kMaxWarnings> warned{};
   std::atomic<bool> warnings_done{false};  ///< kMaxWarnings reached
@@ -198,7 +202,12 @@ ProbeResult probe(const chess::Position& pos) {
   const unsigned stm = pos.side_to_move() == WHITE ? tb_WHITE_TO_MOVE : tb_BLACK_TO_MOVE;
   unsigned info = tb_UNKNOWN, plies = 0;
   s.probes.fetch_add(1, std::memory_order_relaxed);
-  if (!tb_probe_hard(stm, ep, tb_NOCASTLE, sq[WHITE], sq[BLACK], pc[WHITE], pc[BLACK], &info, &plies)) {
+  bool found;
+  {
+    std::lock_guard<std::mutex> lock(s.probe_mutex);
+    found = tb_probe_hard(stm, ep, tb_NOCASTLE, sq[WHITE], sq[BLACK], pc[WHITE], pc[BLACK], &info, &plies);
+  }
+  if (!found) {
     warn_missing(pos, false);
     return {};
   }

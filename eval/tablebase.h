@@ -4,8 +4,9 @@
 //
 // The library is process-global: configure() names the directories, prepare() (called by
 // Program::compile, single-threaded, before any search) initialises it once per process and
-// again only when the directories changed. probe() is safe from several threads at once (the
-// library guards its caches with its own mutexes). Positions whose material has no table fail
+// again only when the directories changed. probe() is safe from several threads at once: the
+// library call itself is serialised by a mutex (its own locking gave wrong answers now and
+// then under concurrent probes). Positions whose material has no table fail
 // quietly: the first few such materials are reported once each on stderr, and positions with
 // more pieces than the tables hold (up to Gaviota's 5) once in all.
 #pragma once
