@@ -1,4 +1,5 @@
 #include "planner/condition.h"
+#include "planner/material.h"
 
 #include <algorithm>
 #include <map>
@@ -17,24 +18,6 @@ using eval::Op;
 namespace {
 
 constexpr Bitboard kAll = ~Bitboard(0);
-constexpr chess::PieceType kType[6] = {chess::KING, chess::QUEEN, chess::ROOK,
-                                       chess::BISHOP, chess::KNIGHT, chess::PAWN};
-
-/// The chess::Piece of bit i (0..11) of a PieceMask.
-chess::Piece piece_of_bit(int i) { return chess::make_piece(chess::Color(i / 6), kType[i % 6]); }
-
-/// Count (or power with `power`) of the kinds in `mask` in material `key`; kings count 1.
-int material_of(const sig::MaterialKey& key, PieceMask mask, bool power, int colour_sign = 0) {
-  int total = 0;
-  for (int i = 0; i < 12; ++i) {
-    if (!(mask >> i & 1)) continue;
-    chess::Color c = chess::Color(i / 6);
-    int n = kType[i % 6] == chess::KING ? 1 : key.count(c, kType[i % 6]);
-    int v = power ? n * eval::piece_power(chess::make_piece(c, kType[i % 6])) : n;
-    total += colour_sign == 0 ? v : (c == chess::WHITE ? v : -v);
-  }
-  return total;
-}
 
 /// True for the conditions that test one material run at a time.
 bool is_run_test(CondOp op) {
@@ -47,14 +30,14 @@ bool run_holds(const Condition& c, const sig::MaterialKey& key) {
   switch (c.op) {
     case CondOp::kCountRun:
     case CondOp::kPowerRun: {
-      int v = material_of(key, c.pieces, c.op == CondOp::kPowerRun);
+      const int64_t v = material_of(key, c.pieces, c.op == CondOp::kPowerRun);
       return v >= c.lo && v <= c.hi;
     }
     case CondOp::kCountAtLeast:
     case CondOp::kPowerAtLeast:
       return material_of(key, c.pieces, c.op == CondOp::kPowerAtLeast) >= c.lo;
     case CondOp::kDiffRun: {
-      int v = material_of(key, c.pieces, c.value & 1, 1);
+      int64_t v = material_of(key, c.pieces, c.value & 1, 1);
       if (c.value & 2) v = -v;
       return v >= c.lo && v <= c.hi;
     }
@@ -304,12 +287,6 @@ Condition weaken(const std::vector<std::vector<Node>>& variants, size_t max_vari
   return all_of(std::move(per_position));
 }
 
-bool in_window(int64_t lo, int64_t hi, bool lo_end, bool hi_end, int64_t first, int64_t last,
-               int64_t end) {
-  int64_t l = lo_end ? end - lo : lo, h = hi_end ? end - hi : hi;
-  return std::max(l, first) <= std::min(h, last);
-}
-
 std::string mask_text(PieceMask m) {
   static const char* kLetters = "KQRBNPkqrbnp.";
   std::string s;
@@ -463,18 +440,17 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
     case CondOp::kPromotion:
       for (int i = 0; i < 12; ++i) {
         if (!(pieces >> i & 1)) continue;
-        chess::PieceType pt = kType[i % 6];
+        chess::PieceType pt = kPieceTypeOfBit[i % 6];
         if (pt >= chess::KNIGHT && pt <= chess::QUEEN && s.promoted(chess::Color(i / 6), pt)) return true;
       }
       return false;
     case CondOp::kEnPassant: return s.en_passant;
-    case CondOp::kCastled: return (s.castlings & lo) != 0;
-    case CondOp::kHasMove: return s.plies > 0;
-    case CondOp::kPlyWindow: return in_window(lo, hi, lo_from_end, hi_from_end, 0, s.plies, s.plies);
-    case CondOp::kMoveWindow: {
-      int64_t first = 1 + s.start_game_ply / 2, last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
-      return in_window(lo, hi, lo_from_end, hi_from_end, first, last, last);
-    }
+    case CondOp::kCastled:
+    case CondOp::kHasMove:
+    case CondOp::kPlyWindow:
+    case CondOp::kMoveWindow:
+    case CondOp::kResult:
+    case CondOp::kElo: return *shared_field_test(*this, s, info);
     case CondOp::kMaterial:
       for (const sig::MaterialRun& r : s.material) {
         if (int64_t(r.key.bits()) != lo) continue;
@@ -493,14 +469,6 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
         if (hi >> i & 1) from = std::max(from, until);
       }
       return from < to;
-    }
-    case CondOp::kResult: return !info || ((lo >> info->result) & 1);
-    case CondOp::kElo: {
-      if (!info) return true;
-      auto in = [&](int64_t v) { return v >= lo && v <= hi; };
-      if (value == 1) return in(info->white_elo);
-      if (value == 2) return in(info->black_elo);
-      return in(info->white_elo) || in(info->black_elo);
     }
   }
   return true;

@@ -4,33 +4,9 @@
 
 #include "eval/board_predicates.h"
 #include "planner/condition.h"
+#include "planner/material.h"
 
 namespace planner {
-
-namespace {
-
-constexpr chess::PieceType kType[6] = {chess::KING, chess::QUEEN, chess::ROOK,
-                                       chess::BISHOP, chess::KNIGHT, chess::PAWN};
-
-/// Count (or power with `power`) of the kinds in `mask` in material `key`; kings count 1.
-int64_t material_of(const sig::MaterialKey& key, cql::PieceMask mask, bool power) {
-  int64_t total = 0;
-  for (int i = 0; i < 12; ++i) {
-    if (!(mask >> i & 1)) continue;
-    const chess::Color c = chess::Color(i / 6);
-    const int n = kType[i % 6] == chess::KING ? 1 : key.count(c, kType[i % 6]);
-    total += power ? int64_t(n) * eval::piece_power(chess::make_piece(c, kType[i % 6])) : n;
-  }
-  return total;
-}
-
-/// Same as in condition.cpp: some value of [first, last] lies in the range (`end` for end-N).
-bool in_window(int64_t lo, int64_t hi, bool lo_end, bool hi_end, int64_t first, int64_t last, int64_t end) {
-  int64_t l = lo_end ? end - lo : lo, h = hi_end ? end - hi : hi;
-  return std::max(l, first) <= std::min(h, last);
-}
-
-}  // namespace
 
 bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info) const {
   switch (op) {
@@ -61,7 +37,7 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     case CondOp::kPromotion:
       for (int i = 0; i < 12; ++i) {
         if (!(pieces >> i & 1)) continue;
-        chess::PieceType pt = kType[i % 6];
+        chess::PieceType pt = kPieceTypeOfBit[i % 6];
         if (pt >= chess::KNIGHT && pt <= chess::QUEEN && (s.promoted_types >> (pt - chess::KNIGHT) & 1)) return true;
       }
       return false;
@@ -77,22 +53,13 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     case CondOp::kFinalStalemate: return s.null_moves() || s.final_stalemate();
     case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
     case CondOp::kEnPassant: return (s.flags & sig::kByteEnPassant) != 0;
-    case CondOp::kCastled: return (s.castlings & lo) != 0;
-    case CondOp::kHasMove: return s.plies > 0;
-    case CondOp::kPlyWindow: return in_window(lo, hi, lo_from_end, hi_from_end, 0, s.plies, s.plies);
-    case CondOp::kMoveWindow: {
-      int64_t first = 1 + s.start_game_ply / 2, last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
-      return in_window(lo, hi, lo_from_end, hi_from_end, first, last, last);
-    }
+    case CondOp::kCastled:
+    case CondOp::kHasMove:
+    case CondOp::kPlyWindow:
+    case CondOp::kMoveWindow:
+    case CondOp::kResult:
+    case CondOp::kElo: return *shared_field_test(*this, s, info);
     case CondOp::kFalse: return false;
-    case CondOp::kResult: return !info || ((lo >> info->result) & 1);
-    case CondOp::kElo: {
-      if (!info) return true;
-      auto in = [&](int64_t v) { return v >= lo && v <= hi; };
-      if (value == 1) return in(info->white_elo);
-      if (value == 2) return in(info->black_elo);
-      return in(info->white_elo) || in(info->black_elo);
-    }
     default: return true;  // kTrue, and any op this test does not know: may hold
   }
 }

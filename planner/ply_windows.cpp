@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "eval/board_predicates.h"
+#include "planner/material.h"
 
 namespace planner {
 
@@ -10,21 +11,6 @@ namespace {
 
 /// Lists with more variants than this get every ply (the windows cost more than they save).
 constexpr size_t kMaxVariants = 16;
-
-constexpr chess::PieceType kType[6] = {chess::KING, chess::QUEEN, chess::ROOK,
-                                       chess::BISHOP, chess::KNIGHT, chess::PAWN};
-
-/// Count (or power) of the kinds in `mask` (cql::PieceMask bits 0..11) in `key`.
-int64_t material_of(const sig::MaterialKey& key, uint32_t mask, bool power) {
-  int64_t total = 0;
-  for (int i = 0; i < 12; ++i) {
-    if (!(mask >> i & 1)) continue;
-    const chess::Color c = chess::Color(i / 6);
-    const int n = kType[i % 6] == chess::KING ? 1 : key.count(c, kType[i % 6]);
-    total += power ? int64_t(n) * eval::piece_power(chess::make_piece(c, kType[i % 6])) : n;
-  }
-  return total;
-}
 
 /// The understood item of node `n`, if any.
 bool item_of(const eval::Node& n, PlyWindows::Item& item) {

@@ -1,0 +1,76 @@
+// Arithmetic shared by the planner's condition tests (condition.cpp, condition_summary.cpp,
+// ply_windows.cpp): cql::PieceMask bits 0..11 (K Q R B N P k q r b n p, cql/pieces.h) against a
+// signature's material key, ply-interval tests, and the tests that need only the fields a
+// decoded sig::Signature and its sig::Summary share.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include "chess/types.h"
+#include "eval/board_predicates.h"
+#include "index/signature.h"
+#include "planner/condition.h"
+
+namespace planner {
+
+/// The piece type of PieceMask bit i is kPieceTypeOfBit[i % 6]; its colour is i / 6.
+inline constexpr chess::PieceType kPieceTypeOfBit[6] = {chess::KING, chess::QUEEN, chess::ROOK,
+                                                        chess::BISHOP, chess::KNIGHT, chess::PAWN};
+
+/// The chess::Piece of PieceMask bit i (0..11).
+inline chess::Piece piece_of_bit(int i) {
+  return chess::make_piece(chess::Color(i / 6), kPieceTypeOfBit[i % 6]);
+}
+
+/// Count (or power in pawn units with `power`, SPEC values) of the kinds in `mask` in the
+/// material `key`; kings count 1. `colour_sign` = 1: Black's kinds count negatively
+/// (White minus Black).
+inline int64_t material_of(const sig::MaterialKey& key, uint32_t mask, bool power, int colour_sign = 0) {
+  int64_t total = 0;
+  for (int i = 0; i < 12; ++i) {
+    if (!(mask >> i & 1)) continue;
+    const chess::Color c = chess::Color(i / 6);
+    const chess::PieceType pt = kPieceTypeOfBit[i % 6];
+    const int64_t n = pt == chess::KING ? 1 : key.count(c, pt);
+    const int64_t v = power ? n * eval::piece_power(chess::make_piece(c, pt)) : n;
+    total += colour_sign == 0 || c == chess::WHITE ? v : -v;
+  }
+  return total;
+}
+
+/// True when some value of [first, last] lies in the range [lo, hi], a bound written `end-N`
+/// (lo_end / hi_end) being end - N.
+inline bool in_window(int64_t lo, int64_t hi, bool lo_end, bool hi_end, int64_t first, int64_t last,
+                      int64_t end) {
+  const int64_t l = lo_end ? end - lo : lo, h = hi_end ? end - hi : hi;
+  return std::max(l, first) <= std::min(h, last);
+}
+
+/// The tests of `c` that read only plies, start_game_ply, castlings and the header values,
+/// which sig::Signature and sig::Summary (`S`) both have; nullopt for every other op. Used by
+/// Condition::holds and Condition::holds_summary so both answer these the same way.
+template <class S>
+std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval::GameInfo* info) {
+  switch (c.op) {
+    case CondOp::kCastled: return (s.castlings & c.lo) != 0;
+    case CondOp::kHasMove: return s.plies > 0;
+    case CondOp::kPlyWindow: return in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, 0, s.plies, s.plies);
+    case CondOp::kMoveWindow: {
+      const int64_t first = 1 + s.start_game_ply / 2, last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
+      return in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, first, last, last);
+    }
+    case CondOp::kResult: return !info || ((c.lo >> info->result) & 1);
+    case CondOp::kElo: {
+      if (!info) return true;
+      auto in = [&](int64_t v) { return v >= c.lo && v <= c.hi; };
+      if (c.value == 1) return in(info->white_elo);
+      if (c.value == 2) return in(info->black_elo);
+      return in(info->white_elo) || in(info->black_elo);
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace planner
