@@ -15,29 +15,15 @@
 #include <vector>
 
 #include "db/database.h"
+#include "cli_test_util.h"
 #include "import/importer.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-/// `s` as one single-quoted shell word.
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using cqltest::Outcome;
+using cqltest::read_file;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -78,17 +64,10 @@ class CliQueryTest : public ::testing::Test {
 
   /// Runs `cqldb query --db DB ARGS...`.
   static Outcome query(const std::vector<std::string>& args, bool with_db = true) {
-    std::string cmd = shell_quote(CQLDB_BINARY) + " query";
-    if (with_db) cmd += " --db " + shell_quote((*dir_ / "db").string());
-    for (const std::string& a : args) cmd += " " + shell_quote(a);
-    fs::path out = *dir_ / "stdout", err = *dir_ / "stderr";
-    cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
-    int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_file(out);
-    r.err = read_file(err);
-    return r;
+    std::vector<std::string> all{"query"};
+    if (with_db) all.insert(all.end(), {"--db", (*dir_ / "db").string()});
+    all.insert(all.end(), args.begin(), args.end());
+    return cqltest::run_cqldb(all, *dir_);
   }
 
   /// Writes `text` to a script file and returns its path.

@@ -20,6 +20,7 @@
 #include "eval/analysis.h"
 #include "eval/engine.h"
 #include "eval/program.h"
+#include "cli_test_util.h"
 #include "eval_test_util.h"
 #include "import/importer.h"
 
@@ -342,22 +343,11 @@ TEST(EngineFailure, CancelStopsTheWait) {
 
 namespace {
 
-struct CliOutcome {
-  int code = -1;
-  std::string err;
-};
-
-/// Runs `cqldb query --db DB -e SCRIPT --format ids --quiet ARGS`.
-CliOutcome cli_query(const fs::path& db, const std::string& script, const std::string& args) {
-  const fs::path err = db.parent_path() / "stderr";
-  std::string cmd = std::string(CQLDB_BINARY) + " query --db '" + db.string() + "' -e '" + script +
-                    "' --format ids --quiet " + args + " >/dev/null 2>'" + err.string() + "' </dev/null";
-  int status = std::system(cmd.c_str());
-  CliOutcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err);
-  r.err.assign(std::istreambuf_iterator<char>(in), {});
-  return r;
+/// Runs `cqldb query --db DB -e SCRIPT --format ids --quiet ARGS...`.
+cqltest::Outcome cli_query(const fs::path& db, const std::string& script, const std::vector<std::string>& args) {
+  std::vector<std::string> all{"query", "--db", db.string(), "-e", script, "--format", "ids", "--quiet"};
+  all.insert(all.end(), args.begin(), args.end());
+  return cqltest::run_cqldb(all, db.parent_path());
 }
 
 }  // namespace
@@ -374,21 +364,21 @@ TEST(EngineCli, EngineDyingMidQueryEndsTheQueryWithAMessage) {
   const std::string dying = fake_engine(
       dir.path, "dying.sh",
       "n=0\n" + uci_prelude("n=$((n+1)); [ $n -gt 3 ] && exit 0; echo 'info depth 1 score cp 50'; echo 'bestmove a2a3'"));
-  CliOutcome r = cli_query(dir.path / "db", script, "--threads 1 --engine " + dying);
+  cqltest::Outcome r = cli_query(dir.path / "db", script, {"--threads", "1", "--engine", dying});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("chess engine " + dying + ": the engine stopped unexpectedly"), std::string::npos) << r.err;
   // a missing engine
-  r = cli_query(dir.path / "db", script, "--engine /nonexistent/engine");
+  r = cli_query(dir.path / "db", script, {"--engine", "/nonexistent/engine"});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("not found"), std::string::npos) << r.err;
   // the real engine: searches, then the same query from the cache
   const std::string small = "(match (position :wtm :evaluation depth 4 >=1 sidetomove))";
-  r = cli_query(dir.path / "db", small, "");
+  r = cli_query(dir.path / "db", small, {});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("engine: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" 0 results from the analysis cache"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(dir.path / "db" / eval::AnalysisCache::kFileName));
-  r = cli_query(dir.path / "db", small, "");
+  r = cli_query(dir.path / "db", small, {});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("engine: 0 searches"), std::string::npos) << r.err;
 }

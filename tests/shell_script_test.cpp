@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "cli_test_util.h"
 #include "import/importer.h"
 
 namespace fs = std::filesystem;
@@ -26,22 +27,8 @@ namespace {
 
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample/players-3000.pgn.zst";
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using cqltest::Outcome;
+using cqltest::read_file;
 
 size_t count_of(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -72,18 +59,7 @@ class ShellScriptTest : public ::testing::Test {
 
   /// Runs `cqldb ARGS...` with `input` on stdin (empty: /dev/null).
   static Outcome run(const std::vector<std::string>& args, const std::string& input = "") {
-    std::string cmd = shell_quote(CQLDB_BINARY);
-    for (const std::string& a : args) cmd += " " + shell_quote(a);
-    fs::path in = *dir_ / "stdin", out = *dir_ / "stdout", err = *dir_ / "stderr";
-    std::ofstream(in, std::ios::binary) << input;
-    cmd += " <" + shell_quote(in.string()) + " >" + shell_quote(out.string()) + " 2>" +
-           shell_quote(err.string());
-    int status = std::system(cmd.c_str());
-    Outcome r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_file(out);
-    r.err = read_file(err);
-    return r;
+    return cqltest::run_cqldb(args, *dir_, input);
   }
 
   /// `cqldb -c COMMANDS --db DB`.
