@@ -9,6 +9,9 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
+#include "db/database.h"
+#include "db/game_writer.h"
+#include "index/postings.h"
 #include "index/reindex.h"
 
 namespace cli {
@@ -57,6 +60,9 @@ void print_summary(const sig::ReindexSummary& s) {
   std::printf("  signatures %s, %.1f bytes per game, %s plies replayed\n",
               with_commas(s.rewritten).c_str(), s.rewritten ? double(s.bytes) / s.rewritten : 0.0,
               with_commas(s.plies).c_str());
+  if (!s.interrupted)
+    std::printf("  posting index: %s games, %.1f MB, %.2f s\n", with_commas(s.postings.covered).c_str(),
+                double(s.postings.file_bytes) / 1e6, s.postings.seconds);
   if (s.upgraded)
     std::printf(s.interrupted ? "  the database still needs a complete reindex to be usable\n"
                               : "  upgraded the database to the current format\n");
@@ -75,7 +81,8 @@ int run_reindex(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "threads", po::value(&threads)->default_value(0), "replaying threads (0 = all cores)")(
-      "quiet,q", "no progress display");
+      "quiet,q", "no progress display")(
+      "postings-only", "rebuild only the posting index (postings.bin) from the stored signatures");
   po::positional_options_description positional;
   po::variables_map vm;
   switch (parse_options("reindex", options, positional, args, vm)) {
@@ -85,6 +92,15 @@ int run_reindex(const std::vector<std::string>& args) {
       return 2;
     case ParseOutcome::kRun:
       break;
+  }
+
+  if (vm.count("postings-only")) {
+    db::Database database = db::Database::create_or_open(db_dir);
+    db::GameWriter writer = database.writer();  // the single-writer lock while the file is replaced
+    const sig::PostingsUpdate u = sig::update_postings(database, /*rebuild=*/true);
+    std::printf("posting index rebuilt: %s games, %.1f MB, %.2f s\n", with_commas(u.covered).c_str(),
+                double(u.file_bytes) / 1e6, u.seconds);
+    return 0;
   }
 
   sig::ReindexOptions opts;

@@ -18,11 +18,13 @@ const std::vector<Command>& command_table() {
       {"export", "--db DIR [--id N | --from N --to M] [-o FILE]",
        "Writes games as PGN (with their variations, comments and NAGs) to FILE or stdout.",
        run_export},
-      {"reindex", "--db DIR [--threads N]",
+      {"reindex", "--db DIR [--threads N] [--postings-only]",
        "Recomputes the signature of every game (the per-game summary the query planner uses "
        "to skip games) and replaces the stored ones, in parallel. Needed after an upgrade of "
        "cqldb that changed the signature format, and to upgrade a database of format version "
-       "1; Ctrl-C stops it (run it again to finish).",
+       "1; Ctrl-C stops it (run it again to finish). It then rebuilds the posting index "
+       "(postings.bin: per piece-square, material and flag fact the games that have it); "
+       "--postings-only rebuilds just that.",
        run_reindex},
       {"query", "--db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
                 "[--limit N] [--threads N] [--explain] [--no-planner] [--engine PATH]",

@@ -3,11 +3,13 @@
 // not depend on planner; the planner implements it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "eval/header_filter.h"
+#include "index/postings.h"
 #include "index/signature.h"
 
 namespace eval {
@@ -38,6 +40,14 @@ class CandidateFilter {
   virtual bool ply_windows(std::string_view /*bytes*/, unsigned /*alternatives*/, sig::Signature& /*scratch*/,
                            std::vector<uint8_t>& /*allowed*/) const {
     return false;
+  }
+  /// The candidates of alternative `alternative` by the posting index (index/postings.h):
+  /// ascending ids in 1..game_count, a superset of the games keep() can keep, including every
+  /// game the index does not cover; nullopt when the postings cannot narrow it.
+  virtual std::optional<std::vector<uint32_t>> posting_candidates(const sig::Postings& /*postings*/,
+                                                                  size_t /*alternative*/,
+                                                                  uint32_t /*game_count*/) const {
+    return std::nullopt;
   }
   /// True when keep() needs GameInfo (result / Elo conditions).
   virtual bool needs_game_info() const = 0;

@@ -32,6 +32,8 @@
 // negate it. All header keywords of one match list are ANDed.
 #include "eval/header_filter.h"
 
+#include <algorithm>
+#include <iterator>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -406,45 +408,87 @@ HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
   return filter;
 }
 
-std::vector<uint32_t> HeaderFilter::candidates(const std::filesystem::path& db_dir,
-                                               uint32_t game_count) const {
+std::vector<uint32_t> HeaderFilter::candidates(const std::filesystem::path& db_dir, uint32_t game_count,
+                                               const std::vector<uint32_t>* within) const {
   std::vector<uint32_t> ids;
   if (accepts_all()) {  // every committed game has its row: no need to ask SQLite
+    if (within) return *within;
     ids.resize(game_count);
     std::iota(ids.begin(), ids.end(), 1u);
     return ids;
   }
   db::sqlite::Connection sql = open_headers(db_dir);
   register_header_functions(sql.handle());
+  auto bind_params = [&](db::sqlite::Statement& query) {
+    int index = 1;
+    for (const Param& p : params_) {
+      if (p.is_text)
+        query.bind(index++, std::string_view(p.text));
+      else
+        query.bind(index++, p.number);
+    }
+    return index;
+  };
+  // Few games to ask about: a temporary table of their ids joined by primary key, so SQLite
+  // reads only their rows (the WHERE clause's subqueries still run once).
+  if (within && within->size() * 16 < game_count) {
+    sql.exec("CREATE TEMP TABLE cqldb_within(id INTEGER PRIMARY KEY)");
+    sql.exec("BEGIN");
+    {
+      db::sqlite::Statement insert(sql, "INSERT INTO temp.cqldb_within(id) VALUES (?)");
+      for (uint32_t id : *within) {
+        insert.bind(1, int64_t(id));
+        insert.step();
+        insert.reset();
+      }
+    }
+    sql.exec("COMMIT");
+    db::sqlite::Statement query(sql, "SELECT g.id FROM temp.cqldb_within c CROSS JOIN games g ON g.id = c.id WHERE (" +
+                                         where_ + ") AND g.id <= ? ORDER BY g.id");
+    query.bind(bind_params(query), int64_t(game_count));
+    while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
+    return ids;
+  }
   db::sqlite::Statement query(
       sql, "SELECT g.id FROM games g WHERE (" + where_ + ") AND g.id <= ? ORDER BY g.id");
-  int index = 1;
-  for (const Param& p : params_) {
-    if (p.is_text)
-      query.bind(index++, std::string_view(p.text));
-    else
-      query.bind(index++, p.number);
-  }
-  query.bind(index, int64_t(game_count));
+  query.bind(bind_params(query), int64_t(game_count));
   while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
+  if (within) {
+    std::vector<uint32_t> both;
+    std::set_intersection(ids.begin(), ids.end(), within->begin(), within->end(), std::back_inserter(both));
+    ids.swap(both);
+  }
   return ids;
 }
 
-std::vector<GameInfo> load_game_info(const std::filesystem::path& db_dir, uint32_t game_count) {
+std::vector<GameInfo> load_game_info(const std::filesystem::path& db_dir, uint32_t game_count,
+                                     const std::vector<uint32_t>* only) {
   std::vector<GameInfo> info(size_t(game_count) + 1);
   db::sqlite::Connection sql = open_headers(db_dir);
+  auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
+  auto fill = [&](GameInfo& g, db::sqlite::Statement& query, int first) {
+    int64_t result = query.column_int64(first);
+    g.result = uint8_t(result >= 0 && result <= 3 ? result : 0);
+    g.white_elo = elo(query.column_int64(first + 1));
+    g.black_elo = elo(query.column_int64(first + 2));
+  };
+  if (only) {
+    db::sqlite::Statement query(sql, "SELECT result, white_elo, black_elo FROM games WHERE id = ?1");
+    for (uint32_t id : *only) {
+      if (id < 1 || id > game_count) continue;
+      query.bind(1, int64_t(id));
+      if (query.step()) fill(info[id], query, 0);
+      query.reset();
+    }
+    return info;
+  }
   db::sqlite::Statement query(
       sql, "SELECT id, result, white_elo, black_elo FROM games WHERE id <= ?1 ORDER BY id");
   query.bind(1, int64_t(game_count));
-  auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
   while (query.step()) {
     int64_t id = query.column_int64(0);
     if (id < 1 || id > int64_t(game_count)) continue;
-    GameInfo& g = info[size_t(id)];
-    int64_t result = query.column_int64(1);
-    g.result = uint8_t(result >= 0 && result <= 3 ? result : 0);
-    g.white_elo = elo(query.column_int64(2));
-    g.black_elo = elo(query.column_int64(3));
+    fill(info[size_t(id)], query, 1);
   }
   return info;
 }

@@ -32,8 +32,10 @@ class HeaderFilter {
   const std::string& where_sql() const { return where_; }
 
   /// The ids (ascending) of games 1..game_count satisfying the conditions, read from the
-  /// database in `db_dir` (its headers.sqlite) in one query.
-  std::vector<uint32_t> candidates(const std::filesystem::path& db_dir, uint32_t game_count) const;
+  /// database in `db_dir` (its headers.sqlite) in one query. With `within` (ascending ids),
+  /// only those games are asked about: a few are looked up by id, many are intersected.
+  std::vector<uint32_t> candidates(const std::filesystem::path& db_dir, uint32_t game_count,
+                                   const std::vector<uint32_t>* within = nullptr) const;
 
   /// One bound parameter value.
   struct Param {
@@ -55,7 +57,9 @@ struct GameInfo {
 };
 
 /// Reads GameInfo of games 1..game_count from `db_dir` into a vector indexed by game id
-/// (index 0 unused). One sequential SQL scan.
-std::vector<GameInfo> load_game_info(const std::filesystem::path& db_dir, uint32_t game_count);
+/// (index 0 unused). One sequential SQL scan; with `only` (ids), a lookup per id and the
+/// other entries left zero.
+std::vector<GameInfo> load_game_info(const std::filesystem::path& db_dir, uint32_t game_count,
+                                     const std::vector<uint32_t>* only = nullptr);
 
 }  // namespace eval

@@ -107,6 +107,22 @@ char32_t fold_case(char32_t c) {
 
 bool contains_ignoring_case(std::string_view text, std::string_view needle) {
   if (needle.empty()) return true;
+  // ASCII fast path (most names): no decoding, no allocation.
+  auto ascii = [](std::string_view s) {
+    for (char ch : s)
+      if (static_cast<unsigned char>(ch) >= 0x80) return false;
+    return true;
+  };
+  if (ascii(text) && ascii(needle)) {
+    auto lower = [](char ch) { return ch >= 'A' && ch <= 'Z' ? char(ch + 32) : ch; };
+    if (needle.size() > text.size()) return false;
+    for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
+      size_t k = 0;
+      while (k < needle.size() && lower(text[i + k]) == lower(needle[k])) ++k;
+      if (k == needle.size()) return true;
+    }
+    return false;
+  }
   std::u32string t = decode_utf8(text), n = decode_utf8(needle);
   std::transform(t.begin(), t.end(), t.begin(), fold_case);
   std::transform(n.begin(), n.end(), n.begin(), fold_case);

@@ -41,37 +41,72 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
   const uint32_t count = snapshot.game_count();
   stats.games_total = count;
 
-  // 1. Header conditions in SQLite: the candidates of each alternative.
   const auto& alts = program.alternatives();
-  std::vector<unsigned> mask(size_t(count) + 1, 0);
-  for (size_t a = 0; a < alts.size(); ++a) {
-    if (alts[a].header.accepts_all()) {
-      for (uint32_t id = 1; id <= count; ++id) mask[id] |= 1u << a;
-    } else {
-      for (uint32_t id : alts[a].header.candidates(database.path(), count)) mask[id] |= 1u << a;
+  bool any_list = false;
+  for (const Alternative& a : alts) any_list |= !a.lists.empty();
+  const CandidateFilter* filter = (options.filter && any_list && !program.negated()) ? options.filter : nullptr;
+
+  // 1. The posting index (planner, index/postings.h): per alternative, the games whose
+  //    signature facts can satisfy it, from set algebra on compressed bitmaps.
+  std::vector<std::optional<std::vector<uint32_t>>> posted(alts.size());
+  if (filter) {
+    if (std::optional<sig::Postings> postings = sig::Postings::open(database.path())) {
+      for (size_t a = 0; a < alts.size(); ++a) posted[a] = filter->posting_candidates(*postings, a, count);
+      stats.postings_used = true;
     }
   }
+  stats.postings_seconds = since(start);
+
+  // 2. Header conditions in SQLite, asked only about the posting candidates when there are
+  //    few of them.
+  std::vector<unsigned> mask(size_t(count) + 1, 0);
+  std::vector<uint8_t> posted_any(stats.postings_used ? size_t(count) + 1 : 0, 0);
+  for (size_t a = 0; a < alts.size(); ++a) {
+    const std::vector<uint32_t>* within = posted[a] ? &*posted[a] : nullptr;
+    if (stats.postings_used) {
+      if (within) {
+        for (uint32_t id : *within) posted_any[id] = 1;
+      } else {
+        std::fill(posted_any.begin() + 1, posted_any.end(), 1);
+      }
+    }
+    if (alts[a].header.accepts_all()) {
+      if (within) {
+        for (uint32_t id : *within) mask[id] |= 1u << a;
+      } else {
+        for (uint32_t id = 1; id <= count; ++id) mask[id] |= 1u << a;
+      }
+    } else {
+      for (uint32_t id : alts[a].header.candidates(database.path(), count, within)) mask[id] |= 1u << a;
+    }
+  }
+  stats.after_postings = stats.postings_used ? uint64_t(std::count(posted_any.begin(), posted_any.end(), 1)) : count;
   if (options.within) {
     std::vector<unsigned> restricted(mask.size(), 0);
     for (uint32_t id : *options.within)
       if (id <= count) restricted[id] = mask[id];
     mask.swap(restricted);
   }
-  std::vector<GameInfo> info;
-  if (program.needs_game_info() || (options.filter && options.filter->needs_game_info()))
-    info = load_game_info(database.path(), count);
-  stats.header_seconds = since(start);
-
   std::vector<Candidate> candidates;
-  bool any_list = false;
-  for (const Alternative& a : alts) any_list |= !a.lists.empty();
   for (uint32_t id = 1; id <= count; ++id)
     if (mask[id]) candidates.push_back({id, mask[id]});
   stats.candidates = candidates.size();
   stats.after_signatures = candidates.size();
+  std::vector<GameInfo> info;
+  if (program.needs_game_info() || (filter && filter->needs_game_info())) {
+    // Few candidates: their rows only (point lookups) instead of a scan of every game.
+    if (candidates.size() * 8 < count) {
+      std::vector<uint32_t> ids;
+      ids.reserve(candidates.size());
+      for (const Candidate& c : candidates) ids.push_back(c.id);
+      info = load_game_info(database.path(), count, &ids);
+    } else {
+      info = load_game_info(database.path(), count);
+    }
+  }
+  stats.header_seconds = since(start) - stats.postings_seconds;
 
-  // 2. Signatures are tested by the replay workers below, just before each replay.
-  const CandidateFilter* filter = (options.filter && any_list && !program.negated()) ? options.filter : nullptr;
+  // 3. Signatures are tested by the replay workers below, just before each replay.
 
   // Games that match or fail without replay.
   const bool negated = program.negated();
@@ -83,7 +118,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     for (uint32_t id = 1; id <= count; ++id)
       if ((mask[id] != 0) != negated && in_scope(id)) matches.push_back({id, {}});
   } else {
-    // 3. Replay the candidates on all cores.
+    // 4. Replay the candidates on all cores.
     const auto replay_start = Clock::now();
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
     threads = std::max(1u, std::min<unsigned>(threads, unsigned(candidates.size() / kChunk + 1)));

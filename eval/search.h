@@ -45,12 +45,17 @@ struct SearchOptions {
 /// Figures of one search.
 struct SearchStats {
   uint64_t games_total = 0;      ///< games in the database snapshot
-  uint64_t candidates = 0;       ///< games passing the header filter (and `within`)
+  uint64_t after_postings = 0;   ///< games the posting index kept (games_total without it)
+  uint64_t candidates = 0;       ///< games passing the posting index, the header filter (and
+                                 ///< `within`)
   uint64_t after_signatures = 0; ///< candidates the signature filter kept (= candidates
                                  ///< without a filter)
   uint64_t games_replayed = 0;   ///< games whose moves were replayed
   uint64_t positions = 0;        ///< positions evaluated
   uint64_t matches = 0;          ///< matching games
+  bool postings_used = false;    ///< the database has a current posting index and the planner
+                                 ///< asked it
+  double postings_seconds = 0;   ///< time in the posting index
   double header_seconds = 0;     ///< time in SQLite
   double signature_seconds = 0;  ///< time reading and testing signatures
   double replay_seconds = 0;     ///< time replaying and evaluating

@@ -224,6 +224,8 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   }
   const double before_finish = elapsed();
   writer.finish();
+  // The posting index catches up with the new games (still under the writer lock).
+  summary.postings = sig::update_postings(database);
   summary.seconds = elapsed();
   summary.finish_seconds = summary.seconds - before_finish;
   return summary;

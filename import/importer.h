@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "index/postings.h"
+
 namespace db {
 class Database;
 }
@@ -62,7 +64,9 @@ struct ImportSummary {
   uint32_t first_id = 0;    ///< id of the first stored game (0 if none)
   uint32_t last_id = 0;     ///< id of the last stored game (0 if none)
   double seconds = 0;       ///< wall time
-  double finish_seconds = 0;  ///< part of it spent after the last game: index builds, checkpoint
+  double finish_seconds = 0;  ///< part of it spent after the last game: index builds, checkpoint,
+                              ///< postings
+  sig::PostingsUpdate postings;  ///< the posting index catch-up at the end (index/postings.h)
   bool interrupted = false; ///< stopped early through ImportOptions::cancel
   std::map<std::string, uint64_t> reasons;  ///< rejection reason -> count
   std::map<std::string, uint64_t> warning_reasons;  ///< warning reason -> count

@@ -1,5 +1,7 @@
 #include "index/reindex.h"
 
+#include "index/postings.h"
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -142,6 +144,7 @@ ReindexSummary reindex(const std::filesystem::path& dir, const ReindexOptions& o
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   db::Database database = db::Database::open_for_reindex(dir);
   db::GameWriter writer = database.writer();
+  remove_postings(dir);  // derived from the signatures about to be rewritten
   ReindexSummary summary;
   summary.upgraded = database.signatures_outdated();
   summary.games = writer.committed_games();
@@ -200,6 +203,7 @@ ReindexSummary reindex(const std::filesystem::path& dir, const ReindexOptions& o
   writer.commit();
   if (!summary.interrupted) writer.mark_signatures_current();
   writer.finish();
+  if (!summary.interrupted) summary.postings = update_postings(database, /*rebuild=*/true);
   summary.seconds = elapsed();
   if (on_progress)
     on_progress({summary.rewritten + summary.failed, summary.games, summary.seconds});

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "index/postings.h"
+
 namespace sig {
 
 /// How a reindex runs.
@@ -41,6 +43,7 @@ struct ReindexSummary {
   bool interrupted = false;  ///< stopped through ReindexOptions::cancel
   double seconds = 0;        ///< wall time
   std::vector<std::string> first_failures;  ///< "game ID: reason" for the first few failures
+  PostingsUpdate postings;   ///< the posting index rebuilt at the end (index/postings.h)
 };
 
 using ReindexProgressCallback = std::function<void(const ReindexProgress&)>;

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "planner/postings_plan.h"
+
 namespace planner {
 
 namespace {
@@ -38,6 +40,10 @@ std::string explain_plan(const eval::Program& program, const Plan* plan) {
       out += "  signature condition:  planner off\n";
     } else {
       out += "  signature condition:  " + plan->condition(i).describe() + "\n";
+      out += std::string("  posting index:        ") +
+             (uses_postings(plan->condition(i)) ? "narrows the candidates by the condition's piece-square, material and flag facts"
+                                                : "cannot narrow (no piece-square, material or flag fact)") +
+             "\n";
     }
   }
   if (plan)
@@ -52,6 +58,9 @@ std::string explain_plan(const eval::Program& program, const Plan* plan) {
 std::string explain_stats(const eval::SearchStats& s, bool planner_on) {
   std::string out = "stages:\n";
   out += line("games in database", s.games_total);
+  if (planner_on)
+    out += s.postings_used ? line("after posting index", s.after_postings, s.postings_seconds)
+                           : "  after posting index        (no current postings.bin: cqldb reindex builds it)\n";
   out += line("after header filter", s.candidates, s.header_seconds);
   if (planner_on) out += line("after signatures", s.after_signatures, s.signature_seconds);
   out += line("games replayed", s.games_replayed, s.replay_seconds);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "eval/node.h"
+#include "planner/postings_plan.h"
 
 namespace planner {
 
@@ -35,6 +36,12 @@ unsigned Plan::keep(const sig::Signature& s, const eval::GameInfo* info, unsigne
   for (size_t i = 0; i < conditions_.size(); ++i)
     if ((alternatives >> i & 1) && conditions_[i].holds(s, info)) kept |= 1u << i;
   return kept;
+}
+
+std::optional<std::vector<uint32_t>> Plan::posting_candidates(const sig::Postings& postings, size_t alternative,
+                                                              uint32_t game_count) const {
+  if (alternative >= conditions_.size()) return std::nullopt;
+  return planner::posting_candidates(conditions_[alternative], postings, game_count);
 }
 
 bool Plan::ply_windows(std::string_view bytes, unsigned alternatives, sig::Signature& scratch,

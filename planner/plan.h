@@ -29,6 +29,9 @@ class Plan : public eval::CandidateFilter {
   unsigned keep_encoded(std::string_view bytes, const eval::GameInfo* info, unsigned alternatives,
                         sig::Signature& scratch) const override;
   bool needs_game_info() const override { return needs_game_info_; }
+  /// planner/postings_plan.h on the condition of `alternative`.
+  std::optional<std::vector<uint32_t>> posting_candidates(const sig::Postings& postings, size_t alternative,
+                                                          uint32_t game_count) const override;
   bool has_ply_windows() const override { return windows_.active() && use_windows_; }
   /// Turns the ply windows off (benchmarks: bench_query --no-windows).
   void disable_ply_windows() { use_windows_ = false; }

@@ -65,11 +65,15 @@ class PlannerSoundness : public ::testing::Test {
       if (off[i].id != on[i].id) break;
     }
     // --explain figures add up.
+    if (!program.negated()) EXPECT_TRUE(on_stats.postings_used) << script;  // the import built postings.bin
+    EXPECT_LE(on_stats.after_postings, on_stats.games_total) << script;
+    EXPECT_LE(on_stats.candidates, on_stats.after_postings) << script;
+    EXPECT_LE(on_stats.candidates, off_stats.candidates) << script;
     EXPECT_GE(on_stats.candidates, on_stats.after_signatures) << script;
     EXPECT_GE(on_stats.after_signatures, on_stats.matches) << script;
     EXPECT_LE(on_stats.games_replayed, on_stats.after_signatures) << script;
     EXPECT_EQ(off_stats.games_replayed, off_stats.candidates) << script;
-    return {on_stats.matches, on_stats.candidates - on_stats.after_signatures};
+    return {on_stats.matches, off_stats.candidates - on_stats.after_signatures};
   }
 
   static fs::path dir_;

@@ -1,0 +1,235 @@
+#include "planner/postings_plan.h"
+
+#include <algorithm>
+
+#include "chess/bitboard.h"
+#include "eval/board_predicates.h"
+#include "planner/material.h"
+
+namespace planner {
+
+namespace {
+
+using sig::GameSet;
+using sig::Postings;
+using Result = std::optional<GameSet>;
+
+/// More postings than this in one union: the union costs more than it saves; keep all.
+constexpr size_t kMaxUnion = 256;
+
+/// The games with a flag (flags are never dense; a damaged file keeps every game).
+Result flag(const Postings& p, sig::PostingFlag f) {
+  const GameSet* s = p.find(sig::flag_key(f));
+  return s ? Result(*s) : std::nullopt;
+}
+
+/// Union of the postings `keys`; nullopt (every game) when one of them is dense.
+Result unite_keys(const Postings& p, const std::vector<uint32_t>& keys) {
+  if (keys.size() > kMaxUnion) return std::nullopt;
+  std::vector<const GameSet*> sets;
+  for (uint32_t key : keys) {
+    const GameSet* s = p.find(key);
+    if (!s) return std::nullopt;
+    sets.push_back(s);
+  }
+  return GameSet::unite(sets);
+}
+
+/// `set` plus the games with null moves when `with_null` (a mate or stalemate may then occur
+/// before the final position; condition.h value bit 0).
+Result or_null_moves(Result set, const Postings& p, bool with_null) {
+  if (!set || !with_null) return set;
+  Result nulls = flag(p, sig::kFlagNullMoves);
+  if (!nulls) return std::nullopt;
+  *set |= *nulls;
+  return set;
+}
+
+/// The games where some kind of PieceMask `pieces` stood on some square of `squares`.
+Result ever(const Postings& p, cql::PieceMask pieces, chess::Bitboard squares) {
+  std::vector<uint32_t> keys;
+  for (int i = 0; i < 12; ++i) {
+    if (!(pieces >> i & 1)) continue;
+    for (chess::Bitboard b = squares; b; b &= b - 1) {
+      if (keys.size() >= kMaxUnion) return std::nullopt;
+      keys.push_back(sig::ever_key(piece_of_bit(i), __builtin_ctzll(b)));
+    }
+  }
+  return unite_keys(p, keys);
+}
+
+/// The games with some material run where the non-king kind `pc` counts in [lo, hi].
+Result count_in(const Postings& p, chess::Piece pc, int64_t lo, int64_t hi) {
+  std::vector<uint32_t> keys;
+  for (int64_t n = std::max<int64_t>(lo, 0); n <= std::min<int64_t>(hi, 15); ++n)
+    keys.push_back(sig::count_key(pc, int(n)));
+  return unite_keys(p, keys);
+}
+
+/// Intersects `acc` (nullopt = every game) with `s`.
+void and_into(Result& acc, Result s) {
+  if (!s) return;
+  if (acc)
+    *acc &= *s;
+  else
+    acc = std::move(s);
+}
+
+/// A run test (kCountRun, kPowerRun) with a sum over the kinds of `c.pieces` in [lo, hi]:
+/// every kind contributes >= 0 (kings a fixed amount), so each non-king kind on its own is at
+/// most hi minus the kings' part, and a lone kind also at least lo minus it.
+Result run_sum(const Condition& c, const Postings& p) {
+  const bool power = c.op == CondOp::kPowerRun;
+  int64_t fixed = 0;  // kings
+  std::vector<int> kinds;
+  for (int i = 0; i < 12; ++i) {
+    if (!(c.pieces >> i & 1)) continue;
+    if (kPieceTypeOfBit[i % 6] == chess::KING)
+      fixed += power ? eval::piece_power(piece_of_bit(i)) : 1;
+    else
+      kinds.push_back(i);
+  }
+  if (kinds.empty()) return fixed >= c.lo && fixed <= c.hi ? std::nullopt : Result(GameSet());
+  if (c.hi - fixed < 0) return GameSet();
+  Result out;
+  for (int i : kinds) {
+    const chess::Piece pc = piece_of_bit(i);
+    const int64_t unit = power ? eval::piece_power(pc) : 1;
+    if (unit <= 0) continue;
+    const int64_t hi = (c.hi - fixed) / unit;
+    // lo only binds a lone kind: ceil((lo - fixed) / unit)
+    const int64_t lo = kinds.size() == 1 ? (c.lo - fixed + unit - 1) / unit : 0;
+    if (hi >= 15 && lo <= 0) continue;  // no bound
+    and_into(out, count_in(p, pc, lo, hi));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
+  switch (c.op) {
+    case CondOp::kTrue: return std::nullopt;
+    case CondOp::kFalse: return GameSet();
+    case CondOp::kAnd: {
+      Result acc;
+      for (const Condition& k : c.kids) and_into(acc, posting_set(k, p));
+      return acc;
+    }
+    case CondOp::kOr: {
+      std::vector<GameSet> kids;
+      for (const Condition& k : c.kids) {
+        Result s = posting_set(k, p);
+        if (!s) return std::nullopt;
+        kids.push_back(std::move(*s));
+      }
+      std::vector<const GameSet*> ptrs;
+      for (const GameSet& s : kids) ptrs.push_back(&s);
+      return GameSet::unite(ptrs);
+    }
+    case CondOp::kEver: return ever(p, c.pieces, c.squares);
+    case CondOp::kFinalEver:  // final[] is a subset of ever[]
+      return or_null_moves(ever(p, c.pieces, c.squares), p, c.value & 1);
+    case CondOp::kCountRun:
+    case CondOp::kPowerRun: return run_sum(c, p);
+    case CondOp::kSameRun: {
+      // One run satisfying every kid: each kid holds in some run.
+      Result acc;
+      for (const Condition& k : c.kids) and_into(acc, posting_set(k, p));
+      return or_null_moves(std::move(acc), p, c.value & 1);
+    }
+    case CondOp::kFinalMate: return or_null_moves(flag(p, sig::kFlagFinalMate), p, true);
+    case CondOp::kFinalStalemate: return or_null_moves(flag(p, sig::kFlagFinalStalemate), p, true);
+    case CondOp::kFinalSide:
+      return or_null_moves(flag(p, c.lo == chess::WHITE ? sig::kFlagFinalWhiteToMove : sig::kFlagFinalBlackToMove),
+                           p, c.value & 1);
+    case CondOp::kAnyCheck:
+      return unite_keys(p, {sig::flag_key(sig::kFlagWhiteInCheck), sig::flag_key(sig::kFlagBlackInCheck)});
+    case CondOp::kPromotion: {
+      std::vector<uint32_t> keys;
+      for (int i = 0; i < 12; ++i) {
+        if (!(c.pieces >> i & 1)) continue;
+        const chess::PieceType pt = kPieceTypeOfBit[i % 6];
+        if (pt >= chess::KNIGHT && pt <= chess::QUEEN) keys.push_back(sig::promotion_key(chess::Color(i / 6), pt));
+      }
+      return unite_keys(p, keys);
+    }
+    case CondOp::kEnPassant: return flag(p, sig::kFlagEnPassant);
+    case CondOp::kCastled: {
+      std::vector<uint32_t> keys;
+      for (int bit = 0; bit < 4; ++bit)
+        if (c.lo >> bit & 1) keys.push_back(sig::castling_key(bit));
+      return unite_keys(p, keys);
+    }
+    case CondOp::kHasMove: return flag(p, sig::kFlagHasMove);
+    case CondOp::kMaterial: {
+      // :fen: exactly this material in some run (each kind's count in some run) and every
+      // piece on a square its kind ever occupied.
+      const sig::MaterialKey key(uint64_t(c.lo));
+      Result acc;
+      for (int colour = 0; colour < 2; ++colour)
+        for (int pt = chess::PAWN; pt <= chess::QUEEN; ++pt) {
+          const chess::Piece pc = chess::make_piece(chess::Color(colour), chess::PieceType(pt));
+          const int n = key.count(chess::Color(colour), chess::PieceType(pt));
+          and_into(acc, unite_keys(p, {sig::count_key(pc, n)}));
+        }
+      for (size_t pc = 0; pc < c.boards.size(); ++pc)
+        for (chess::Bitboard b = c.boards[pc]; b; b &= b - 1)
+          and_into(acc, unite_keys(p, {sig::ever_key(chess::Piece(pc), __builtin_ctzll(b))}));
+      return acc;
+    }
+    // Nothing in the postings: counts on a part of the board, differences, windows, home
+    // pawns, header values.
+    case CondOp::kCountAtLeast:
+    case CondOp::kPowerAtLeast:
+    case CondOp::kDiffRun:
+    case CondOp::kPlyWindow:
+    case CondOp::kMoveWindow:
+    case CondOp::kHomePawns:
+    case CondOp::kResult:
+    case CondOp::kElo: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<uint32_t>> posting_candidates(const Condition& c, const Postings& p,
+                                                        uint32_t game_count) {
+  Result s = posting_set(c, p);
+  if (!s) return std::nullopt;
+  Result unindexed = flag(p, sig::kFlagUnindexed);
+  if (!unindexed) return std::nullopt;
+  *s |= *unindexed;
+  std::vector<uint32_t> ids = s->ids();
+  // Ids beyond this database's snapshot are not candidates; games the index does not cover
+  // all are.
+  ids.erase(std::upper_bound(ids.begin(), ids.end(), std::min(game_count, p.covered())), ids.end());
+  for (uint32_t id = p.covered() + 1; id <= game_count; ++id) ids.push_back(id);
+  ids.erase(std::remove(ids.begin(), ids.end(), 0u), ids.end());
+  return ids;
+}
+
+bool uses_postings(const Condition& c) {
+  switch (c.op) {
+    case CondOp::kAnd:
+    case CondOp::kSameRun:
+      for (const Condition& k : c.kids)
+        if (uses_postings(k)) return true;
+      return false;
+    case CondOp::kOr:
+      for (const Condition& k : c.kids)
+        if (!uses_postings(k)) return false;
+      return !c.kids.empty();
+    case CondOp::kTrue:
+    case CondOp::kCountAtLeast:
+    case CondOp::kPowerAtLeast:
+    case CondOp::kDiffRun:
+    case CondOp::kPlyWindow:
+    case CondOp::kMoveWindow:
+    case CondOp::kHomePawns:
+    case CondOp::kResult:
+    case CondOp::kElo: return false;
+    default: return true;
+  }
+}
+
+}  // namespace planner

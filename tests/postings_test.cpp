@@ -1,0 +1,221 @@
+// The posting index (index/postings.h) and the planner's posting stage
+// (planner/postings_plan.h) on real games: every stored posting equals the set computed
+// game by game from the signatures; an incremental catch-up equals a rebuild; the posting
+// candidates of a query contain every game whose signature the planner keeps; a missing,
+// damaged or stale file changes no answer.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cql/parser.h"
+#include "db/game_reader.h"
+#include "eval/program.h"
+#include "eval/search.h"
+#include "eval_corpus_db.h"
+#include "index/postings.h"
+#include "planner/plan.h"
+#include "planner/postings_plan.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cqltest::CorpusDb;
+using cqltest::corpus_file;
+
+/// Every posting key of one game, from its decoded signature (the brute-force side).
+std::set<uint32_t> keys_of(const sig::Signature& s) {
+  using namespace chess;
+  std::set<uint32_t> keys;
+  for (int pc = W_PAWN; pc <= B_KING; ++pc)
+    for (int sq = 0; sq < 64; ++sq)
+      if (s.ever[pc] >> sq & 1) keys.insert(sig::ever_key(Piece(pc), sq));
+  for (const sig::MaterialRun& r : s.material)
+    for (int c = 0; c < 2; ++c)
+      for (int pt = PAWN; pt <= QUEEN; ++pt)
+        keys.insert(sig::count_key(make_piece(Color(c), PieceType(pt)), r.key.count(Color(c), PieceType(pt))));
+  if (s.final_mate()) keys.insert(sig::flag_key(sig::kFlagFinalMate));
+  if (s.final_stalemate()) keys.insert(sig::flag_key(sig::kFlagFinalStalemate));
+  keys.insert(sig::flag_key(s.final_side() == WHITE ? sig::kFlagFinalWhiteToMove : sig::kFlagFinalBlackToMove));
+  if (s.null_moves) keys.insert(sig::flag_key(sig::kFlagNullMoves));
+  if (s.en_passant) keys.insert(sig::flag_key(sig::kFlagEnPassant));
+  if (s.checks[WHITE]) keys.insert(sig::flag_key(sig::kFlagWhiteInCheck));
+  if (s.checks[BLACK]) keys.insert(sig::flag_key(sig::kFlagBlackInCheck));
+  if (s.plies) keys.insert(sig::flag_key(sig::kFlagHasMove));
+  if (s.has_variations) keys.insert(sig::flag_key(sig::kFlagVariations));
+  for (int bit = 0; bit < 4; ++bit)
+    if (s.castlings >> bit & 1) keys.insert(sig::castling_key(bit));
+  for (int c = 0; c < 2; ++c)
+    for (int pt = KNIGHT; pt <= QUEEN; ++pt)
+      if (s.promoted(Color(c), PieceType(pt))) keys.insert(sig::promotion_key(Color(c), PieceType(pt)));
+  return keys;
+}
+
+/// key -> games, computed from every signature of the database.
+std::map<uint32_t, std::vector<uint32_t>> brute_force(const db::Database& database) {
+  std::map<uint32_t, std::vector<uint32_t>> out;
+  const db::GameReader reader = database.reader();
+  sig::Signature s;
+  for (uint32_t id = 1; id <= reader.game_count(); ++id) {
+    std::string_view bytes;
+    if (!reader.signature(id, bytes)) continue;
+    sig::decode(bytes, s);
+    for (uint32_t key : keys_of(s)) out[key].push_back(id);
+  }
+  return out;
+}
+
+/// Fixture: studies, mates, annotated games and 6,000 players games (enough for dense
+/// piece-square postings: more than 4,096 games and 1/16 of them).
+class Postings : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    db_ = new CorpusDb("postings", {corpus_file("studies.pgn"), corpus_file("mates.pgn"), corpus_file("annotated.pgn")});
+    db_->add_players(6000);
+  }
+  static void TearDownTestSuite() {
+    delete db_;
+    db_ = nullptr;
+  }
+  static CorpusDb* db_;
+};
+CorpusDb* Postings::db_ = nullptr;
+
+TEST_F(Postings, ImportBuildsThemAndEveryStoredPostingEqualsTheSignatures) {
+  std::optional<sig::Postings> postings = sig::Postings::open(db_->dir() / "db");
+  ASSERT_TRUE(postings.has_value());
+  EXPECT_EQ(postings->covered(), db_->game_count());
+  const auto expected = brute_force(db_->database());
+  size_t stored = 0, dense = 0;
+  for (uint32_t key = 0; key < 2200; ++key) {
+    const sig::GameSet* set = postings->find(key);
+    auto it = expected.find(key);
+    const std::vector<uint32_t> want = it == expected.end() ? std::vector<uint32_t>{} : it->second;
+    if (!set) {  // dense: a piece-square posting held by more than 1/16 of the games
+      ++dense;
+      EXPECT_LT(key, 1024u) << key;
+      EXPECT_GT(want.size() * 16, size_t(postings->covered())) << key;
+      continue;
+    }
+    ++stored;
+    EXPECT_EQ(set->ids(), want) << "posting " << key;
+  }
+  EXPECT_GT(dense, 10u);     // e.g. the kings on their start squares
+  EXPECT_GT(stored, 700u);
+  const sig::GameSet* unindexed = postings->find(sig::flag_key(sig::kFlagUnindexed));
+  ASSERT_NE(unindexed, nullptr);
+  EXPECT_EQ(unindexed->size(), 0u);
+}
+
+TEST_F(Postings, CandidatesContainEveryGameTheSignaturesKeep) {
+  std::optional<sig::Postings> postings = sig::Postings::open(db_->dir() / "db");
+  ASSERT_TRUE(postings.has_value());
+  const char* queries[] = {
+      "(match (position Qh7 kg8 Bd3))",
+      "(match (position :mate))",
+      "(match (position :stalemate))",
+      "(match (position :flipcolor :mate :btm BL? BD?))",
+      "(match (position :flipcolor :piececount [QqNn] 0 :piececount R 1 :piececount r 0 :piececount B 0 :piececount b 1))",
+      "(match (position :piececount [Qq] 0 :piececount [RrBbNn] 0 :piececount P 2 :piececount p 1))",
+      "(match (position :power [Qq] 0 :power [RrBbNn] <=6))",
+      "(match (position :promote [RBNrbn]))",
+      "(match (position :enpassant))",
+      "(match (position :iscastling [Qq]))",
+      "(match (position :check Qa1))",
+      "(match (position Ke4 ke6 :shift :flip))",
+      "(match (position :or ((position :mate) (position :stalemate))))",
+      "(match (position :fen \"rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3\"))",
+      "(match (position :flipcolor R?7 k?8 :piececount [QqBbNn] 0))",
+      "(match (position :sequence ((position :promote N) (position :check))))",
+      "(match (position :flipcolor :piececount K 1 :piececount [Pp] 0 :piececount [Qq] 1))",
+  };
+  const db::GameReader reader = db_->database().reader();
+  sig::Signature s;
+  for (const char* script : queries) {
+    eval::Program program = eval::Program::compile(cql::parse_or_throw(script, "q.cql"));
+    planner::Plan plan = planner::Plan::make(program);
+    for (size_t a = 0; a < plan.size(); ++a) {
+      auto candidates = plan.posting_candidates(*postings, a, reader.game_count());
+      if (!candidates) continue;
+      const std::set<uint32_t> set(candidates->begin(), candidates->end());
+      size_t kept = 0;
+      for (uint32_t id = 1; id <= reader.game_count(); ++id) {
+        std::string_view bytes;
+        if (!reader.signature(id, bytes)) continue;
+        sig::decode(bytes, s);
+        if (!(plan.keep(s, nullptr, 1u << a) >> a & 1)) continue;
+        ++kept;
+        EXPECT_TRUE(set.count(id)) << script << ": game " << id << " kept by its signature, dropped by the postings";
+      }
+      EXPECT_LE(kept, set.size()) << script;
+    }
+  }
+}
+
+TEST(PostingsUpdate, IncrementalCatchUpEqualsRebuildAndStaleFilesChangeNoAnswer) {
+  CorpusDb db("postings-inc", {corpus_file("studies.pgn")});
+  const fs::path dir = db.dir() / "db";
+  const std::string before_bytes = [&] {
+    std::ifstream in(dir / sig::kPostingsFile, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  ASSERT_FALSE(before_bytes.empty());
+  db.add_files({corpus_file("mates.pgn")});
+  std::optional<sig::Postings> inc = sig::Postings::open(dir);
+  ASSERT_TRUE(inc.has_value());
+  EXPECT_EQ(inc->covered(), db.game_count());
+  const auto expected = brute_force(db.database());
+  for (const auto& [key, ids] : expected) {
+    const sig::GameSet* set = inc->find(key);
+    ASSERT_NE(set, nullptr) << key;  // fewer than 4,097 games: nothing is dense
+    EXPECT_EQ(set->ids(), ids) << key;
+  }
+
+  const std::string mates = "(match (position :mate))";
+  const auto off = db.query(mates, false);
+  ASSERT_GT(off.size(), 20u);
+  // A stale index (from before the second import) covers only the studies: the mates
+  // imported after it are kept as candidates, so the answer is the same.
+  {
+    std::ofstream out(dir / sig::kPostingsFile, std::ios::binary | std::ios::trunc);
+    out << before_bytes;
+  }
+  ASSERT_LT(sig::Postings::open(dir)->covered(), db.game_count());
+  EXPECT_EQ(db.query(mates, true), off);
+  // A damaged file is ignored.
+  {
+    std::ofstream out(dir / sig::kPostingsFile, std::ios::binary | std::ios::trunc);
+    out << "CQLPOST1 garbage";
+  }
+  EXPECT_FALSE(sig::Postings::open(dir).has_value());
+  EXPECT_EQ(db.query(mates, true), off);
+  // No file at all.
+  sig::remove_postings(dir);
+  EXPECT_EQ(db.query(mates, true), off);
+  // The catch-up rebuilds a missing file.
+  sig::PostingsUpdate u = sig::update_postings(db.database());
+  EXPECT_TRUE(u.rebuilt);
+  EXPECT_EQ(u.covered, db.game_count());
+  EXPECT_EQ(db.query(mates, true), off);
+}
+
+TEST(PostingsUpdate, SearchReportsThePostingStage) {
+  CorpusDb db("postings-stats", {corpus_file("mates.pgn")});
+  eval::Program program = eval::Program::compile(cql::parse_or_throw("(match (position :stalemate))", "q.cql"));
+  planner::Plan plan = planner::Plan::make(program);
+  eval::SearchOptions options;
+  options.filter = &plan;
+  std::vector<eval::GameMatch> matches;
+  eval::SearchStats st = eval::search(program, db.database(), options, matches);
+  EXPECT_TRUE(st.postings_used);
+  EXPECT_LE(st.after_postings, st.games_total);
+  EXPECT_LE(st.candidates, st.after_postings);
+  EXPECT_GE(st.after_signatures, st.matches);
+  EXPECT_LT(st.after_postings, st.games_total / 2);  // mate problems end in mate, not stalemate
+}
+
+}  // namespace
