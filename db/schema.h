@@ -11,6 +11,9 @@
 //                                          "signature_format_version" -> decimal text
 //   <dir>/headers.sqlite   SQLite, WAL mode (-wal and -shm files beside it)
 //   <dir>/writer.lock      flock()ed by the single GameWriter
+//   <dir>/postings.bin     the posting index derived from the signatures (index/postings.h:
+//                          layout, versions); replaced by rename by the writer after each
+//                          import and by reindex; readers ignore a missing or stale one
 //
 // headers.sqlite tables (all ids INTEGER PRIMARY KEY = rowid):
 //   meta(key, value)             format_version, record_format_version, committed_games
