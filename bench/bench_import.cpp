@@ -39,14 +39,16 @@ int main(int argc, char** argv) {
   db::DatabaseInfo info = database.info();
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
-  uint64_t db_bytes = info.games_bytes + info.headers_bytes;
+  const uint64_t postings_bytes = s.postings.file_bytes;
+  uint64_t db_bytes = info.games_bytes + info.headers_bytes + postings_bytes;
 
   std::printf("bench_import: %zu file(s), first %s\n", files.size(), files.front().c_str());
   std::printf("  games read        %llu (imported %llu, rejected %llu, warnings %llu)\n",
               (unsigned long long)s.games_read, (unsigned long long)s.imported,
               (unsigned long long)s.rejected, (unsigned long long)s.warnings);
-  std::printf("  wall time         %.2f s (of which %.2f s index builds and checkpoint)\n", s.seconds,
-              s.finish_seconds);
+  std::printf("  wall time         %.2f s (of which %.2f s index builds, checkpoint and posting index)\n",
+              s.seconds, s.finish_seconds);
+  std::printf("  posting index     %.2f s for %llu games\n", s.postings.seconds, (unsigned long long)s.postings.added);
   std::printf("  games/s           %.0f\n", double(s.games_read) / s.seconds);
   std::printf("  plies/s           %.0f\n", double(s.plies) / s.seconds);
   std::printf("  PGN MB/s          %.1f (uncompressed)\n", double(s.input_bytes) / 1e6 / s.seconds);
@@ -54,10 +56,10 @@ int main(int argc, char** argv) {
               double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                   double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6);
   std::printf("  peak RSS          %.1f MiB\n", double(usage.ru_maxrss) / 1024);
-  std::printf("  database          %.1f MiB (games.mdb %.1f, headers.sqlite %.1f)\n",
+  std::printf("  database          %.1f MiB (games.mdb %.1f, headers.sqlite %.1f, postings.bin %.1f)\n",
               double(db_bytes) / (1 << 20), double(info.games_bytes) / (1 << 20),
-              double(info.headers_bytes) / (1 << 20));
-  std::printf("  bytes per game    %.1f\n", info.bytes_per_game);
+              double(info.headers_bytes) / (1 << 20), double(postings_bytes) / (1 << 20));
+  std::printf("  bytes per game    %.1f\n", info.games ? double(db_bytes) / double(info.games) : 0.0);
   std::printf("  size vs PGN       %.1f%% of %.1f MiB uncompressed\n",
               100.0 * double(db_bytes) / double(s.input_bytes), double(s.input_bytes) / (1 << 20));
   for (const auto& [reason, n] : s.reasons)

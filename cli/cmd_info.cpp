@@ -1,5 +1,6 @@
 // `cqldb info --db DIR [--log N]`
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "db/schema.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "index/postings.h"
 
 namespace cli {
 
@@ -58,15 +60,21 @@ int run_info(const std::vector<std::string>& args) {
   }
   db::Database database = db::Database::open_readonly(db_dir);
   db::DatabaseInfo info = database.info();
-  uint64_t total = info.games_bytes + info.headers_bytes;
+  std::error_code ec;
+  const uintmax_t postings_size = std::filesystem::file_size(std::filesystem::path(db_dir) / sig::kPostingsFile, ec);
+  const uint64_t postings_bytes = ec ? 0 : uint64_t(postings_size);
+  uint64_t total = info.games_bytes + info.headers_bytes + postings_bytes;
   std::printf("database:        %s\n", db_dir.c_str());
   std::printf("games:           %s\n", with_commas(info.games).c_str());
   std::printf("rejected:        %s\n", with_commas(info.rejected).c_str());
   std::printf("warnings:        %s\n", with_commas(info.warnings).c_str());
   std::printf("files imported:  %s\n", with_commas(info.files).c_str());
-  std::printf("size on disk:    %s (games.mdb %s, headers.sqlite %s)\n", human_bytes(total).c_str(),
-              human_bytes(info.games_bytes).c_str(), human_bytes(info.headers_bytes).c_str());
-  std::printf("bytes per game:  %.1f\n", info.bytes_per_game);
+  std::printf("size on disk:    %s (games.mdb %s, headers.sqlite %s, postings.bin %s)\n",
+              human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(),
+              human_bytes(info.headers_bytes).c_str(),
+              postings_bytes ? human_bytes(postings_bytes).c_str() : "missing: cqldb reindex --postings-only");
+  std::printf("bytes per game:  %.1f\n",
+              info.games ? info.bytes_per_game + double(postings_bytes) / double(info.games) : 0.0);
   std::printf("format version:  %u (game records %u)\n", info.format_version,
               info.record_format_version);
   if (info.uncommitted_records)
