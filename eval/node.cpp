@@ -198,8 +198,9 @@ bool Node::match(const PosCtx& c) const {
       }
       Bitboard steps[8];
       size_t n = d.size();
-      for (size_t i = 0; i < n; ++i) steps[i] = d[i].matches(c);
-      r = range.contains(ray_count(pos, std::span<const Bitboard>(steps, n), kRayFilters[value]));
+      bool empty = false;  // a step no square matches: no ray
+      for (size_t i = 0; i < n && !empty; ++i) empty = !(steps[i] = d[i].matches(c));
+      r = range.contains(empty ? 0 : ray_count(pos, std::span<const Bitboard>(steps, n), kRayFilters[value]));
       break;
     }
     case Op::kInside: r = d[0].matches(c) != 0; break;
