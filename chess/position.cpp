@@ -98,6 +98,17 @@ Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
          (pseudo_attacks_bb(KING, s) & pieces(KING));
 }
 
+Bitboard Position::attackers_of(Color c, Square s, Bitboard occupied) const {
+  Bitboard b = (pawn_attacks_bb(~c, s) & pieces(c, PAWN)) |
+               (pseudo_attacks_bb(KNIGHT, s) & pieces(c, KNIGHT)) |
+               (pseudo_attacks_bb(KING, s) & pieces(c, KING));
+  const Bitboard diagonal = pseudo_attacks_bb(BISHOP, s) & pieces(c, BISHOP, QUEEN);
+  if (diagonal) b |= attacks_bb(BISHOP, s, occupied) & diagonal;
+  const Bitboard straight = pseudo_attacks_bb(ROOK, s) & pieces(c, ROOK, QUEEN);
+  if (straight) b |= attacks_bb(ROOK, s, occupied) & straight;
+  return b;
+}
+
 Bitboard Position::pinned(Color c) const {
   Square ksq = king_square(c);
   Bitboard snipers = (pseudo_attacks_bb(ROOK, ksq) & pieces(~c, ROOK, QUEEN)) |
@@ -119,7 +130,7 @@ bool Position::is_legal(Move m) const {
     case Move::EN_PASSANT: {
       Square capsq = square_offset(to, -pawn_push(us));
       Bitboard occ = (pieces() ^ square_bb(from) ^ square_bb(capsq)) | square_bb(to);
-      return !(attackers_to(ksq, occ) & pieces(them) & ~square_bb(capsq));
+      return !(attackers_of(them, ksq, occ) & ~square_bb(capsq));
     }
     case Move::CASTLING: {
       if (from != ksq || checkers_) return false;
@@ -132,14 +143,14 @@ bool Position::is_legal(Move m) const {
       // crosses or lands on (Chess960, e.g. king c1, rook b1, enemy queen a1).
       Bitboard occ = pieces() ^ square_bb(to);
       for (Bitboard b = king_path_[i]; b;)
-        if (attackers_to(pop_lsb(b), occ) & pieces(them)) return false;
+        if (attackers_of(them, pop_lsb(b), occ)) return false;
       return true;
     }
     default:
       break;
   }
 
-  if (from == ksq) return !(attackers_to(to, pieces() ^ square_bb(from)) & pieces(them));
+  if (from == ksq) return !attackers_of(them, to, pieces() ^ square_bb(from));
 
   if (checkers_) {
     if (more_than_one(checkers_)) return false;
@@ -222,7 +233,7 @@ void Position::do_move(Move m, UndoInfo& u) {
 
   side_ = them;
   key_ = k;
-  checkers_ = attackers_to(king_square(them)) & pieces(us);
+  checkers_ = attackers_of(us, king_square(them), pieces());
 }
 
 void Position::undo_move(Move m, const UndoInfo& u) {

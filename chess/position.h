@@ -157,6 +157,9 @@ class Position {
   Bitboard attackers_to(Square s, Bitboard occupied) const;
   /// Pieces of both colours attacking `s` on the current board.
   Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
+  /// Pieces of colour `c` attacking `s` (attackers_to(s, occupied) & pieces(c)); a slider
+  /// attack is looked up only when a slider of `c` stands on a line through `s`.
+  Bitboard attackers_of(Color c, Square s, Bitboard occupied) const;
   /// Pieces of colour `c` that are the only piece between their own king and an enemy
   /// slider (absolutely pinned pieces). Computed on each call.
   Bitboard pinned(Color c) const;

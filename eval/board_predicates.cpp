@@ -110,8 +110,16 @@ Bitboard attacks_from(const chess::Position& pos, Square s) {
 
 int attack_count(const chess::Position& pos, Bitboard attackers, Bitboard targets) {
   if (!targets) return 0;
+  attackers &= pos.pieces();
   int count = 0;
-  for (Bitboard b = attackers & pos.pieces(); b;)
+  // Few targets (e.g. a king) and many attackers: count from the targets' side (a piece on
+  // s attacks t exactly when it is among the attackers of t, pawns by their own colour).
+  if (chess::popcount(attackers) > 3 * chess::popcount(targets)) {
+    for (Bitboard t = targets; t;)
+      count += chess::popcount(pos.attackers_to(chess::pop_lsb(t), pos.pieces()) & attackers);
+    return count;
+  }
+  for (Bitboard b = attackers; b;)
     count += chess::popcount(attacks_from(pos, chess::pop_lsb(b)) & targets);
   return count;
 }

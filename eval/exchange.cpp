@@ -117,56 +117,128 @@ std::optional<int> next_move_exchange(const chess::Position& pos, chess::Move ne
   return static_exchange(pos, m, max_plies);
 }
 
+namespace {
+
+/// The moves of the piece on `from` whose destination is in `targets` (kings excluded by the
+/// caller), as for max_swap_value. Calls `visit(m, bound)` for each, `bound` being the most
+/// the move can win (what it takes plus its promotion gain, before the promotion piece is
+/// chosen); `visit` returns true to stop.
+template <class Visit>
+bool for_each_move(const chess::Position& pos, Square from, Bitboard targets, Visit&& visit) {
+  const Bitboard occ = pos.pieces();
+  const chess::Piece pc = pos.piece_on(from);
+  const Color c = chess::color_of(pc);
+  const PieceType pt = chess::type_of(pc);
+  const Bitboard enemies = pos.pieces(~c);
+  Square ep = chess::SQ_NONE;  // en passant only for the side to move
+  Bitboard dests;
+  if (pt == chess::PAWN) {
+    const Bitboard push = chess::shift_forward(c, square_bb(from)) & ~occ;
+    const bool home = chess::relative_rank(c, chess::rank_of(from)) == chess::RANK_2;
+    dests = push | (home ? chess::shift_forward(c, push) & ~occ : 0) |
+            (chess::pawn_attacks_bb(c, from) & enemies);
+    if (c == pos.side_to_move() && pos.ep_square() != chess::SQ_NONE &&
+        (chess::pawn_attacks_bb(c, from) & square_bb(pos.ep_square()))) {
+      ep = pos.ep_square();
+      dests |= square_bb(ep);
+    }
+  } else {
+    dests = chess::attacks_bb(pt, from, occ) & ~pos.pieces(c);
+  }
+  for (Bitboard d = dests & targets; d;) {
+    ExchangeMove m;
+    m.from = from;
+    m.to = chess::pop_lsb(d);
+    if (enemies & square_bb(m.to)) m.victim = m.to;
+    else if (m.to == ep) m.victim = chess::square_offset(m.to, -chess::pawn_push(c));
+    const bool promotes = pt == chess::PAWN && (square_bb(m.to) & kLastRanks);
+    const int captured = m.victim != chess::SQ_NONE ? piece_power(pos.piece_on(m.victim)) : 0;
+    if (visit(m, captured + (promotes ? kQueenPromotionGain : 0))) return true;
+  }
+  return false;
+}
+
+/// The exchange values of the legal move `m`: one, or, when a pawn promotes, one per
+/// promotion piece (queen first) whose bound (what the move takes plus the promotion gain)
+/// `wanted(bound)` accepts. Calls `take(v)` for each until it returns true.
+template <class Wanted, class Take>
+bool for_each_value(const chess::Position& pos, ExchangeMove m, Wanted&& wanted, Take&& take) {
+  const bool promotes = chess::type_of(pos.piece_on(m.from)) == chess::PAWN &&
+                        (square_bb(m.to) & kLastRanks);
+  if (!promotes) return take(static_exchange(pos, m));
+  const int captured = m.victim != chess::SQ_NONE ? piece_power(pos.piece_on(m.victim)) : 0;
+  for (PieceType promo : {chess::QUEEN, chess::ROOK, chess::BISHOP, chess::KNIGHT}) {
+    m.promotion = promo;
+    if (!wanted(captured + value_of(promo) - value_of(chess::PAWN))) continue;
+    if (take(static_exchange(pos, m))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::optional<int> max_swap_value(const chess::Position& pos, Bitboard movers, Bitboard targets,
                                   int enough) {
-  std::optional<int> best;
-  const Bitboard occ = pos.pieces();
   targets &= ~pos.pieces(chess::KING);  // a king is never captured
-  for (Bitboard b = movers & occ; b;) {
-    const Square from = chess::pop_lsb(b);
-    const chess::Piece pc = pos.piece_on(from);
-    const Color c = chess::color_of(pc);
-    const PieceType pt = chess::type_of(pc);
-    const Bitboard enemies = pos.pieces(~c);
-    Square ep = chess::SQ_NONE;  // en passant only for the side to move
-    Bitboard dests;
-    if (pt == chess::PAWN) {
-      const Bitboard push = chess::shift_forward(c, square_bb(from)) & ~occ;
-      const bool home = chess::relative_rank(c, chess::rank_of(from)) == chess::RANK_2;
-      dests = push | (home ? chess::shift_forward(c, push) & ~occ : 0) |
-              (chess::pawn_attacks_bb(c, from) & enemies);
-      if (c == pos.side_to_move() && pos.ep_square() != chess::SQ_NONE &&
-          (chess::pawn_attacks_bb(c, from) & square_bb(pos.ep_square()))) {
-        ep = pos.ep_square();
-        dests |= square_bb(ep);
-      }
-    } else {
-      dests = chess::attacks_bb(pt, from, occ) & ~pos.pieces(c);
+  movers &= pos.pieces();
+  if (enough == INT_MAX || enough <= 1) {  // the maximum (or the first value >= enough)
+    std::optional<int> best;
+    // A move is never worth more than what it takes (plus its promotion gain): skip the
+    // moves that cannot beat the best so far (exact; most quiet moves end here).
+    auto beats_best = [&](int bound) { return !best || bound > *best; };
+    auto take = [&](int v) {
+      if (!best || v > *best) best = v;
+      return v >= enough;
+    };
+    for (Bitboard b = movers; b;) {
+      if (for_each_move(pos, chess::pop_lsb(b), targets, [&](const ExchangeMove& m, int bound) {
+            return beats_best(bound) && exchange_move_is_legal(pos, m) &&
+                   for_each_value(pos, m, beats_best, take);
+          }))
+        return best;
     }
-    for (Bitboard d = dests & targets; d;) {
+    return best;
+  }
+  // Only whether some value reaches `enough` (>= 2) matters, and a move can reach it only by
+  // capturing a piece worth `enough` or more, or by promoting: look at the pawns about to
+  // promote, and at the other captures from the victims' side.
+  std::optional<int> found;
+  auto reaches = [&](int bound) { return bound >= enough; };
+  auto take = [&](int v) {
+    if (v >= enough) found = v;
+    return v >= enough;
+  };
+  for (Color c : {chess::WHITE, chess::BLACK}) {
+    const Bitboard mine = movers & pos.pieces(c);
+    if (!mine) continue;
+    const Bitboard promoting = mine & pos.pieces(chess::PAWN) &
+                               chess::rank_bb(c == chess::WHITE ? chess::RANK_7 : chess::RANK_2);
+    for (Bitboard b = promoting; b;) {
+      if (for_each_move(pos, chess::pop_lsb(b), targets, [&](const ExchangeMove& m, int bound) {
+            return reaches(bound) && exchange_move_is_legal(pos, m) &&
+                   for_each_value(pos, m, reaches, take);
+          }))
+        return found;
+    }
+    Bitboard victims = 0;  // the enemy pieces worth at least `enough`
+    if (enough <= value_of(chess::KNIGHT)) victims |= pos.pieces(chess::KNIGHT);
+    if (enough <= value_of(chess::BISHOP)) victims |= pos.pieces(chess::BISHOP);
+    if (enough <= value_of(chess::ROOK)) victims |= pos.pieces(chess::ROOK);
+    if (enough <= value_of(chess::QUEEN)) victims |= pos.pieces(chess::QUEEN);
+    victims &= targets & pos.pieces(~c);
+    const Bitboard others = mine & ~promoting;
+    for (Bitboard t = victims; t;) {
       ExchangeMove m;
-      m.from = from;
-      m.to = chess::pop_lsb(d);
-      if (enemies & square_bb(m.to)) m.victim = m.to;
-      else if (m.to == ep) m.victim = chess::square_offset(m.to, -chess::pawn_push(c));
-      const bool promotes = pt == chess::PAWN && (square_bb(m.to) & kLastRanks);
-      const int captured = m.victim != chess::SQ_NONE ? piece_power(pos.piece_on(m.victim)) : 0;
-      // A move is never worth more than what it takes (plus its promotion gain): skip the
-      // moves that cannot beat the best so far (exact; most quiet moves end here).
-      const int bound = captured + (promotes ? kQueenPromotionGain : 0);
-      if (best && bound <= *best) continue;
-      if (!exchange_move_is_legal(pos, m)) continue;
-      for (PieceType promo : {chess::QUEEN, chess::ROOK, chess::BISHOP, chess::KNIGHT}) {
-        if (promotes) m.promotion = promo;
-        if (promotes && best && captured + value_of(promo) - value_of(chess::PAWN) <= *best) continue;
+      m.to = m.victim = chess::pop_lsb(t);
+      for (Bitboard a = pos.attackers_to(m.to, pos.pieces()) & others; a;) {
+        m.from = chess::pop_lsb(a);
+        if (!exchange_move_is_legal(pos, m)) continue;
         const int v = static_exchange(pos, m);
-        if (!best || v > *best) best = v;
-        if (v >= enough) return best;
-        if (!promotes) break;
+        if (v >= enough) return v;
       }
     }
   }
-  return best;
+  return std::nullopt;
 }
 
 }  // namespace eval

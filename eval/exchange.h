@@ -73,8 +73,10 @@ std::optional<int> next_move_exchange(const chess::Position& pos, chess::Move ne
 /// `movers` (either colour, whichever side is to move: "the value does not depend on the side
 /// to move") to squares of `targets`, each move legal for its side as if that side were to
 /// move. En passant only for the side to move; castling is not considered (it never changes
-/// material). nullopt when there is no such move. With `enough`, returns the first value
-/// >= `enough` found instead of the maximum (for a range without upper bound).
+/// material). nullopt when there is no such move. With `enough` (for a range without upper
+/// bound), only whether some value reaches `enough` is answered: a value >= `enough` if
+/// there is one (the first found, not necessarily the maximum); otherwise, for `enough` >= 2,
+/// nullopt, for `enough` <= 1 the maximum (or nullopt).
 std::optional<int> max_swap_value(const chess::Position& pos, chess::Bitboard movers,
                                   chess::Bitboard targets, int enough = INT_MAX);
 

@@ -96,6 +96,7 @@ class ListCompiler {
       if (never) continue;  // this transformation of the list matches nothing
       // Engine searches are slow: the conjunction's cheap conditions decide first.
       std::stable_partition(nodes.begin(), nodes.end(), [](const Node& n) { return !uses_engine(n); });
+      order_by_cost(nodes);  // cheap tests first when the order cannot matter
       std::string key = canonical(nodes);
       if (!seen.insert(key).second) continue;
       out->variants.push_back(std::move(nodes));

@@ -63,6 +63,47 @@ Bitboard Designator::matches(const PosCtx& c) const {
   return plain & squares;
 }
 
+namespace {
+
+/// Cost class of a node for order_by_cost: 0 reads a stored fact (side to move, move
+/// number, the next move, headers), 1 a few bitboard operations, 2 more (attacks, pawn
+/// structure, exchanges, move generation). -1: the node has side effects or may be slow in
+/// ways that must not be reordered (sub-lists, controls, accumulation, lines, relations,
+/// engine and tablebase probes).
+int evaluation_cost(const Node& n) {
+  switch (n.op) {
+    case Op::kTrue: case Op::kFalse: case Op::kWtm: case Op::kBtm: case Op::kInitial:
+    case Op::kTerminal: case Op::kCastling: case Op::kHalfmoveClock:
+    case Op::kHalfmoveClockLimit: case Op::kFiftyMoveRule: case Op::kRepetition:
+    case Op::kMoveFrom: case Op::kMoveTo: case Op::kPromote: case Op::kNoPromotion:
+    case Op::kEnPassant: case Op::kIsCastling: case Op::kMoveNumber: case Op::kHalfmoveNumber:
+    case Op::kResult: case Op::kElo: case Op::kWhiteElo: case Op::kBlackElo:
+    case Op::kNextFact: case Op::kIsCheckCount: case Op::kIsNull: case Op::kCheckCount:
+    case Op::kNthCheck: case Op::kStartPosition: case Op::kVariant: case Op::kInsideVariation:
+    case Op::kSumRange: case Op::kSequence: case Op::kLineTable: case Op::kTagMatch:
+      return 0;
+    case Op::kDesignator: case Op::kPieceCount: case Op::kPower: case Op::kPowerDifference:
+    case Op::kPieceCountDifference: case Op::kInside:
+      return 1;
+    case Op::kCheck: return n.d.empty() ? 1 : 2;
+    case Op::kList: case Op::kAnd: case Op::kOr: case Op::kXor: case Op::kCond:
+    case Op::kControl: case Op::kAccumulate: case Op::kLine: case Op::kRelation:
+    case Op::kEndgameEvaluation: case Op::kEvaluation: case Op::kMoveEvaluation:
+      return -1;
+    default: return 2;
+  }
+}
+
+}  // namespace
+
+void order_by_cost(std::vector<Node>& nodes) {
+  for (const Node& n : nodes)
+    if (evaluation_cost(n) < 0) return;
+  std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) {
+    return evaluation_cost(a) < evaluation_cost(b);
+  });
+}
+
 bool PositionList::match(const PosCtx& c) const {
   auto all_match = [&](uint32_t v) {
     for (const Node& n : variants[v])
@@ -157,8 +198,9 @@ bool Node::match(const PosCtx& c) const {
       }
       Bitboard steps[8];
       size_t n = d.size();
-      for (size_t i = 0; i < n; ++i) steps[i] = d[i].matches(c);
-      r = range.contains(ray_count(pos, std::span<const Bitboard>(steps, n), kRayFilters[value]));
+      bool empty = false;  // a step no square matches: no ray
+      for (size_t i = 0; i < n && !empty; ++i) empty = !(steps[i] = d[i].matches(c));
+      r = range.contains(empty ? 0 : ray_count(pos, std::span<const Bitboard>(steps, n), kRayFilters[value]));
       break;
     }
     case Op::kInside: r = d[0].matches(c) != 0; break;

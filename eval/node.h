@@ -192,6 +192,13 @@ struct Node {
   bool match(const PosCtx& c) const;
 };
 
+/// Orders a conjunction for evaluation, cheapest test first (e.g. `:btm`, `:movenumber`
+/// before pawn structure or exchange evaluation), keeping the written order within a cost
+/// class. Done only when every node is free of side effects (no sub-lists, controls,
+/// accumulation, lines, relations or engine/tablebase probes): then the conjunction's value
+/// does not depend on the order, only the work skipped after the first false node does.
+void order_by_cost(std::vector<Node>& nodes);
+
 /// A compiled position list: one conjunction of nodes per distinct transformation of the
 /// list. It matches when some variant's nodes all match; `negated` (bare `:not`) inverts that.
 class PositionList {

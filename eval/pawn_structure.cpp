@@ -1,6 +1,7 @@
 #include "eval/pawn_structure.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "chess/bitboard.h"
 #include "cql/ast.h"
@@ -269,7 +270,11 @@ bool in_range(const cql::Range& r, int count, int total) {
 
 }  // namespace
 
-bool pawn_count_matches(const PawnCountSpec& spec, const chess::Position& pos, Bitboard squares) {
+namespace {
+
+/// pawn_count_matches without the memo.
+bool compute_pawn_count_matches(const PawnCountSpec& spec, const chess::Position& pos,
+                                Bitboard squares) {
   int white_total = 0, black_total = 0;
   int white = pawn_count(spec, pos, squares, chess::WHITE, &white_total);
   int black = pawn_count(spec, pos, squares, chess::BLACK, &black_total);
@@ -278,6 +283,50 @@ bool pawn_count_matches(const PawnCountSpec& spec, const chess::Position& pos, B
            in_range(spec.ranges[1], black, black_total);
   if (spec.ranges.empty()) return white + black >= 1;
   return in_range(spec.ranges[0], white + black, white_total + black_total);
+}
+
+/// One memoised :pawncount answer: the spec's memo_id and every input the answer reads.
+struct PawnMemoEntry {
+  uint64_t id = 0;  ///< PawnCountSpec::memo_id; 0 = empty
+  Bitboard white = 0, black = 0, squares = 0;  ///< the pawns, the designator's squares on them
+  uint32_t kings = 0;  ///< reads_kings: king squares and side to move, else 0
+  bool result = false;
+};
+
+constexpr size_t kPawnMemoSize = 256;  // entries per thread (a power of two)
+
+/// The next PawnCountSpec::memo_id (ids are never reused, so a memo entry of a spec that no
+/// longer exists never answers for another one).
+std::atomic<uint64_t> next_memo_id{1};
+
+}  // namespace
+
+bool pawn_count_matches(const PawnCountSpec& spec, const chess::Position& pos, Bitboard squares) {
+  if (!spec.memo_id) return compute_pawn_count_matches(spec, pos, squares);
+  thread_local PawnMemoEntry memo[kPawnMemoSize];
+  const Bitboard white = pos.pieces(chess::WHITE, chess::PAWN);
+  const Bitboard black = pos.pieces(chess::BLACK, chess::PAWN);
+  const Bitboard on_pawns = squares & (white | black);
+  uint32_t kings = 0;
+  if (spec.reads_kings) {
+    auto king = [&](Color c) {
+      const Bitboard k = pos.pieces(c, chess::KING);
+      return k ? uint32_t(chess::lsb(k)) : 64u;
+    };
+    kings = 1u << 20 | king(chess::WHITE) | king(chess::BLACK) << 7 | uint32_t(pos.side_to_move()) << 14;
+  }
+  uint64_t h = white ^ (black * 0x9E3779B97F4A7C15ull) ^ (on_pawns * 0xC2B2AE3D27D4EB4Full) ^
+               (spec.memo_id * 0x165667B19E3779F9ull) ^ kings;
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 29;
+  PawnMemoEntry& e = memo[h & (kPawnMemoSize - 1)];
+  if (e.id == spec.memo_id && e.white == white && e.black == black && e.squares == on_pawns &&
+      e.kings == kings)
+    return e.result;
+  const bool result = compute_pawn_count_matches(spec, pos, squares);
+  e = PawnMemoEntry{spec.memo_id, white, black, on_pawns, kings, result};
+  return result;
 }
 
 int pawn_count_difference(const PawnCountSpec& spec, const chess::Position& pos, Bitboard first,
@@ -300,6 +349,8 @@ PawnCountSpec make_pawn_count_spec(const cql::PawnCountArgs& args, bool differen
   }
   spec.difference = difference;
   spec.swapped = swap;
+  for (const PawnAttribute& a : spec.filters) spec.reads_kings |= a.attr == PawnAttr::Inside;
+  spec.memo_id = next_memo_id.fetch_add(1, std::memory_order_relaxed);
   if (!difference) {
     spec.ranges = args.ranges;
     if (swap && spec.ranges.size() == 2) std::swap(spec.ranges[0], spec.ranges[1]);

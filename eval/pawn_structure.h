@@ -5,6 +5,7 @@
 // colour of the pawn (White moves towards rank 8). Every function is allocation-free.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -44,6 +45,10 @@ struct PawnCountSpec {
   std::vector<cql::Range> ranges;  ///< :pawncount: none (>= 1), one (sum), two (white : black)
   bool difference = false;         ///< :pawncountdifference
   bool swapped = false;            ///< one-designator difference under a colour swap: black - white
+  bool reads_kings = false;        ///< some filter ("inside") also reads the kings and the side to move
+  /// Nonzero: pawn_count_matches may memoise its answers under this id, unique per spec made
+  /// by make_pawn_count_spec (a spec changed after that must set it to 0).
+  uint64_t memo_id = 0;
 };
 
 /// The count of the pawns of colour `c` on `squares` after the filter chain (run over all of
@@ -52,7 +57,10 @@ struct PawnCountSpec {
 int pawn_count(const PawnCountSpec& spec, const chess::Position& pos, chess::Bitboard squares,
                chess::Color c, int* total);
 
-/// :pawncount: `squares` are the pawns the designator matches in `pos`.
+/// :pawncount: `squares` are the pawns the designator matches in `pos`. The answer depends
+/// only on the pawns, `squares` on them and (spec.reads_kings) the kings and the side to
+/// move; with spec.memo_id it is memoised per thread under exactly those inputs (a small
+/// pawn hash: pawns change only every few plies).
 bool pawn_count_matches(const PawnCountSpec& spec, const chess::Position& pos,
                         chess::Bitboard squares);
 

@@ -44,14 +44,12 @@ inline chess::Bitboard squares_of(const chess::Position& pos, PieceMask mask) {
   if (mask & cql::piece_mask::kEmpty) result |= ~pos.pieces();
   for (int c = chess::WHITE; c <= chess::BLACK; ++c) {
     const unsigned kinds = (mask >> (6 * c)) & 0x3F;  // bit 0 = king ... bit 5 = pawn
-    if (kinds == 0) continue;
     if (kinds == 0x3F) {
       result |= pos.pieces(chess::Color(c));
       continue;
     }
-    for (int pt = chess::PAWN; pt <= chess::KING; ++pt)
-      if (kinds & (1u << (chess::KING - pt)))
-        result |= pos.pieces(chess::Color(c), chess::PieceType(pt));
+    for (unsigned k = kinds; k; k &= k - 1)  // bit i = piece type KING - i
+      result |= pos.pieces(chess::Color(c), chess::PieceType(chess::KING - __builtin_ctz(k)));
   }
   return result;
 }

@@ -30,6 +30,19 @@ constexpr std::array<Direction, 8> kDirections = {{
     {1, -1, ray_dir::kSouthEast, true},
 }};
 
+/// The squares from `s` (exclusive) to the board's edge in each direction of kDirections.
+struct DirectionRays {
+  Bitboard ray[64][8];
+  constexpr DirectionRays() : ray{} {
+    for (int s = 0; s < 64; ++s)
+      for (size_t d = 0; d < kDirections.size(); ++d)
+        for (int f = s % 8 + kDirections[d].df, r = s / 8 + kDirections[d].dr;
+             f >= 0 && f < 8 && r >= 0 && r < 8; f += kDirections[d].df, r += kDirections[d].dr)
+          ray[s][d] |= Bitboard(1) << (8 * r + f);
+  }
+};
+constexpr DirectionRays kRays;
+
 // The squares Sn such that the ray from `start` in direction `dir` up to Sn is valid for
 // the specifier whose match sets are m[0..k-1] (2 <= k <= kMaxRaySteps).
 Bitboard valid_ends(const chess::Position& pos, std::span<const Bitboard> m, Square start,
@@ -75,6 +88,7 @@ int ray_count(const chess::Position& pos, std::span<const Bitboard> step_matches
     if (!(chess::pseudo_attacks_bb(chess::QUEEN, start) & last)) continue;
     for (size_t d = 0; d < kDirections.size(); ++d) {
       if (!(filter.directions & kDirections[d].bit)) continue;
+      if (!(kRays.ray[start][d] & last)) continue;  // no end square that way
       for (Bitboard ends = valid_ends(pos, step_matches, start, kDirections[d], filter.attack);
            ends;) {
         const Square end = chess::pop_lsb(ends);

@@ -286,3 +286,27 @@ TEST(PawnCountErrors, CountingModifierNotLastAndCountOutOfRange) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---- memoised answers (pawn_count_matches' per-thread pawn hash) ------------------------------
+
+TEST(PawnCountMemo, InsideFollowsTheKingWhileThePawnsStandStill) {
+  // The pawn h4 never moves; the black king walks a8-e8 into the square of the pawn. The
+  // answer changes with the king and the side to move alone, so the memo must key on them.
+  const char* fen = "k7/8/8/8/7P/8/8/K7 w - - 0 1";
+  const char* moves = "1. Kb1 Kb8 2. Ka1 Kc8 3. Kb1 Kd8 4. Ka1 Ke8 5. Kb1 *";
+  EXPECT_EQ(cqltest::plies(":pawncount P inside >0", moves, fen),
+            (cqltest::Plies{5, 6, 7, 8, 9}));
+  EXPECT_EQ(cqltest::plies(":pawncount P !inside >0", moves, fen), (cqltest::Plies{0, 1, 2, 3, 4}));
+}
+
+TEST(PawnCountMemo, SameStructureDifferentDesignatorSquares) {
+  // One query with two :pawncount nodes whose pawns are the same but whose squares differ:
+  // each answers for its own squares (the memo keys on the spec and the squares).
+  const char* fen = "4k3/8/8/8/8/8/P1P5/4K3 w - - 0 1";
+  EXPECT_TRUE(cqltest::on(":pawncount Pa? isolated 1 :pawncount P isolated 2", fen));
+  EXPECT_FALSE(cqltest::on(":pawncount Pa? isolated 2", fen));
+}
+
+}  // namespace
