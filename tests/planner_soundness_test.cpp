@@ -65,7 +65,9 @@ class PlannerSoundness : public ::testing::Test {
       if (off[i].id != on[i].id) break;
     }
     // --explain figures add up.
-    if (!program.negated()) EXPECT_TRUE(on_stats.postings_used) << script;  // the import built postings.bin
+    if (!program.negated()) {
+      EXPECT_TRUE(on_stats.postings_used) << script;  // the import built postings.bin
+    }
     EXPECT_LE(on_stats.after_postings, on_stats.games_total) << script;
     EXPECT_LE(on_stats.candidates, on_stats.after_postings) << script;
     EXPECT_LE(on_stats.candidates, off_stats.candidates) << script;
