@@ -445,6 +445,7 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
       }
       return false;
     case CondOp::kEnPassant: return s.en_passant;
+    case CondOp::kHasVariations: return s.has_variations;
     case CondOp::kCastled:
     case CondOp::kHasMove:
     case CondOp::kPlyWindow:
@@ -532,6 +533,7 @@ std::string Condition::describe() const {
     case CondOp::kAnyCheck: return "some check";
     case CondOp::kPromotion: return "promotion to " + mask_text(pieces);
     case CondOp::kEnPassant: return "en passant played";
+    case CondOp::kHasVariations: return "has variations";
     case CondOp::kCastled: return "castled (rights " + std::to_string(lo) + ")";
     case CondOp::kHasMove: return "has a move";
     case CondOp::kPlyWindow: return "ply in " + r;

@@ -32,6 +32,7 @@ enum class CondOp : uint8_t {
   kAnyCheck,      ///< some position has the side to move in check
   kPromotion,     ///< a promotion to one of the kinds in `pieces` was played
   kEnPassant,     ///< an en-passant capture was played
+  kHasVariations, ///< the record has variations (Signature::has_variations)
   kCastled,       ///< a castling with one of the rights in `lo` was played
   kHasMove,       ///< the main line has at least one move
   kPlyWindow,     ///< some ply 0..N lies in the range (lo, hi, *_from_end)

@@ -53,6 +53,7 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     case CondOp::kFinalStalemate: return s.null_moves() || s.final_stalemate();
     case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
     case CondOp::kEnPassant: return (s.flags & sig::kByteEnPassant) != 0;
+    case CondOp::kHasVariations: return (s.flags & sig::kByteVariations) != 0;
     case CondOp::kCastled:
     case CondOp::kHasMove:
     case CondOp::kPlyWindow:

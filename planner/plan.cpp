@@ -16,10 +16,24 @@ Plan Plan::make(const eval::Program& program) {
       // A list whose MatchCount admits 0 (`:matchcount 0`) need not match anywhere: it
       // says nothing a signature could refute.
       // A list that searches variations may match positions the signature (main line)
-      // never saw: it says nothing either.
-      for (size_t i = 0; i < alt.lists.size(); ++i)
-        if (!alt.counts[i].admits_zero() && alt.scopes[i] == eval::LineScope::kMainLine)
-          c.kids.push_back(derive(*alt.lists[i]));
+      // never saw, but only in a game that has variations: `:variations` needs the
+      // main-line condition or variations, `:variationsonly` variations.
+      for (size_t i = 0; i < alt.lists.size(); ++i) {
+        if (alt.counts[i].admits_zero()) continue;
+        Condition has_variations;
+        has_variations.op = CondOp::kHasVariations;
+        switch (alt.scopes[i]) {
+          case eval::LineScope::kMainLine: c.kids.push_back(derive(*alt.lists[i])); break;
+          case eval::LineScope::kVariationsOnly: c.kids.push_back(has_variations); break;
+          case eval::LineScope::kAll: {
+            Condition either;
+            either.op = CondOp::kOr;
+            either.kids = {has_variations, derive(*alt.lists[i])};
+            c.kids.push_back(simplify(std::move(either)));
+            break;
+          }
+        }
+      }
       c = simplify(std::move(c));
     }
     plan.prunes_ |= c.op != CondOp::kTrue;

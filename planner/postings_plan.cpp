@@ -155,6 +155,7 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
       return unite_keys(p, keys);
     }
     case CondOp::kEnPassant: return flag(p, sig::kFlagEnPassant);
+    case CondOp::kHasVariations: return flag(p, sig::kFlagVariations);
     case CondOp::kCastled: {
       std::vector<uint32_t> keys;
       for (int bit = 0; bit < 4; ++bit)

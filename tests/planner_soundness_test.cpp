@@ -164,6 +164,10 @@ const char* const kQueries[] = {
     // variations
     "(match (position :variations :mate))", "(match (position :variationsonly :check :piececount [Qq] 0))",
     "(match (position :variations :insidevariation :sequence ((position :check) (position :mate))))",
+    // games without variations: the main-line condition still prunes them
+    "(match (position :variations :promote [RBNrbn]))", "(match (position :variationsonly :mate))",
+    "(match (position :variations Qh7 kg8 :flipcolor))",
+    "(match (position :variations :piececount [QqRr] 0 :piececount [Pp] 0))",
     // attacks and rays
     "(match (position :attackcount A k 2))", "(match (position :attackcount [Nn] [KQkq] >=2))",
     "(match (position :ray (R n k) :flipcolor))", "(match (position :rayattack (Q . k)))",
@@ -259,6 +263,6 @@ TEST_F(PlannerSoundness, ExplainShowsEveryStage) {
   options.filter = &plan;
   std::vector<eval::GameMatch> matches;
   std::string stats = planner::explain_stats(eval::search(program, database, options, matches), true);
-  for (const char* stage : {"after header filter", "after signatures", "games replayed", "positions evaluated", "matches"})
+  for (const char* stage : {"after posting index", "after header filter", "after signatures", "games replayed", "positions evaluated", "matches"})
     EXPECT_NE(stats.find(stage), std::string::npos) << stats;
 }
