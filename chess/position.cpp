@@ -157,11 +157,16 @@ bool Position::is_legal(Move m) const {
     if (!((between_bb(ksq, lsb(checkers_)) | checkers_) & square_bb(to))) return false;
   }
   // Only a piece on a line with the king can be pinned; moving along that line is safe.
-  if (!line_bb(ksq, from) || aligned(ksq, from, to)) return true;
+  const Bitboard line = line_bb(ksq, from);
+  if (!line || aligned(ksq, from, to)) return true;
+  // Every other attacker of the king is a checker, and the move blocked or took it (above):
+  // only a slider of the line's kind on that line can attack the king after the move.
+  const PieceType slider =
+      rank_of(ksq) == rank_of(from) || file_of(ksq) == file_of(from) ? ROOK : BISHOP;
+  const Bitboard snipers = line & pieces(them, slider, QUEEN);
+  if (!snipers) return true;
   Bitboard occ = (pieces() ^ square_bb(from)) | square_bb(to);
-  Bitboard sliders = (attacks_bb(BISHOP, ksq, occ) & pieces(them, BISHOP, QUEEN)) |
-                     (attacks_bb(ROOK, ksq, occ) & pieces(them, ROOK, QUEEN));
-  return !(sliders & ~square_bb(to));
+  return !(attacks_bb(slider, ksq, occ) & snipers & ~square_bb(to));
 }
 
 void Position::do_move(Move m, UndoInfo& u) {

@@ -33,15 +33,14 @@ bool king_safe_after(const chess::Position& pos, Color side, Square from, Square
   Bitboard after = (occ & ~square_bb(from)) | square_bb(to);
   if (victim != chess::SQ_NONE) after &= ~square_bb(victim) | square_bb(to);
   const Square king = chess::type_of(pos.piece_on(from)) == chess::KING ? to : pos.king_square(side);
-  const Bitboard enemies = pos.pieces(~side) & after & ~square_bb(to);
-  return !(pos.attackers_to(king, after) & enemies);
+  return !(pos.attackers_of(~side, king, after) & after & ~square_bb(to));
 }
 
 /// The square of the least valuable piece of `side` that may legally capture on `to` when
 /// the squares `occ` are occupied (x-rays through squares already vacated included);
 /// SQ_NONE if there is none.
 Square least_valuable_capturer(const chess::Position& pos, Color side, Square to, Bitboard occ) {
-  const Bitboard attackers = pos.attackers_to(to, occ) & occ & pos.pieces(side) & ~square_bb(to);
+  const Bitboard attackers = pos.attackers_of(side, to, occ) & occ & ~square_bb(to);
   if (!attackers) return chess::SQ_NONE;
   for (PieceType pt : {chess::PAWN, chess::KNIGHT, chess::BISHOP, chess::ROOK, chess::QUEEN, chess::KING}) {
     for (Bitboard b = attackers & pos.pieces(pt); b;) {
@@ -230,7 +229,7 @@ std::optional<int> max_swap_value(const chess::Position& pos, Bitboard movers, B
     for (Bitboard t = victims; t;) {
       ExchangeMove m;
       m.to = m.victim = chess::pop_lsb(t);
-      for (Bitboard a = pos.attackers_to(m.to, pos.pieces()) & others; a;) {
+      for (Bitboard a = pos.attackers_of(c, m.to, pos.pieces()) & others; a;) {
         m.from = chess::pop_lsb(a);
         if (!exchange_move_is_legal(pos, m)) continue;
         const int v = static_exchange(pos, m);

@@ -151,6 +151,75 @@ bool has(const chess::Position& pos, Color c, Bitboard own, Bitboard opp, Square
   }
 }
 
+/// The squares strictly ahead of the squares of `b` on their files, for colour `c`.
+Bitboard front_span(Color c, Bitboard b) {
+  b = chess::shift_forward(c, b);
+  if (c == chess::WHITE) {
+    b |= b << 8;
+    b |= b << 16;
+    b |= b << 32;
+  } else {
+    b |= b >> 8;
+    b |= b >> 16;
+    b |= b >> 32;
+  }
+  return b;
+}
+
+/// The squares of `b` moved one file left and one file right (the neighbouring files).
+Bitboard beside(Bitboard b) {
+  return ((b & ~chess::FILE_H_BB) << 1) | ((b & ~chess::FILE_A_BB) >> 1);
+}
+
+/// The pawns of `own` whose file (or rank, `by_rank`) holds `n` pawns of `own` with
+/// `keep(n)`.
+template <class Keep>
+Bitboard by_line_count(Bitboard own, bool by_rank, Keep&& keep) {
+  Bitboard kept = 0;
+  for (int i = 0; i < 8; ++i) {
+    const Bitboard line = own & (by_rank ? chess::rank_bb(chess::Rank(i)) : chess::file_bb(chess::File(i)));
+    if (line && keep(chess::popcount(line))) kept |= line;
+  }
+  return kept;
+}
+
+/// The pawns of `own` (colour `c`, the current set) that have the property `a` (negation
+/// not applied), computed for the whole set at once: the same answer as `has` for each
+/// pawn. nullopt for the attributes only `has` computes.
+std::optional<Bitboard> has_set(Color c, Bitboard own, Bitboard opp, const PawnAttribute& a) {
+  const Color them = Color(c ^ 1);
+  auto blocked = [&] { return own & front_span(them, opp); };
+  auto stoppable = [&] { return own & front_span(them, beside(opp)); };
+  auto files = [&] { return own | front_span(chess::WHITE, own) | front_span(chess::BLACK, own); };
+  switch (a.attr) {
+    case PawnAttr::Single: return by_line_count(own, false, [](int n) { return n == 1; });
+    case PawnAttr::Double: return by_line_count(own, false, [&](int n) { return at_least(a, n, 2); });
+    case PawnAttr::Triple:
+      return by_line_count(own, false, [&](int n) { return at_least(a, n, a.count.value_or(3)); });
+    case PawnAttr::Uno: return by_line_count(own, true, [](int n) { return n == 1; });
+    case PawnAttr::Duo: return by_line_count(own, true, [&](int n) { return at_least(a, n, 2); });
+    case PawnAttr::Trio: return by_line_count(own, true, [&](int n) { return at_least(a, n, 3); });
+    case PawnAttr::Quart:
+      if (a.count) return std::nullopt;
+      return by_line_count(own, true, [&](int n) { return at_least(a, n, 4); });
+    case PawnAttr::Connected: return own & beside(files());
+    case PawnAttr::Isolated: return own & ~beside(files());
+    case PawnAttr::Defended: return own & chess::pawn_attacks_of(c, own);
+    case PawnAttr::Defender: return own & chess::pawn_attacks_of(them, own);
+    case PawnAttr::Passed: return own & ~blocked() & ~stoppable();
+    case PawnAttr::Blocked:
+      return a.exact ? own & chess::shift_forward(them, opp) : blocked();
+    case PawnAttr::Unblocked: return own & ~blocked();
+    case PawnAttr::Stoppable: return stoppable();
+    case PawnAttr::Unstoppable: return own & ~stoppable();
+    case PawnAttr::Stopped:
+      return own & chess::shift_forward(them, chess::pawn_attacks_of(them, opp));
+    case PawnAttr::Forefront: return own & ~front_span(them, own);
+    case PawnAttr::Rear: return own & ~front_span(c, own);
+    default: return std::nullopt;
+  }
+}
+
 /// Counts groups: `key` maps a square to its group line (0..7), `adjacent_lines` merges
 /// neighbouring lines into one group (islands) or not (files, ranks). Groups of at least /
 /// exactly `k` pawns count.
@@ -179,6 +248,10 @@ Bitboard filter_pawns(const chess::Position& pos, Color c, Bitboard set,
                       std::span<const PawnAttribute> filters) {
   const Bitboard opp = pos.pieces(Color(c ^ 1), chess::PAWN);
   for (const PawnAttribute& a : filters) {
+    if (const std::optional<Bitboard> with = has_set(c, set, opp, a)) {
+      set = a.negated ? set & ~*with : *with;
+      continue;
+    }
     Bitboard kept = 0;
     for (Bitboard b = set; b;) {
       Square s = chess::pop_lsb(b);
@@ -187,6 +260,11 @@ Bitboard filter_pawns(const chess::Position& pos, Color c, Bitboard set,
     set = kept;
   }
   return set;
+}
+
+bool pawn_has_attribute(const chess::Position& pos, Color c, Bitboard set, Square s,
+                        const PawnAttribute& a) {
+  return has(pos, c, set, pos.pieces(Color(c ^ 1), chess::PAWN), s, a) != a.negated;
 }
 
 int count_pawns(Color /*c*/, Bitboard set, const std::optional<PawnAttribute>& counting) {

@@ -29,6 +29,12 @@ namespace eval {
 chess::Bitboard filter_pawns(const chess::Position& pos, chess::Color c, chess::Bitboard set,
                              std::span<const cql::PawnAttribute> filters);
 
+/// True if the pawn of colour `c` on `s` (one of `set`, the current set of the filter
+/// chain) passes the attribute `a` (negation applied), judged pawn by pawn: the reference
+/// for filter_pawns, which computes most attributes for the whole set at once.
+bool pawn_has_attribute(const chess::Position& pos, chess::Color c, chess::Bitboard set,
+                        chess::Square s, const cql::PawnAttribute& a);
+
 /// The count of the pawns `set` of colour `c` under the counting modifier `counting`
 /// (islands, compounds, files, ranks, lines, bothsides, oneside); without one, the pawns.
 int count_pawns(chess::Color c, chess::Bitboard set,
