@@ -58,6 +58,9 @@ GameSet& GameSet::operator=(GameSet&& o) noexcept {
   return *this;
 }
 void GameSet::add(uint32_t id) { r_->add(id); }
+void GameSet::add_many(const std::vector<uint32_t>& ids) {
+  if (!ids.empty()) r_->addMany(ids.size(), ids.data());
+}
 bool GameSet::contains(uint32_t id) const { return r_->contains(id); }
 uint64_t GameSet::size() const { return r_->cardinality(); }
 GameSet& GameSet::operator&=(const GameSet& o) {
@@ -169,6 +172,7 @@ PostingsBuilder::PostingsBuilder(const Postings& existing) : PostingsBuilder() {
     }
     slot_[e.key] = int32_t(sets_.size());
     sets_.emplace_back(e.key, *set);
+    pending_.emplace_back();
   }
 }
 
@@ -177,8 +181,19 @@ void PostingsBuilder::add_key(uint32_t key, uint32_t id) {
   if (slot_[key] < 0) {
     slot_[key] = int32_t(sets_.size());
     sets_.emplace_back(key, GameSet());
+    pending_.emplace_back();
   }
-  sets_[size_t(slot_[key])].second.add(id);
+  // Ids are buffered and added in bulk (one by one costs most of an index build).
+  pending_[size_t(slot_[key])].push_back(id);
+  if (++pending_total_ >= (size_t(1) << 22)) flush();
+}
+
+void PostingsBuilder::flush() {
+  for (size_t i = 0; i < sets_.size(); ++i) {
+    sets_[i].second.add_many(pending_[i]);
+    pending_[i].clear();
+  }
+  pending_total_ = 0;
 }
 
 void PostingsBuilder::add(uint32_t id, const Signature& s) {
@@ -214,7 +229,9 @@ void PostingsBuilder::add(uint32_t id, const Signature& s) {
 void PostingsBuilder::add_unindexed(uint32_t id) { add_key(flag_key(kFlagUnindexed), id); }
 
 void PostingsBuilder::write(const std::filesystem::path& dir, uint32_t covered) {
+  flush();
   std::sort(sets_.begin(), sets_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  pending_.assign(sets_.size(), {});
   for (size_t i = 0; i < sets_.size(); ++i) slot_[sets_[i].first] = int32_t(i);
   std::string body;
   std::string table;

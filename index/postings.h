@@ -104,6 +104,8 @@ class GameSet {
   GameSet& operator=(GameSet&&) noexcept;
 
   void add(uint32_t id);
+  /// Adds `ids` (ascending: CRoaring's bulk insertion is fastest then).
+  void add_many(const std::vector<uint32_t>& ids);
   bool contains(uint32_t id) const;
   uint64_t size() const;
   GameSet& operator&=(const GameSet& o);
@@ -164,7 +166,11 @@ class PostingsBuilder {
 
  private:
   void add_key(uint32_t key, uint32_t id);
+  /// Moves the pending ids into the sets.
+  void flush();
   std::vector<std::pair<uint32_t, GameSet>> sets_;  // sorted by key after write()
+  std::vector<std::vector<uint32_t>> pending_;      // per entry of sets_: ids not added yet
+  size_t pending_total_ = 0;
   std::vector<int32_t> slot_;                       // key -> index into sets_, -1 none
   std::vector<uint8_t> dense_;                      // key -> 1: dense, not stored
 };
