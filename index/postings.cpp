@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -22,7 +21,7 @@ namespace {
 
 constexpr char kMagic[8] = {'C', 'Q', 'L', 'P', 'O', 'S', 'T', '1'};
 constexpr size_t kHeaderBytes = 8 + 4 * 4;
-constexpr uint32_t kKeySpace = 2200;  // every key above is below this
+constexpr uint32_t kKeySpace = kPostingKeySpace;
 constexpr uint32_t kDenseOffset = 0xFFFFFFFFu;
 /// Piece-square and count postings held by more games than this are dense (not stored).
 bool is_dense(uint32_t key, uint64_t cardinality, uint32_t covered) {

@@ -80,6 +80,9 @@ enum PostingFlag : uint32_t {
   kFlagUnindexed = 10,      ///< no readable signature: every test keeps the game
 };
 
+/// Every posting key is below this.
+inline constexpr uint32_t kPostingKeySpace = 2200;
+
 /// Posting key of "piece `pc` stood on square `sq` (0..63 from a1)".
 constexpr uint32_t ever_key(chess::Piece pc, int sq) { return 64u * pc + uint32_t(sq); }
 /// Posting key of "some material run has exactly `n` pieces `pc`" (pc not a king; n <= 15).

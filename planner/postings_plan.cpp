@@ -66,6 +66,22 @@ Result count_in(const Postings& p, chess::Piece pc, int64_t lo, int64_t hi) {
   return unite_keys(p, keys);
 }
 
+/// Ops the postings say nothing about (counts on a part of the board, differences, windows,
+/// home pawns, header values): posting_set() gives every game for them.
+bool outside_postings(CondOp op) {
+  switch (op) {
+    case CondOp::kCountAtLeast:
+    case CondOp::kPowerAtLeast:
+    case CondOp::kDiffRun:
+    case CondOp::kPlyWindow:
+    case CondOp::kMoveWindow:
+    case CondOp::kHomePawns:
+    case CondOp::kResult:
+    case CondOp::kElo: return true;
+    default: return false;
+  }
+}
+
 /// Intersects `acc` (nullopt = every game) with `s`.
 void and_into(Result& acc, Result s) {
   if (!s) return;
@@ -108,6 +124,7 @@ Result run_sum(const Condition& c, const Postings& p) {
 }  // namespace
 
 std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
+  if (outside_postings(c.op)) return std::nullopt;
   switch (c.op) {
     case CondOp::kTrue: return std::nullopt;
     case CondOp::kFalse: return GameSet();
@@ -179,18 +196,8 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
           and_into(acc, unite_keys(p, {sig::ever_key(chess::Piece(pc), __builtin_ctzll(b))}));
       return acc;
     }
-    // Nothing in the postings: counts on a part of the board, differences, windows, home
-    // pawns, header values.
-    case CondOp::kCountAtLeast:
-    case CondOp::kPowerAtLeast:
-    case CondOp::kDiffRun:
-    case CondOp::kPlyWindow:
-    case CondOp::kMoveWindow:
-    case CondOp::kHomePawns:
-    case CondOp::kResult:
-    case CondOp::kElo: return std::nullopt;
+    default: return std::nullopt;  // outside_postings()
   }
-  return std::nullopt;
 }
 
 std::optional<std::vector<uint32_t>> posting_candidates(const Condition& c, const Postings& p,
@@ -220,16 +227,8 @@ bool uses_postings(const Condition& c) {
       for (const Condition& k : c.kids)
         if (!uses_postings(k)) return false;
       return !c.kids.empty();
-    case CondOp::kTrue:
-    case CondOp::kCountAtLeast:
-    case CondOp::kPowerAtLeast:
-    case CondOp::kDiffRun:
-    case CondOp::kPlyWindow:
-    case CondOp::kMoveWindow:
-    case CondOp::kHomePawns:
-    case CondOp::kResult:
-    case CondOp::kElo: return false;
-    default: return true;
+    case CondOp::kTrue: return false;
+    default: return !outside_postings(c.op);
   }
 }
 

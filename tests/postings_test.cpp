@@ -91,7 +91,7 @@ TEST_F(Postings, ImportBuildsThemAndEveryStoredPostingEqualsTheSignatures) {
   EXPECT_EQ(postings->covered(), db_->game_count());
   const auto expected = brute_force(db_->database());
   size_t stored = 0, dense = 0;
-  for (uint32_t key = 0; key < 2200; ++key) {
+  for (uint32_t key = 0; key < sig::kPostingKeySpace; ++key) {
     const sig::GameSet* set = postings->find(key);
     auto it = expected.find(key);
     const std::vector<uint32_t> want = it == expected.end() ? std::vector<uint32_t>{} : it->second;
