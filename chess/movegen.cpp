@@ -28,10 +28,13 @@ bool generate(const Position& pos, Emit&& emit) {
   const Square ksq = pos.king_square(us);
   const Bitboard occ = pos.pieces(), ours = pos.pieces(us), theirs = pos.pieces(them);
   const Bitboard checkers = pos.checkers();
+  // Never a king capture: impossible in a legal position, and a replayed damaged record
+  // (Position::is_well_formed) must not make one that takes a king off the board.
+  const Bitboard no_go = ours | pos.pieces(them, KING);
 
   // King moves: the destination must not be attacked once the king has left its square.
   const Bitboard occ_without_king = occ ^ square_bb(ksq);
-  for (Bitboard b = pseudo_attacks_bb(KING, ksq) & ~ours; b;) {
+  for (Bitboard b = pseudo_attacks_bb(KING, ksq) & ~no_go; b;) {
     Square to = pop_lsb(b);
     if (!(pos.attackers_to(to, occ_without_king) & theirs) && emit(Move(ksq, to))) return true;
   }
@@ -39,7 +42,7 @@ bool generate(const Position& pos, Emit&& emit) {
 
   // Squares a non-king move may go to: anywhere but our pieces, or, in check, the checker
   // or a square between it and the king.
-  const Bitboard target = checkers ? (between_bb(ksq, lsb(checkers)) | checkers) : ~ours;
+  const Bitboard target = (checkers ? between_bb(ksq, lsb(checkers)) | checkers : ~Bitboard(0)) & ~no_go;
 
   if (!checkers) {
     for (CastlingRight cr : {castling_right(us, true), castling_right(us, false)}) {

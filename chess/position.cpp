@@ -169,6 +169,33 @@ bool Position::is_legal(Move m) const {
   return !(attacks_bb(slider, ksq, occ) & snipers & ~square_bb(to));
 }
 
+bool Position::is_well_formed_special(Move m) const {
+  const Square from = m.from_sq(), to = m.to_sq();
+  if (from == to) return false;
+  const Piece pc = board_[from];
+  if (pc == NO_PIECE || color_of(pc) != side_) return false;
+  const Piece target = board_[to];
+  const bool pawn = type_of(pc) == PAWN;
+  const bool last_rank = rank_of(to) == RANK_1 || rank_of(to) == RANK_8;
+  switch (m.kind()) {
+    case Move::CASTLING: {
+      if (type_of(pc) != KING) return false;
+      const CastlingRight cr = castling_right(side_, to > from);
+      const int i = right_index(cr);
+      return (castling_ & cr) && castling_rook_[i] == to && !(castling_path_[i] & pieces());
+    }
+    case Move::EN_PASSANT:
+      return pawn && to == ep_ && target == NO_PIECE && (pawn_attacks_bb(side_, from) & square_bb(to));
+    case Move::PROMOTION:
+      if (!pawn || !last_rank) return false;
+      break;
+    default:
+      if (pawn && last_rank) return false;
+      break;
+  }
+  return target == NO_PIECE || (color_of(target) != side_ && type_of(target) != KING);
+}
+
 void Position::do_move(Move m, UndoInfo& u) {
   assert(m.is_ok());
   u.key = key_;

@@ -188,6 +188,22 @@ class Position {
   /// not passing through or onto an attacked square), so any castling-kind move may be asked.
   bool is_legal(Move m) const;
 
+  /// True if `m` can be played by do_move() without breaking the board's invariants: a
+  /// piece of the side to move on the origin; a destination holding neither one of our own
+  /// pieces (castling excepted: it names our rook) nor a king; castling with a held right,
+  /// its rook and an empty path; en passant onto the en-passant square by a pawn; a
+  /// promotion exactly when a pawn reaches its last rank. Unlike is_legal() it does not ask
+  /// whether the mover's king is left attacked. Replay of stored games uses it: their moves
+  /// were proven legal at import, and this check is what keeps a damaged record from
+  /// corrupting the board (both kings always stay on it). Any 16-bit value may be asked.
+  bool is_well_formed(Move m) const {
+    if (m.kind() != Move::NORMAL) return is_well_formed_special(m);
+    // The replay's hot path, in bitboards (from == to fails: `to` holds our piece).
+    const Bitboard ours = pieces(side_), from_bb = square_bb(m.from_sq());
+    const Bitboard last_ranks = (pieces(side_, PAWN) & from_bb) ? RANK_1_BB | RANK_8_BB : 0;
+    return (ours & from_bb) && !((ours | pieces(KING) | last_ranks) & square_bb(m.to_sq()));
+  }
+
   /// Plays the legal move `m`, saving what undo_move() needs into `u`.
   void do_move(Move m, UndoInfo& u);
   /// Takes back `m`, which must be the last move played, with the `u` do_move() filled.
@@ -206,6 +222,7 @@ class Position {
   /// Leaves every member unset; the caller must set_fen() before any other use.
   explicit Position(Uninitialized) { init(); }
 
+  bool is_well_formed_special(Move m) const;  // is_well_formed() of castling, en passant, promotion
   static int right_index(CastlingRight cr) { return std::countr_zero(unsigned(cr)); }
 
   void clear();

@@ -43,6 +43,12 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
   for (uint32_t ply = 0;; ++ply) {
     c.ply = ply;
     c.next = ply < last_ply ? record.main_move(ply) : chess::Move::none();
+    // Checked before anything looks at it (lookahead plays it): see Position::is_well_formed.
+    if (ply < last_ply) {
+      if (c.next == chess::Move::null() ? pos.in_check() : !pos.is_well_formed(c.next))
+        throw db::CorruptRecord(c.next == chess::Move::null() ? "stored null move while in check"
+                                                              : "stored move is illegal on its board");
+    }
     if (line_moves) {
       c.line_moves = main_moves_.data() + ply;
       c.line_moves_left = last_ply - ply;
@@ -59,13 +65,9 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
     if (ply == last_ply) break;
     chess::Move m = c.next;
     if (m == chess::Move::null()) {
-      if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
       pos.do_null_move(undo);
       c.material_new = false;
     } else {
-      if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
-          chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
-        throw db::CorruptRecord("stored move is illegal on its board");
       c.promoted = update_promoted(c.promoted, m);
       c.material_new = m.kind() == chess::Move::PROMOTION || pos.is_capture(m);
       chess::Color mover = pos.side_to_move();

@@ -195,9 +195,7 @@ bool play_stored(chess::Position& pos, chess::Bitboard& promoted, chess::Move m)
     pos.do_null_move(undo);
     return true;
   }
-  if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
-      chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
-    return false;
+  if (!pos.is_well_formed(m)) return false;  // as GameMatcher checks it
   promoted = update_promoted(promoted, m);
   pos.do_move(m, undo);
   return true;

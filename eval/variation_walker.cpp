@@ -9,18 +9,25 @@ namespace eval {
 
 namespace {
 
-/// Plays `m` on `pos`; the promoted-piece marks and check counts follow. Throws
-/// db::CorruptRecord for an illegal move.
+/// Throws db::CorruptRecord unless the stored move `m` can be played on `pos`: the moves
+/// were proven legal at import; this keeps a damaged record from breaking the board
+/// (chess::Position::is_well_formed).
+void check_stored(const chess::Position& pos, chess::Move m) {
+  if (m == chess::Move::null()) {
+    if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
+  } else if (!pos.is_well_formed(m)) {
+    throw db::CorruptRecord("stored variation move is illegal on its board");
+  }
+}
+
+/// Plays `m`, accepted by check_stored(), on `pos`; the promoted-piece marks and check
+/// counts follow.
 void play(chess::Position& pos, chess::Bitboard& promoted, uint16_t* checks_given, chess::Move m) {
   chess::UndoInfo undo;
   if (m == chess::Move::null()) {
-    if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
     pos.do_null_move(undo);
     return;
   }
-  if (!m.is_ok() || pos.piece_on(m.from_sq()) == chess::NO_PIECE ||
-      chess::color_of(pos.piece_on(m.from_sq())) != pos.side_to_move() || !pos.is_legal(m))
-    throw db::CorruptRecord("stored variation move is illegal on its board");
   if (m.kind() != chess::Move::CASTLING) {
     chess::Bitboard from = chess::square_bb(m.from_sq()), to = chess::square_bb(m.to_sq());
     bool was_promoted = promoted & from;
@@ -72,6 +79,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
     switch (t.kind) {
       case db::TokenKind::kMove: {
         Frame& f = frames_[depth];
+        check_stored(f.cur.pos, t.move);
         if (depth > 0) {  // the last collected position gets its next move
           f.line.back().next = t.move;
           if (lookahead) f.line.back().next_facts = next_move_facts(f.positions.back(), t.move);
