@@ -28,33 +28,6 @@ void Position::clear() {
   game_ply_ = 0;
 }
 
-void Position::put_piece(Piece pc, Square s) {
-  Bitboard b = square_bb(s);
-  board_[s] = pc;
-  by_type_[NO_PIECE_TYPE] |= b;
-  by_type_[type_of(pc)] |= b;
-  by_color_[color_of(pc)] |= b;
-}
-
-void Position::remove_piece(Square s) {
-  Piece pc = board_[s];
-  Bitboard b = square_bb(s);
-  board_[s] = NO_PIECE;
-  by_type_[NO_PIECE_TYPE] ^= b;
-  by_type_[type_of(pc)] ^= b;
-  by_color_[color_of(pc)] ^= b;
-}
-
-void Position::move_piece(Square from, Square to) {
-  Piece pc = board_[from];
-  Bitboard b = square_bb(from) | square_bb(to);
-  board_[from] = NO_PIECE;
-  board_[to] = pc;
-  by_type_[NO_PIECE_TYPE] ^= b;
-  by_type_[type_of(pc)] ^= b;
-  by_color_[color_of(pc)] ^= b;
-}
-
 void Position::add_castling_right(CastlingRight cr, Square rook) {
   Color c = cr >= BLACK_OO ? BLACK : WHITE;
   Square king = king_square(c);

@@ -226,9 +226,30 @@ class Position {
   static int right_index(CastlingRight cr) { return std::countr_zero(unsigned(cr)); }
 
   void clear();
-  void put_piece(Piece pc, Square s);
-  void remove_piece(Square s);
-  void move_piece(Square from, Square to);
+  void put_piece(Piece pc, Square s) {
+    const Bitboard b = square_bb(s);
+    board_[s] = pc;
+    by_type_[NO_PIECE_TYPE] |= b;
+    by_type_[type_of(pc)] |= b;
+    by_color_[color_of(pc)] |= b;
+  }
+  void remove_piece(Square s) {
+    const Piece pc = board_[s];
+    const Bitboard b = square_bb(s);
+    board_[s] = NO_PIECE;
+    by_type_[NO_PIECE_TYPE] ^= b;
+    by_type_[type_of(pc)] ^= b;
+    by_color_[color_of(pc)] ^= b;
+  }
+  void move_piece(Square from, Square to) {
+    const Piece pc = board_[from];
+    const Bitboard b = square_bb(from) | square_bb(to);
+    board_[from] = NO_PIECE;
+    board_[to] = pc;
+    by_type_[NO_PIECE_TYPE] ^= b;
+    by_type_[type_of(pc)] ^= b;
+    by_color_[color_of(pc)] ^= b;
+  }
   /// Registers castling right `cr` with its rook on `rook`; the king must be in place.
   void add_castling_right(CastlingRight cr, Square rook);
   /// Recomputes checkers_ and key_ after the board has been set up.

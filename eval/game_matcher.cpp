@@ -224,10 +224,30 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
     relation_variation_boards_.clear();
   }
   if (program_.sequences().empty() && program_.relations().empty() && !tagged) {
-    if (ply_windows_ && ply_windows_->size() == size_t(last_ply) + 1) {
-      const std::vector<uint8_t>& allowed = *ply_windows_;  // planner ply windows
+    // The usual shape, one alternative with one plain position list, skips the general
+    // bookkeeping of `evaluate` (same counts and plies).
+    const bool plain = alts.size() == 1 && (alternatives & 1) && !control && alts[0].accumulating.empty() &&
+                       alts[0].controls.empty() && alts[0].lists.size() == 1 && !alts[0].counts[0].consecutive &&
+                       !alts[0].counts[0].pretransform;
+    const std::vector<uint8_t>* allowed = ply_windows_ && ply_windows_->size() == size_t(last_ply) + 1
+                                              ? ply_windows_  // planner ply windows
+                                              : nullptr;
+    if (plain && alts[0].scopes[0] != LineScope::kVariationsOnly) {
+      const PositionList& list = *alts[0].lists[0];
+      uint32_t hits = 0;
+      uint8_t* hit_at = ply_hit_.data();
       replay(record, pos, c, [&](const PosCtx& at) {
-        if (allowed[at.ply]) evaluate(at);
+        if (allowed && !(*allowed)[at.ply]) return;
+        ++positions;
+        if (list.match(at)) {
+          ++hits;
+          hit_at[at.ply] = 1;
+        }
+      });
+      list_count_[0] += hits;
+    } else if (allowed) {
+      replay(record, pos, c, [&](const PosCtx& at) {
+        if ((*allowed)[at.ply]) evaluate(at);
       });
     } else {
       replay(record, pos, c, evaluate);
