@@ -106,7 +106,7 @@ bool Position::is_legal(Move m) const {
       return !(attackers_of(them, ksq, occ) & ~square_bb(capsq));
     }
     case Move::CASTLING: {
-      if (from != ksq || checkers_) return false;
+      if (from != ksq || checkers()) return false;
       bool king_side = to > from;
       CastlingRight cr = castling_right(us, king_side);
       int i = right_index(cr);
@@ -125,9 +125,9 @@ bool Position::is_legal(Move m) const {
 
   if (from == ksq) return !attackers_of(them, to, pieces() ^ square_bb(from));
 
-  if (checkers_) {
-    if (more_than_one(checkers_)) return false;
-    if (!((between_bb(ksq, lsb(checkers_)) | checkers_) & square_bb(to))) return false;
+  if (const Bitboard checkers = this->checkers()) {
+    if (more_than_one(checkers)) return false;
+    if (!((between_bb(ksq, lsb(checkers)) | checkers) & square_bb(to))) return false;
   }
   // Only a piece on a line with the king can be pinned; moving along that line is safe.
   const Bitboard line = line_bb(ksq, from);
@@ -238,7 +238,7 @@ void Position::do_move(Move m, UndoInfo& u) {
 
   side_ = them;
   key_ = k;
-  checkers_ = attackers_of(us, king_square(them), pieces());
+  checkers_ = kCheckersUnknown;  // computed when asked (checkers())
 }
 
 void Position::undo_move(Move m, const UndoInfo& u) {
@@ -291,7 +291,7 @@ void Position::do_null_move(UndoInfo& u) {
   ++game_ply_;
   side_ = ~side_;
   key_ = k;
-  checkers_ = attackers_to(king_square(side_)) & pieces(~side_);
+  checkers_ = kCheckersUnknown;
 }
 
 void Position::undo_null_move(const UndoInfo& u) {

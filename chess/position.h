@@ -148,10 +148,15 @@ class Position {
   /// Zobrist key of board, side to move, castling rights and en-passant square.
   Key key() const { return key_; }
 
-  /// Pieces of the opponent giving check to the side to move's king.
-  Bitboard checkers() const { return checkers_; }
+  /// Pieces of the opponent giving check to the side to move's king. Computed on the first
+  /// call after a move and kept until the next one (replays that never ask skip the work),
+  /// so a Position shared between threads must not have moves played on it.
+  Bitboard checkers() const {
+    if (checkers_ == kCheckersUnknown) checkers_ = attackers_of(~side_, king_square(side_), pieces());
+    return checkers_;
+  }
   /// True if the side to move is in check.
-  bool in_check() const { return checkers_ != 0; }
+  bool in_check() const { return checkers() != 0; }
   /// Pieces of both colours attacking `s`, with sliders seeing through everything not in
   /// `occupied`.
   Bitboard attackers_to(Square s, Bitboard occupied) const;
@@ -264,7 +269,9 @@ class Position {
   Piece board_[SQUARE_NB];            ///< piece on each square, NO_PIECE if empty
   Bitboard by_type_[PIECE_TYPE_NB];   ///< squares of each piece type; [0] = all pieces
   Bitboard by_color_[COLOR_NB];       ///< squares of each colour
-  Bitboard checkers_;                 ///< enemy pieces checking the side to move
+  /// checkers_ before checkers() has computed it (no position has every square checking).
+  static constexpr Bitboard kCheckersUnknown = ~Bitboard(0);
+  mutable Bitboard checkers_;         ///< enemy pieces checking the side to move, or unknown
   Key key_;                           ///< Zobrist key, maintained incrementally
   Square castling_rook_[4];           ///< rook square of each right, by right_index()
   Bitboard castling_path_[4];         ///< squares that must be empty to castle, by right

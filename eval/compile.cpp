@@ -280,6 +280,8 @@ Program Program::compile(const cql::Script& script) {
           const cql::KeywordInfo& info = item.info();
           Keyword k = info.same_as ? *info.same_as : info.negation_of ? *info.negation_of : item.keyword;
           if (is_lookahead(k)) program.needs_lookahead_ = true;
+          if (k == Keyword::CheckCount || k == Keyword::IsCheck)
+            program.needs_check_counts_ = true;
           if (k == Keyword::Line || k == Keyword::LineStar) program.needs_line_moves_ = true;
         });
       }

@@ -33,6 +33,7 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
   const uint32_t last_ply = c.last_ply;
   const bool lookahead = program_.needs_lookahead();
   const bool repetition = program_.needs_repetition();
+  const bool check_counts = program_.needs_check_counts();  // else checks stay uncomputed
   if (repetition) keys_.clear();
   const bool line_moves = program_.needs_line_moves();  // :line (eval/line.h)
   if (line_moves) {
@@ -72,7 +73,7 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
       c.material_new = m.kind() == chess::Move::PROMOTION || pos.is_capture(m);
       chess::Color mover = pos.side_to_move();
       pos.do_move(m, undo);
-      if (pos.in_check()) ++c.checks_given[mover];
+      if (check_counts && pos.in_check()) ++c.checks_given[mover];
     }
   }
 }

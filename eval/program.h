@@ -102,6 +102,9 @@ class Program {
   bool needs_repetition() const { return needs_repetition_; }
   /// True if some position list looks at the position after the next move (:ischeck ...).
   bool needs_lookahead() const { return needs_lookahead_; }
+  /// True if some position list counts the checks given so far (:checkcount, :ischeck with
+  /// a range: PosCtx::checks_given); replay skips the check test of every move otherwise.
+  bool needs_check_counts() const { return needs_check_counts_; }
   /// The sequences of all lists, indexed by sequence id (Node::value of Op::kSequence).
   /// A sequence nested in another's element list has the smaller id, so computing the
   /// tables in id order meets every sequence after the ones it contains.
@@ -128,6 +131,7 @@ class Program {
   bool needs_game_info_ = false;
   bool needs_repetition_ = false;
   bool needs_lookahead_ = false;
+  bool needs_check_counts_ = false;
   bool negated_ = false;
   bool needs_variations_ = false;
   bool needs_control_ = false;
