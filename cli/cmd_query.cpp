@@ -95,7 +95,7 @@ int run_query(const std::vector<std::string>& args) {
       "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
       "quiet,q", "no progress display")(
       "explain", "print the plan (header SQL, signature conditions) and the figures of each stage")(
-      "no-planner", "replay every candidate of the header filter (no signature pruning)")(
+      "no-planner", "prune nothing: replay every game (header conditions are still tested, after the replay)")(
       "engine", po::value(&engine),
       "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
       "tablebases", po::value<std::string>(),

@@ -26,6 +26,10 @@ struct Candidate {
   unsigned alternatives;
 };
 
+/// Candidate::alternatives bit of a game replayed without the planner although its header
+/// conditions fail every alternative: it is evaluated all the same and cannot match.
+constexpr unsigned kHeaderFailed = 1u << 31;
+
 constexpr size_t kChunk = 512;  // candidates claimed by a worker at a time
 /// Signatures tested before deciding whether they prune enough (>= 5%) to keep testing.
 constexpr uint64_t kAdaptSample = 8192;
@@ -87,9 +91,18 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
       if (id <= count) restricted[id] = mask[id];
     mask.swap(restricted);
   }
+  auto in_scope = [&](uint32_t id) {
+    return !options.within || std::binary_search(options.within->begin(), options.within->end(), id);
+  };
+  // Without the planner (no options.filter) nothing prunes, the header conditions included:
+  // every game in scope is replayed, and one whose headers fail is then no match.
+  const bool prune = options.filter != nullptr;
+  const unsigned all_alternatives = (1u << alts.size()) - 1;
   std::vector<Candidate> candidates;
-  for (uint32_t id = 1; id <= count; ++id)
+  for (uint32_t id = 1; id <= count; ++id) {
     if (mask[id]) candidates.push_back({id, mask[id]});
+    else if (!prune && any_list && in_scope(id)) candidates.push_back({id, all_alternatives | kHeaderFailed});
+  }
   stats.candidates = candidates.size();
   stats.after_signatures = candidates.size();
   std::vector<GameInfo> info;
@@ -110,9 +123,6 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
 
   // Games that match or fail without replay.
   const bool negated = program.negated();
-  auto in_scope = [&](uint32_t id) {
-    return !options.within || std::binary_search(options.within->begin(), options.within->end(), id);
-  };
   if (!any_list) {
     // Header conditions decide alone.
     for (uint32_t id = 1; id <= count; ++id)
@@ -187,7 +197,8 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
           }
           for (size_t i = begin; i < end; ++i) {
             const GameInfo* gi = info.empty() ? nullptr : &info[candidates[i].id];
-            const unsigned alternatives = candidates[i].alternatives;
+            const bool header_failed = candidates[i].alternatives & kHeaderFailed;
+            const unsigned alternatives = candidates[i].alternatives & ~kHeaderFailed;
             if (!alternatives) continue;  // pruned by the signature test above
             std::string_view bytes;
             if (!reader.record(candidates[i].id, bytes)) continue;
@@ -207,6 +218,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
               engine_cancelled = true;
               break;
             }
+            if (header_failed) hit = false;
             if (hit != negated) {
               local.push_back({candidates[i].id, negated ? std::vector<uint32_t>{} : plies});
               ++found;
@@ -252,7 +264,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     stats.signature_seconds = double(signature_ns.load()) / 1e9 / threads;
     stats.positions = positions;
     stats.replay_seconds = since(replay_start) - stats.signature_seconds;
-    if (negated) {
+    if (negated && prune) {  // without the planner these were replayed above
       for (uint32_t id = 1; id <= count; ++id)
         if (!mask[id] && in_scope(id)) replayed.push_back({id, {}});
     }

@@ -30,7 +30,9 @@ struct SearchOptions {
   const std::atomic<bool>* cancel = nullptr;  ///< set to stop early (Ctrl-C)
   /// Restrict the search to these ids (ascending), e.g. a shell's current result; null = all.
   const std::vector<uint32_t>* within = nullptr;
-  /// Prune-only signature test (the planner's Plan); null = replay every candidate.
+  /// The planner's Plan (posting index, signatures, ply windows); null = the planner is off:
+  /// nothing prunes, every game in scope is replayed, and the header conditions (still
+  /// decided by SQLite) only decide whether a replayed game can match.
   const CandidateFilter* filter = nullptr;
   /// Called about every 100 ms from the calling thread with games searched and matches.
   std::function<void(uint64_t searched, uint64_t total, uint64_t matches)> progress;
