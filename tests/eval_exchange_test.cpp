@@ -374,38 +374,21 @@ TEST(MaxSwapValueCorpus, MovesAreTheLegalMovesOfEitherSide) {
   // games: max_swap_value over all pieces of the side to move equals the best over
   // generate_legal's moves; for the other side (when the side to move is not in check) it
   // equals the same after a null move.
-  const std::string dir = CQLDB_CORPUS_DIR;
   size_t positions = 0;
   for (const auto& [file, limit] : {std::pair{"studies.pgn", 1000}, {"mates.pgn", 1000}, {"annotated.pgn", 400}}) {
-    import::PgnSplitter games(import::InputStream(dir + "/" + file));
-    import::RawGame raw;
-    import::GameBuilder builder;
-    import::BuiltGame built;
-    for (int n = 0; n < limit && games.next(raw); ++n) {
-      builder.build(raw, file, built);
-      if (!built.stored) continue;
-      db::RecordView rec = db::RecordView::parse(built.record);
-      chess::Position pos;
-      if (!rec.start_fen().empty()) pos.set_fen(rec.start_fen(), rec.chess960());
-      for (uint32_t i = 0;; ++i) {
-        const chess::Color us = pos.side_to_move();
-        ++positions;
-        ASSERT_EQ(eval::max_swap_value(pos, pos.pieces(us), ~chess::Bitboard(0)), best_legal_exchange(pos))
-            << pos.fen();
-        if (!pos.in_check()) {
-          const std::optional<int> theirs = eval::max_swap_value(pos, pos.pieces(~us), ~chess::Bitboard(0));
-          chess::UndoInfo pass;
-          pos.do_null_move(pass);
-          ASSERT_EQ(theirs, best_legal_exchange(pos)) << pos.fen();
-          pos.undo_null_move(pass);
-        }
-        if (i == rec.main_line_size()) break;
-        const chess::Move m = rec.main_move(i);
-        chess::UndoInfo u;
-        if (m == chess::Move::null()) pos.do_null_move(u);
-        else pos.do_move(m, u);
+    cqltest::for_each_corpus_position(file, limit, [&](chess::Position& pos) {
+      const chess::Color us = pos.side_to_move();
+      ++positions;
+      ASSERT_EQ(eval::max_swap_value(pos, pos.pieces(us), ~chess::Bitboard(0)), best_legal_exchange(pos))
+          << pos.fen();
+      if (!pos.in_check()) {
+        const std::optional<int> theirs = eval::max_swap_value(pos, pos.pieces(~us), ~chess::Bitboard(0));
+        chess::UndoInfo pass;
+        pos.do_null_move(pass);
+        ASSERT_EQ(theirs, best_legal_exchange(pos)) << pos.fen();
+        pos.undo_null_move(pass);
       }
-    }
+    });
   }
   EXPECT_GT(positions, 20000u);
 }
@@ -415,38 +398,20 @@ TEST(MaxSwapValueCorpus, EnoughAnswersWhetherTheMaximumReachesIt) {
   // Every main-line position of the studies and the first 300 annotated games, for several
   // designator pairs (white/black/all movers and targets): with `enough`, the result reaches
   // `enough` exactly when the maximum does.
-  const std::string dir = CQLDB_CORPUS_DIR;
   size_t checked = 0;
   for (const auto& [file, limit] : {std::pair{"studies.pgn", 1000}, {"annotated.pgn", 300}}) {
-    import::PgnSplitter games(import::InputStream(dir + "/" + file));
-    import::RawGame raw;
-    import::GameBuilder builder;
-    import::BuiltGame built;
-    for (int n = 0; n < limit && games.next(raw); ++n) {
-      builder.build(raw, file, built);
-      if (!built.stored) continue;
-      db::RecordView rec = db::RecordView::parse(built.record);
-      chess::Position pos;
-      if (!rec.start_fen().empty()) pos.set_fen(rec.start_fen(), rec.chess960());
-      for (uint32_t i = 0;; ++i) {
-        const chess::Bitboard all = ~chess::Bitboard(0), w = pos.pieces(chess::WHITE),
-                              b = pos.pieces(chess::BLACK);
-        const std::pair<chess::Bitboard, chess::Bitboard> pairs[] = {{w, b}, {b, w}, {all, all}};
-        for (const auto& [movers, targets] : pairs) {
-          const std::optional<int> best = eval::max_swap_value(pos, movers, targets);
-          for (int enough : {-2, 0, 1, 2, 3, 4, 5, 8, 9, 10, 12, 17, 18}) {
-            const std::optional<int> v = eval::max_swap_value(pos, movers, targets, enough);
-            ++checked;
-            ASSERT_EQ(v && *v >= enough, best && *best >= enough) << pos.fen() << " enough " << enough;
-          }
+    cqltest::for_each_corpus_position(file, limit, [&](chess::Position& pos) {
+      const chess::Bitboard all = ~chess::Bitboard(0), w = pos.pieces(chess::WHITE), b = pos.pieces(chess::BLACK);
+      const std::pair<chess::Bitboard, chess::Bitboard> pairs[] = {{w, b}, {b, w}, {all, all}};
+      for (const auto& [movers, targets] : pairs) {
+        const std::optional<int> best = eval::max_swap_value(pos, movers, targets);
+        for (int enough : {-2, 0, 1, 2, 3, 4, 5, 8, 9, 10, 12, 17, 18}) {
+          const std::optional<int> v = eval::max_swap_value(pos, movers, targets, enough);
+          ++checked;
+          ASSERT_EQ(v && *v >= enough, best && *best >= enough) << pos.fen() << " enough " << enough;
         }
-        if (i == rec.main_line_size()) break;
-        const chess::Move m = rec.main_move(i);
-        chess::UndoInfo u;
-        if (m == chess::Move::null()) pos.do_null_move(u);
-        else pos.do_move(m, u);
       }
-    }
+    });
   }
   EXPECT_GT(checked, 100000u);
 }

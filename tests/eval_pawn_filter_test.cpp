@@ -42,46 +42,29 @@ std::vector<PawnAttribute> all_forms() {
 
 TEST(PawnFilterCorpus, WholeSetAttributesEqualPawnByPawn) {
   const std::vector<PawnAttribute> forms = all_forms();
-  const std::string dir = CQLDB_CORPUS_DIR;
   size_t checked = 0;
   uint64_t mix = 0x9E3779B97F4A7C15ull;  // subsets of the pawns, varied per position
   for (const auto& [file, limit] : {std::pair{"studies.pgn", 1000}, {"annotated.pgn", 150}}) {
-    import::PgnSplitter games(import::InputStream(dir + "/" + file));
-    import::RawGame raw;
-    import::GameBuilder builder;
-    import::BuiltGame built;
-    for (int n = 0; n < limit && games.next(raw); ++n) {
-      builder.build(raw, file, built);
-      if (!built.stored) continue;
-      db::RecordView rec = db::RecordView::parse(built.record);
-      chess::Position pos;
-      if (!rec.start_fen().empty()) pos.set_fen(rec.start_fen(), rec.chess960());
-      for (uint32_t i = 0;; ++i) {
-        for (chess::Color c : {chess::WHITE, chess::BLACK}) {
-          const Bitboard pawns = pos.pieces(c, chess::PAWN);
-          mix = mix * 6364136223846793005ull + 1442695040888963407ull;
-          for (Bitboard set : {pawns, pawns & mix, pawns & ~(mix >> 7)}) {
-            for (const PawnAttribute& a : forms) {
-              Bitboard expected = 0;
-              for (Bitboard b = set; b;) {
-                const chess::Square s = chess::pop_lsb(b);
-                if (eval::pawn_has_attribute(pos, c, set, s, a)) expected |= chess::square_bb(s);
-              }
-              const PawnAttribute one[] = {a};
-              ++checked;
-              ASSERT_EQ(eval::filter_pawns(pos, c, set, one), expected)
-                  << pos.fen() << " attribute " << int(a.attr) << (a.negated ? " negated" : "")
-                  << (a.exact ? " exact" : "") << " count " << a.count.value_or(0);
+    cqltest::for_each_corpus_position(file, limit, [&](chess::Position& pos) {
+      for (chess::Color c : {chess::WHITE, chess::BLACK}) {
+        const Bitboard pawns = pos.pieces(c, chess::PAWN);
+        mix = mix * 6364136223846793005ull + 1442695040888963407ull;
+        for (Bitboard set : {pawns, pawns & mix, pawns & ~(mix >> 7)}) {
+          for (const PawnAttribute& a : forms) {
+            Bitboard expected = 0;
+            for (Bitboard b = set; b;) {
+              const chess::Square s = chess::pop_lsb(b);
+              if (eval::pawn_has_attribute(pos, c, set, s, a)) expected |= chess::square_bb(s);
             }
+            const PawnAttribute one[] = {a};
+            ++checked;
+            ASSERT_EQ(eval::filter_pawns(pos, c, set, one), expected)
+                << pos.fen() << " attribute " << int(a.attr) << (a.negated ? " negated" : "")
+                << (a.exact ? " exact" : "") << " count " << a.count.value_or(0);
           }
         }
-        if (i == rec.main_line_size()) break;
-        const chess::Move m = rec.main_move(i);
-        chess::UndoInfo u;
-        if (m == chess::Move::null()) pos.do_null_move(u);
-        else pos.do_move(m, u);
       }
-    }
+    });
   }
   EXPECT_GT(checked, 500000u);
 }

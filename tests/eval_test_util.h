@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "eval/game_matcher.h"
 #include "eval/program.h"
 #include "import/game_builder.h"
+#include "import/input_stream.h"
 #include "import/pgn_splitter.h"
 
 namespace cqltest {
@@ -58,6 +60,33 @@ inline GameResult run_game(const std::string& script, const std::string& pgn,
 /// Runs `script` on a one-position game starting from `fen` (no moves).
 inline bool run_fen(const std::string& script, const std::string& fen) {
   return run_game(script, "[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n*\n").matched;
+}
+
+/// Calls `on_position(pos)` at every main-line position (ply 0 to the final position) of the
+/// first `limit` games of ../shared/corpus/`file` that import. `on_position` may change `pos`
+/// (e.g. a null move) but must restore it. Stops at the first fatal failure (ASSERT_*) in it.
+inline void for_each_corpus_position(const std::string& file, int limit,
+                                     const std::function<void(chess::Position&)>& on_position) {
+  import::PgnSplitter games(import::InputStream(std::string(CQLDB_CORPUS_DIR) + "/" + file));
+  import::RawGame raw;
+  import::GameBuilder builder;
+  import::BuiltGame built;
+  for (int n = 0; n < limit && games.next(raw); ++n) {
+    builder.build(raw, file, built);
+    if (!built.stored) continue;
+    const db::RecordView rec = db::RecordView::parse(built.record);
+    chess::Position pos;
+    if (!rec.start_fen().empty()) pos.set_fen(rec.start_fen(), rec.chess960());
+    for (uint32_t i = 0;; ++i) {
+      on_position(pos);
+      if (::testing::Test::HasFatalFailure() || i == rec.main_line_size()) break;
+      const chess::Move m = rec.main_move(i);
+      chess::UndoInfo u;
+      if (m == chess::Move::null()) pos.do_null_move(u);
+      else pos.do_move(m, u);
+    }
+    if (::testing::Test::HasFatalFailure()) return;
+  }
 }
 
 /// Wraps position-list items into a script: "(match (position ITEMS))".
