@@ -65,7 +65,7 @@ inline constexpr uint32_t kOldestUpgradableFormatVersion = 1;
 /// sig::kSignatureFormatVersion (index/signature.h, where the encoding is documented; a
 /// static_assert there keeps them together): this layer stores signatures as opaque bytes
 /// and only compares this number on open.
-inline constexpr uint32_t kSignatureFormatVersion = 2;
+inline constexpr uint32_t kSignatureFormatVersion = 3;
 
 inline constexpr const char* kGamesFile = "games.mdb";         ///< LMDB data file
 inline constexpr const char* kHeadersFile = "headers.sqlite";  ///< SQLite file

@@ -216,6 +216,8 @@ void PostingsBuilder::add(uint32_t id, const Signature& s) {
   if (s.en_passant) add_key(flag_key(kFlagEnPassant), id);
   if (s.checks[WHITE]) add_key(flag_key(kFlagWhiteInCheck), id);
   if (s.checks[BLACK]) add_key(flag_key(kFlagBlackInCheck), id);
+  if (s.double_check(WHITE)) add_key(flag_key(kFlagWhiteInDoubleCheck), id);
+  if (s.double_check(BLACK)) add_key(flag_key(kFlagBlackInDoubleCheck), id);
   if (s.plies) add_key(flag_key(kFlagHasMove), id);
   if (s.has_variations) add_key(flag_key(kFlagVariations), id);
   for (int bit = 0; bit < 4; ++bit)

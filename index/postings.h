@@ -9,7 +9,7 @@
 // index can always be rebuilt from the signatures (`cqldb reindex`, or the catch-up that
 // runs after every import).
 //
-// ---- File <dir>/postings.bin, format version kPostingsFormatVersion (= 1) --------------
+// ---- File <dir>/postings.bin, format version kPostingsFormatVersion (= 2) --------------
 //
 // All integers little-endian uint32.
 //   magic "CQLPOST1" (8 bytes)
@@ -60,8 +60,9 @@ class Roaring;
 namespace sig {
 
 /// Version of postings.bin's layout; a file of another version is ignored (and rebuilt by
-/// the next import or reindex).
-inline constexpr uint32_t kPostingsFormatVersion = 1;
+/// the next import or reindex). Version 2 added the double-check flags (a version-1 file
+/// would claim that no game has a double check).
+inline constexpr uint32_t kPostingsFormatVersion = 2;
 /// The file name inside a database directory.
 inline constexpr const char* kPostingsFile = "postings.bin";
 
@@ -78,6 +79,8 @@ enum PostingFlag : uint32_t {
   kFlagHasMove = 8,         ///< the main line has at least one move
   kFlagVariations = 9,      ///< the record has variations
   kFlagUnindexed = 10,      ///< no readable signature: every test keeps the game
+  kFlagWhiteInDoubleCheck = 11,  ///< some main-line position has White to move and in double check
+  kFlagBlackInDoubleCheck = 12,  ///< the same for Black
 };
 
 /// Every posting key is below this.

@@ -8,11 +8,12 @@
 // numbered 0..63 from a1. Bitboard arrays are indexed by chess::Piece (W_PAWN = 1 ..
 // W_KING = 6, B_PAWN = 9 .. B_KING = 14; the other four entries stay 0).
 //
-// ---- Encoding, format version kSignatureFormatVersion (= 2) ------------------------------
+// ---- Encoding, format version kSignatureFormatVersion (= 3) ------------------------------
 //
 // Integers in the byte part are little-endian; a varint is unsigned LEB128 (db/record_codec.h).
-// Bytes 0-4, the plies and start_game_ply are the Summary (below): fixed places, readable
-// without the bit stream, so the planner's first test costs a few nanoseconds a game.
+// Bytes 0-5, the plies, the castling plies and start_game_ply are the Summary (below): fixed
+// places, readable without the bit stream, so the planner's first test costs a few
+// nanoseconds a game.
 //
 //   byte 0   flags (SignatureByteFlags): start FEN, Chess960, variations, null moves, en
 //            passant played, final position in check, final position without a legal move,
@@ -26,8 +27,14 @@
 //            queens >= 1 throughout, bits 3-4 min(rooks, 3), bits 5-6 min(bishops, 3),
 //            bit 7 knights >= 1 throughout
 //   byte 4   the same for Black
-//   (version 1 had neither the promotion bits nor bytes 3-4)
+//   byte 5   bit 0: some position has White to move in double check (two or more
+//            checkers), bit 1: the same for Black; bits 2-7 are 0
+//   (version 1 had neither the promotion bits nor bytes 3-4; version 2 had no byte 5 and
+//   no castling plies)
 //   varint   N = main-line plies
+//   varint   for each castling bit set in byte 1 (bits 0..3 in order): the ply p from which
+//            the castling was played (the move from ply p to p + 1; p < N, and the side to
+//            move at p is the castling side)
 //   only with kByteStartFen:
 //     varint   start_game_ply (chess::Position::game_ply() of the FEN)
 //     8 bytes  occupied squares of ply 0 (Bitboard, little-endian)
@@ -70,9 +77,10 @@
 // decode() checks all of the above and that the bytes end exactly after the padding, and
 // throws CorruptSignature otherwise.
 //
-// Size: 78.3 bytes per game on average over players-344k (header 6.1, timeline 12.0, always
-// 4.0, home pawns 10.7, ever 38.3, final position 6.6, padding 0.5); an empty game from the
-// standard start takes 12 bytes.
+// Size: 81.0 bytes per game on average over players-344k (header 8.8 of which byte 5 1.0
+// and castling plies 1.7, timeline 12.0, always 4.0, home pawns 10.7, ever 38.3, final
+// position 6.6, padding 0.5; version 2 took 78.3); an empty game from the standard start
+// takes 13 bytes.
 #pragma once
 
 #include <array>
@@ -89,7 +97,7 @@ namespace sig {
 
 /// Version of the encoding above; stored in the LMDB meta sub-db ("signature_format_version")
 /// and checked on open. Bump on any change; `cqldb reindex` rewrites old signatures.
-inline constexpr uint32_t kSignatureFormatVersion = 2;
+inline constexpr uint32_t kSignatureFormatVersion = 3;
 
 /// Check counts saturate at this value.
 inline constexpr uint8_t kMaxChecks = 15;
@@ -153,6 +161,14 @@ struct Signature {
   /// CastlingRight bits of the castlings played on the main line (WHITE_OO: White castled
   /// king side, ...). Chess960 castlings count by the side of the rook.
   uint8_t castlings = 0;
+  /// castling_plies[b] = the ply from which the castling of CastlingRight bit b (0..3) was
+  /// played (the move from that ply to the next), when castlings has bit b; 0 otherwise. A
+  /// side castles at most once (castling removes its rights), so this is exact:
+  /// `:iscastling` with right b can hold only at ply castling_plies[b].
+  std::array<uint32_t, 4> castling_plies{};
+  /// Bit c set: some main-line position has side c to move and in double check (two or
+  /// more checkers; the `:doublecheck` positions).
+  uint8_t double_checks = 0;
   /// Promotions played on the main line: bit 4 * colour + (type - KNIGHT), e.g. bit 3 =
   /// White promoted to a queen, bit 4 = Black promoted to a knight. Derived from the
   /// material timeline (every promotion changes the material).
@@ -204,6 +220,8 @@ struct Signature {
   bool promoted(chess::Color c, chess::PieceType pt) const {
     return promotions & (1u << (4 * c + pt - chess::KNIGHT));
   }
+  /// True if some main-line position has side `c` to move and in double check.
+  bool double_check(chess::Color c) const { return double_checks >> c & 1; }
   /// True if some side promoted to a knight, bishop or rook on the main line.
   bool under_promotion() const { return (promotions & 0x77) != 0; }
   /// The material run holding ply `p` (p <= plies; binary search).
@@ -219,7 +237,8 @@ struct Signature {
   bool operator==(const Signature&) const = default;
 };
 
-/// The fixed-place part of an encoded signature (bytes 0-4, the plies and start_game_ply),
+/// The fixed-place part of an encoded signature (bytes 0-5, the plies, the castling plies and
+/// start_game_ply),
 /// read by read_summary() without decoding the bit stream: the planner's cheap first test
 /// (planner::Condition::holds_summary). Everything in it is about the main line.
 struct Summary {
@@ -229,6 +248,8 @@ struct Summary {
   /// is only in the material timeline.
   uint8_t promoted_types = 0;
   std::array<uint8_t, chess::COLOR_NB> checks{};  ///< Signature::checks
+  std::array<uint32_t, 4> castling_plies{};       ///< Signature::castling_plies
+  uint8_t double_checks = 0;                      ///< Signature::double_checks (byte 5)
   /// Lower bounds of each kind's count over every main-line position, capped (pawns, rooks
   /// and bishops at 3, queens and knights at 1): count(c, t) of the material at any ply
   /// >= min_material.count(c, t). Kinds are bounded separately.
@@ -237,6 +258,8 @@ struct Summary {
   uint32_t start_game_ply = 0;  ///< Signature::start_game_ply
 
   bool null_moves() const { return flags & kByteNullMoves; }
+  /// True if some main-line position has side `c` to move and in double check.
+  bool double_check(chess::Color c) const { return double_checks >> c & 1; }
   bool final_mate() const { return (flags & kByteFinalCheck) && (flags & kByteFinalNoMoves); }
   bool final_stalemate() const { return !(flags & kByteFinalCheck) && (flags & kByteFinalNoMoves); }
   /// Side to move at the final position.
@@ -263,8 +286,9 @@ void encode(const Signature& s, std::string& out);
 /// for kMaterial and 0.9 us for kAll (one core of the 2-core test machine); read_summary()
 /// is cheaper still. kMaterial and kAll also check the Summary bytes against the timeline.
 enum class DecodeScope : uint8_t {
-  kHeader,    ///< bytes 0-2, plies and the start position: flags, castlings, checks, plies,
-              ///< start_game_ply, start_side, start
+  kHeader,    ///< bytes 0-2 and 5, plies, castling plies and the start position: flags,
+              ///< castlings, castling_plies, checks, double_checks, plies, start_game_ply,
+              ///< start_side, start
   kMaterial,  ///< also the material timeline and the promotions derived from it
   kAll,       ///< every field
 };

@@ -1,5 +1,6 @@
 #include "index/signature_builder.h"
 
+#include <bit>
 #include <cstdint>
 
 #include "chess/movegen.h"
@@ -65,7 +66,7 @@ void SignatureBuilder::begin(const chess::Position& start, bool start_fen, bool 
   material_ = MaterialKey::of(start);
   sig_.material.push_back({material_, 0, 0});
   ply_ = 0;
-  if (start.in_check()) count_check(start.side_to_move());
+  if (start.in_check()) count_check(start);
 }
 
 void SignatureBuilder::add_move(const chess::Position& after, chess::Move m,
@@ -81,8 +82,12 @@ void SignatureBuilder::add_move(const chess::Position& after, chess::Move m,
       case chess::Move::CASTLING:
         touch(after, chess::make_piece(mover, chess::KING));
         touch(after, chess::make_piece(mover, chess::ROOK));
-        sig_.castlings |= chess::castling_right(mover, m.to_sq() > m.from_sq());
+      {
+        const chess::CastlingRight right = chess::castling_right(mover, m.to_sq() > m.from_sq());
+        sig_.castlings |= right;
+        sig_.castling_plies[std::countr_zero(unsigned(right))] = ply_ - 1;  // played from ply_ - 1
         break;
+      }
       case chess::Move::PROMOTION:
         touch(after, chess::make_piece(mover, chess::PAWN));
         touch(after, chess::make_piece(mover, m.promotion_type()));
@@ -120,7 +125,7 @@ void SignatureBuilder::add_move(const chess::Position& after, chess::Move m,
       }
     }
   }
-  if (after.in_check()) count_check(after.side_to_move());
+  if (after.in_check()) count_check(after);
 }
 
 void SignatureBuilder::finish(const chess::Position& final_pos, bool has_variations) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 
+#include "chess/bitboard.h"
 #include "chess/position.h"
 #include "chess/types.h"
 #include "db/record_view.h"
@@ -50,9 +51,12 @@ class SignatureBuilder {
     sig_.ever[pc] |= now;
     sig_.always[pc] &= now;
   }
-  /// Records that the side to move at the position with ply ply_ is in check.
-  void count_check(chess::Color c) {
+  /// Records that the side to move at `pos` (the position with ply ply_) is in check, and
+  /// whether by two pieces.
+  void count_check(const chess::Position& pos) {
+    const chess::Color c = pos.side_to_move();
     if (sig_.checks[c] < kMaxChecks) ++sig_.checks[c];
+    if (chess::more_than_one(pos.checkers())) sig_.double_checks |= uint8_t(1u << c);
   }
 
   Signature sig_;                                             // the signature being built

@@ -213,6 +213,16 @@ void check_consistent(const Signature& s, Change (&changes)[kMaxRuns], Departure
   }
   if (s.checks[0] > kMaxChecks || s.checks[1] > kMaxChecks || s.castlings > chess::ANY_CASTLING)
     inconsistent("checks or castlings out of range");
+  if (s.double_checks > 3 || (s.double_check(chess::WHITE) && !s.checks[chess::WHITE]) ||
+      (s.double_check(chess::BLACK) && !s.checks[chess::BLACK]))
+    inconsistent("double checks out of range or without a check");
+  for (int bit = 0; bit < 4; ++bit) {
+    const uint32_t p = s.castling_plies[bit];
+    const bool ok = !(s.castlings >> bit & 1)
+                        ? p == 0
+                        : p < s.plies && side_at(s.start_side, p) == chess::Color(bit / 2);
+    if (!ok) inconsistent("castling ply " + std::to_string(p) + " of castling bit " + std::to_string(bit));
+  }
   for (chess::Color c : {chess::WHITE, chess::BLACK}) {
     for (int f = 0; f < 8; ++f) {
       const chess::Square h = home_square(c, f);
@@ -261,7 +271,10 @@ void encode(const Signature& s, std::string& out) {
   const MaterialKey min = min_over(s.material);
   out.push_back(char(min_byte(min, chess::WHITE)));
   out.push_back(char(min_byte(min, chess::BLACK)));
+  out.push_back(char(s.double_checks));
   db::codec::put_varint(out, s.plies);
+  for (int bit = 0; bit < 4; ++bit)
+    if (s.castlings >> bit & 1) db::codec::put_varint(out, s.castling_plies[bit]);
   if (s.start_fen) {
     db::codec::put_varint(out, s.start_game_ply);
     Bitboard occupied = 0;
@@ -371,7 +384,7 @@ const char* type_name(int pt) {
 std::string_view decode_header(std::string_view bytes, Signature& s, uint32_t& summary_bytes) {
   const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const uint8_t* end = p + bytes.size();
-  if (bytes.size() < 6) corrupt("header", "only " + std::to_string(bytes.size()) + " bytes");
+  if (bytes.size() < 7) corrupt("header", "only " + std::to_string(bytes.size()) + " bytes");
   const uint8_t flags = p[0];
   s.start_fen = flags & kByteStartFen;
   s.chess960 = flags & kByteChess960;
@@ -385,9 +398,21 @@ std::string_view decode_header(std::string_view bytes, Signature& s, uint32_t& s
   s.checks[chess::WHITE] = p[2] & 15;
   s.checks[chess::BLACK] = p[2] >> 4;
   summary_bytes = uint32_t(p[1] >> 4) | uint32_t(p[3]) << 8 | uint32_t(p[4]) << 16;
-  p += 5;
+  s.double_checks = p[5];
+  if (s.double_checks > 3 || (s.double_check(chess::WHITE) && !s.checks[chess::WHITE]) ||
+      (s.double_check(chess::BLACK) && !s.checks[chess::BLACK]))
+    corrupt("header", "bad double-check byte " + std::to_string(p[5]));
+  p += 6;
   if (!db::codec::get_varint(p, end, s.plies) || s.plies == UINT32_MAX)
     corrupt("header", "bad ply count");
+  for (int bit = 0; bit < 4; ++bit) {
+    if (!(s.castlings >> bit & 1)) continue;
+    uint32_t& ply = s.castling_plies[bit];
+    if (!db::codec::get_varint(p, end, ply)) corrupt("header", "bad castling ply");
+    if (ply >= s.plies || side_at(s.start_side, ply) != chess::Color(bit / 2))
+      corrupt("header", "castling ply " + std::to_string(ply) + " of castling bit " + std::to_string(bit) +
+                            " is not a move of the castling side");
+  }
   if (!s.start_fen) {
     if (s.start_side != chess::WHITE) corrupt("header", "Black to move in the standard start");
     s.start = standard_start();

@@ -1,5 +1,5 @@
 // summarize() and read_summary() of signature.h: the fixed-place Summary bytes (layout in
-// signature.h, bytes 0-4 and the varints after them).
+// signature.h, bytes 0-5 and the varints after them).
 #include <array>
 
 #include "db/record_codec.h"
@@ -29,7 +29,7 @@ Summary summarize(const Signature& s) {
 }
 
 bool read_summary(std::string_view bytes, Summary& out) {
-  if (bytes.size() < 6) return false;
+  if (bytes.size() < 7) return false;
   const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const uint8_t* end = p + bytes.size();
   out.flags = p[0];
@@ -49,8 +49,12 @@ bool read_summary(std::string_view bytes, Summary& out) {
   }();
   static_assert(MaterialKey::shift(chess::BLACK, chess::PAWN) == 20);
   out.min_material = MaterialKey(kWhite[p[3]] | kWhite[p[4]] << 20);
-  p += 5;
+  out.double_checks = p[5];
+  p += 6;
   if (!db::codec::get_varint(p, end, out.plies)) return false;
+  out.castling_plies = {};
+  for (int bit = 0; bit < 4; ++bit)
+    if ((out.castlings >> bit & 1) && !db::codec::get_varint(p, end, out.castling_plies[bit])) return false;
   out.start_game_ply = 0;
   if ((out.flags & kByteStartFen) && !db::codec::get_varint(p, end, out.start_game_ply)) return false;
   return true;

@@ -122,9 +122,10 @@ Condition derive_node(const Node& n, size_t max_variants) {
     case Op::kMate: return leaf(CondOp::kFinalMate);
     case Op::kStalemate: return leaf(CondOp::kFinalStalemate);
     case Op::kCheck:
-    case Op::kDoubleCheck:
     case Op::kContactCheck:
       return n.d.empty() ? leaf(CondOp::kAnyCheck) : all_of({leaf(CondOp::kAnyCheck), ever(n.d[0])});
+    case Op::kDoubleCheck:  // with a designator: two of its pieces check, so one stands on its squares
+      return n.d.empty() ? leaf(CondOp::kDoubleCheck) : all_of({leaf(CondOp::kDoubleCheck), ever(n.d[0])});
     case Op::kPieceCount: return count_condition(n.d[0], n.range, false);
     case Op::kPower: return count_condition(n.d[0], n.range, true);
     case Op::kPowerDifference:
@@ -437,6 +438,7 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
     case CondOp::kFinalMate: return s.null_moves || s.final_mate();
     case CondOp::kFinalStalemate: return s.null_moves || s.final_stalemate();
     case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
+    case CondOp::kDoubleCheck: return s.double_checks != 0;
     case CondOp::kPromotion:
       for (int i = 0; i < 12; ++i) {
         if (!(pieces >> i & 1)) continue;
@@ -531,6 +533,7 @@ std::string Condition::describe() const {
     case CondOp::kFinalMate: return "final position mate";
     case CondOp::kFinalStalemate: return "final position stalemate";
     case CondOp::kAnyCheck: return "some check";
+    case CondOp::kDoubleCheck: return "some double check";
     case CondOp::kPromotion: return "promotion to " + mask_text(pieces);
     case CondOp::kEnPassant: return "en passant played";
     case CondOp::kHasVariations: return "has variations";

@@ -30,6 +30,8 @@ enum class CondOp : uint8_t {
   kFinalMate,     ///< the final position is mate (or a null move makes it unknowable)
   kFinalStalemate,///< the final position is stalemate (or null moves)
   kAnyCheck,      ///< some position has the side to move in check
+  kDoubleCheck,   ///< some position has the side to move in double check (either colour:
+                  ///< Signature::double_checks != 0; colour-blind, so :flipcolor needs nothing)
   kPromotion,     ///< a promotion to one of the kinds in `pieces` was played
   kEnPassant,     ///< an en-passant capture was played
   kHasVariations, ///< the record has variations (Signature::has_variations)

@@ -52,6 +52,7 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     case CondOp::kFinalMate: return s.null_moves() || s.final_mate();
     case CondOp::kFinalStalemate: return s.null_moves() || s.final_stalemate();
     case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
+    case CondOp::kDoubleCheck: return s.double_checks != 0;
     case CondOp::kEnPassant: return (s.flags & sig::kByteEnPassant) != 0;
     case CondOp::kHasVariations: return (s.flags & sig::kByteVariations) != 0;
     case CondOp::kCastled:

@@ -48,7 +48,8 @@ std::string explain_plan(const eval::Program& program, const Plan* plan) {
   }
   if (plan)
     out += std::string("  ply windows:          ") +
-           (plan->has_ply_windows() ? "on (replay evaluates only the plies where material, mate or move number allow a match)"
+           (plan->has_ply_windows() ? "on (replay evaluates only the plies where material, mate, move number or a castling "
+                                      "allow a match; a game where a list can match at no ply is not replayed)"
                                     : "off (every position of a replayed game is evaluated)") +
            "\n";
   if (program.negated()) out += "  (the match list is negated with :not: no signature pruning)\n";

@@ -42,6 +42,7 @@ Plan Plan::make(const eval::Program& program) {
     plan.conditions_.push_back(std::move(c));
   }
   plan.windows_ = PlyWindows::make(program);
+  plan.prunes_ |= plan.windows_.active();  // the windows need the filter too
   return plan;
 }
 
@@ -49,6 +50,7 @@ unsigned Plan::keep(const sig::Signature& s, const eval::GameInfo* info, unsigne
   unsigned kept = 0;
   for (size_t i = 0; i < conditions_.size(); ++i)
     if ((alternatives >> i & 1) && conditions_[i].holds(s, info)) kept |= 1u << i;
+  if (kept && prunes_by_windows()) kept = windows_.prune(s, kept);
   return kept;
 }
 
@@ -73,8 +75,9 @@ unsigned Plan::keep_encoded(std::string_view bytes, const eval::GameInfo* info, 
   unsigned kept = 0;
   for (size_t i = 0; i < conditions_.size(); ++i)
     if ((alternatives >> i & 1) && conditions_[i].holds_summary(summary, info)) kept |= 1u << i;
-  if (!kept || scope_ == sig::DecodeScope::kHeader) return kept;  // the Summary decided
-  sig::decode(bytes, scratch, scope_);
+  if (kept && prunes_by_windows()) kept = windows_.prune(summary, kept);
+  if (!kept || scope() == sig::DecodeScope::kHeader) return kept;  // the Summary decided
+  sig::decode(bytes, scratch, scope());
   return keep(scratch, info, kept);
 }
 

@@ -3,6 +3,7 @@
 // never decides a match: eval::search replays every game it keeps.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,17 @@ class Plan : public eval::CandidateFilter {
   /// (its matches are games where the lists fail).
   static Plan make(const eval::Program& program);
 
-  sig::DecodeScope scope() const override { return scope_; }
+  /// The conditions' scope, and the ply windows' when they can prune (keep()).
+  sig::DecodeScope scope() const override {
+    return prunes_by_windows() ? std::max(scope_, windows_.scope()) : scope_;
+  }
+  /// The alternatives whose condition holds and, with ply windows on, in which every list
+  /// that must match somewhere has a ply where it may (PlyWindows::prune).
   unsigned keep(const sig::Signature& s, const eval::GameInfo* info,
                 unsigned alternatives) const override;
-  /// Tests the Summary first (Condition::holds_summary); decodes to scope() only when the
-  /// conditions need more than the Summary and it did not rule the game out.
+  /// Tests the Summary first (Condition::holds_summary, PlyWindows::prune on the Summary);
+  /// decodes to scope() only when the conditions or windows need more than the Summary and
+  /// it did not rule the game out.
   unsigned keep_encoded(std::string_view bytes, const eval::GameInfo* info, unsigned alternatives,
                         sig::Signature& scratch) const override;
   bool needs_game_info() const override { return needs_game_info_; }
@@ -47,6 +54,9 @@ class Plan : public eval::CandidateFilter {
   size_t size() const { return conditions_.size(); }
 
  private:
+  /// True when keep() also drops games by their ply windows.
+  bool prunes_by_windows() const { return use_windows_ && windows_.can_prune(); }
+
   std::vector<Condition> conditions_;
   PlyWindows windows_;
   bool use_windows_ = true;

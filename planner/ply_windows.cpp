@@ -1,6 +1,7 @@
 #include "planner/ply_windows.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "eval/board_predicates.h"
 #include "planner/material.h"
@@ -32,6 +33,10 @@ bool item_of(const eval::Node& n, PlyWindows::Item& item) {
     case eval::Op::kStalemate: item.kind = PlyWindows::Item::kFinal; return true;
     case eval::Op::kHalfmoveNumber: item.kind = PlyWindows::Item::kHalfmove; item.range = n.range; return true;
     case eval::Op::kMoveNumber: item.kind = PlyWindows::Item::kMove; item.range = n.range; return true;
+    case eval::Op::kIsCastling:  // the next (main-line) move is a castling of these rights
+      item.kind = PlyWindows::Item::kCastling;
+      item.pieces = uint32_t(n.value) & chess::ANY_CASTLING;
+      return true;
     default: return false;
   }
 }
@@ -49,8 +54,13 @@ void intersect(const Intervals& a, const Intervals& b, Intervals& out) {
   }
 }
 
-/// Sets `out` to the plies of the game of `s` where `item` may hold.
-void item_plies(const PlyWindows::Item& item, const sig::Signature& s, Intervals& out) {
+bool has_null_moves(const sig::Signature& s) { return s.null_moves; }
+bool has_null_moves(const sig::Summary& s) { return s.null_moves(); }
+
+/// Sets `out` to the plies of the game of `s` where `item` may hold. `S` is sig::Signature
+/// or sig::Summary (no material timeline: count and power items allow every ply).
+template <class S>
+void item_plies(const PlyWindows::Item& item, const S& s, Intervals& out) {
   out.clear();
   const int64_t n = s.plies;
   auto clip = [&](int64_t lo, int64_t hi) {
@@ -61,14 +71,18 @@ void item_plies(const PlyWindows::Item& item, const sig::Signature& s, Intervals
   switch (item.kind) {
     case PlyWindows::Item::kCount:
     case PlyWindows::Item::kPower:
-      if (s.material.empty()) return clip(0, n);  // not decoded: every ply
-      for (const sig::MaterialRun& run : s.material)
-        if (item.range.contains(material_of(run.key, item.pieces, item.kind == PlyWindows::Item::kPower))) {
-          if (!out.empty() && out.back().second + 1 == run.first_ply) out.back().second = run.last_ply;
-          else out.emplace_back(run.first_ply, run.last_ply);
-        }
-      return;
-    case PlyWindows::Item::kFinal: return s.null_moves ? clip(0, n) : clip(n, n);  // mate/stalemate end a game
+      if constexpr (std::is_same_v<S, sig::Signature>) {
+        if (s.material.empty()) return clip(0, n);  // not decoded: every ply
+        for (const sig::MaterialRun& run : s.material)
+          if (item.range.contains(material_of(run.key, item.pieces, item.kind == PlyWindows::Item::kPower))) {
+            if (!out.empty() && out.back().second + 1 == run.first_ply) out.back().second = run.last_ply;
+            else out.emplace_back(run.first_ply, run.last_ply);
+          }
+        return;
+      } else {
+        return clip(0, n);
+      }
+    case PlyWindows::Item::kFinal: return has_null_moves(s) ? clip(0, n) : clip(n, n);  // mate/stalemate end a game
     case PlyWindows::Item::kHalfmove: {
       const eval::IntRange& r = item.range;
       return clip(r.lo_from_end ? n - r.lo : r.lo, r.hi_from_end ? n - r.hi : r.hi);
@@ -83,8 +97,33 @@ void item_plies(const PlyWindows::Item& item, const sig::Signature& s, Intervals
       hi = std::min<int64_t>(hi, INT32_MAX);
       return clip(2 * lo - 2 - g, 2 * hi - 1 - g);
     }
+    case PlyWindows::Item::kCastling: {
+      // A side castles at most once, from the ply in castling_plies (the move to the next
+      // ply; never from the final position, which has no next move).
+      uint32_t plies[4];
+      int k = 0;
+      for (int bit = 0; bit < 4; ++bit)
+        if ((item.pieces & s.castlings) >> bit & 1) plies[k++] = s.castling_plies[bit];
+      std::sort(plies, plies + k);
+      for (int i = 0; i < k; ++i)
+        if (plies[i] < n && (out.empty() || out.back().second < plies[i])) out.emplace_back(plies[i], plies[i]);
+      return;
+    }
   }
   clip(0, n);
+}
+
+/// Sets `out` to the plies where variant `v` may hold (the intersection of its items').
+template <class S>
+void variant_plies(const PlyWindows::Variant& v, const S& s, Intervals& out, Intervals& item,
+                   Intervals& scratch) {
+  out.assign(1, {0, s.plies});
+  for (const PlyWindows::Item& it : v) {
+    item_plies(it, s, item);
+    intersect(out, item, scratch);
+    out.swap(scratch);
+    if (out.empty()) return;
+  }
 }
 
 }  // namespace
@@ -98,6 +137,7 @@ PlyWindows PlyWindows::make(const eval::Program& program) {
   for (const eval::Alternative& alt : program.alternatives()) {
     if (!alt.accumulating.empty()) return PlyWindows();
     std::vector<List> lists;
+    std::vector<uint8_t> required;
     for (size_t i = 0; i < alt.lists.size(); ++i) {
       const eval::PositionList& list = *alt.lists[i];
       // Lists counting runs of consecutive positions depend on the positions between.
@@ -118,11 +158,47 @@ PlyWindows PlyWindows::make(const eval::Program& program) {
         for (const Item& item : v)
           if (item.kind == Item::kCount || item.kind == Item::kPower) w.scope_ = sig::DecodeScope::kMaterial;
       w.active_ |= !l.empty();
+      // A list that must match somewhere and narrows: an empty window rules the game out.
+      const bool must_match = !alt.counts[i].admits_zero();
+      w.can_prune_ |= must_match && !l.empty();
+      required.push_back(must_match);
       lists.push_back(std::move(l));
     }
     w.alternatives_.push_back(std::move(lists));
+    w.required_.push_back(std::move(required));
   }
   return w;
+}
+
+template <class S>
+unsigned PlyWindows::prune_on(const S& s, unsigned alternatives) const {
+  if (!can_prune_) return alternatives;
+  thread_local Intervals variant, item, scratch;  // per game in the signature pass: no allocation
+  for (size_t a = 0; a < alternatives_.size(); ++a) {
+    if (!(alternatives >> a & 1)) continue;
+    for (size_t i = 0; i < alternatives_[a].size(); ++i) {
+      const List& list = alternatives_[a][i];
+      if (!required_[a][i] || list.empty()) continue;
+      bool somewhere = false;
+      for (size_t v = 0; v < list.size() && !somewhere; ++v) {
+        variant_plies(list[v], s, variant, item, scratch);
+        somewhere = !variant.empty();
+      }
+      if (!somewhere) {  // this list can match at no ply: neither can the alternative
+        alternatives &= ~(1u << a);
+        break;
+      }
+    }
+  }
+  return alternatives;
+}
+
+unsigned PlyWindows::prune(const sig::Signature& s, unsigned alternatives) const {
+  return prune_on(s, alternatives);
+}
+
+unsigned PlyWindows::prune(const sig::Summary& s, unsigned alternatives) const {
+  return prune_on(s, alternatives);
 }
 
 void PlyWindows::compute(const sig::Signature& s, unsigned alternatives, std::vector<uint8_t>& allowed) const {
@@ -136,13 +212,7 @@ void PlyWindows::compute(const sig::Signature& s, unsigned alternatives, std::ve
         return;
       }
       for (const Variant& v : list) {
-        variant.assign(1, {0, s.plies});
-        for (const Item& it : v) {
-          item_plies(it, s, item);
-          intersect(variant, item, scratch);
-          variant.swap(scratch);
-          if (variant.empty()) break;
-        }
+        variant_plies(v, s, variant, item, scratch);
         for (const auto& [first, last] : variant)
           std::fill(allowed.begin() + first, allowed.begin() + last + 1, 1);
       }

@@ -13,8 +13,15 @@
 //   :piececount / :power on the whole board  -> plies of the material runs in range
 //   :mate / :stalemate                       -> the final ply (all plies with null moves)
 //   :halfmovenumber / :movenumber            -> their ply range
+//   :iscastling                              -> the plies from which a castling of one of
+//                                               its rights was played
+//                                               (Signature::castling_plies, exact)
 // Every other item leaves the variant's window as it is (it can only narrow the matches).
 // A list without such items, or with more variants than a cap, gets every ply.
+//
+// A list whose MatchCount does not admit 0 must match at some position; when its window is
+// empty on a game, its alternative cannot match there at all (prune()), and the game is not
+// replayed (planner::Plan drops it with the signature test, counted in "after signatures").
 #pragma once
 
 #include <cstdint>
@@ -35,16 +42,27 @@ class PlyWindows {
 
   /// True when some list narrows the plies (compute() can help).
   bool active() const { return active_; }
+  /// True when prune() can rule a game out: some list that must match somewhere narrows.
+  bool can_prune() const { return can_prune_; }
   /// The signature sections compute() reads.
   sig::DecodeScope scope() const { return scope_; }
   /// Sets allowed[p] = 1 for the plies 0..s.plies where some list of the alternatives in
   /// `alternatives` may match, 0 elsewhere. `s` is decoded at least to scope().
   void compute(const sig::Signature& s, unsigned alternatives, std::vector<uint8_t>& allowed) const;
+  /// Of `alternatives` (bit i = alternative i), those in which every list that must match
+  /// somewhere (MatchCount not admitting 0) has a non-empty window on the game: the others
+  /// cannot match it. `s` is decoded at least to scope().
+  unsigned prune(const sig::Signature& s, unsigned alternatives) const;
+  /// The same on a Summary (sig::read_summary): :piececount / :power items allow every ply
+  /// there (the Summary has no timeline), the others are exact.
+  unsigned prune(const sig::Summary& s, unsigned alternatives) const;
 
   /// One understood item of a variant.
   struct Item {
-    enum Kind : uint8_t { kCount, kPower, kFinal, kHalfmove, kMove } kind = kCount;
-    uint32_t pieces = 0;  ///< kCount / kPower: the kinds counted (cql::PieceMask)
+    enum Kind : uint8_t { kCount, kPower, kFinal, kHalfmove, kMove, kCastling } kind = kCount;
+    /// kCount / kPower: the kinds counted (cql::PieceMask); kCastling: the
+    /// chess::CastlingRight bits `:iscastling` accepts
+    uint32_t pieces = 0;
     eval::IntRange range;
   };
   /// A variant: its items (all must hold at the ply); empty = every ply.
@@ -53,8 +71,13 @@ class PlyWindows {
   using List = std::vector<Variant>;
 
  private:
+  template <class S>
+  unsigned prune_on(const S& s, unsigned alternatives) const;
+
   std::vector<std::vector<List>> alternatives_;  // per alternative, per top-level list
+  std::vector<std::vector<uint8_t>> required_;   // per alternative, per list: 1 = must match
   bool active_ = false;
+  bool can_prune_ = false;
   sig::DecodeScope scope_ = sig::DecodeScope::kHeader;
 };
 

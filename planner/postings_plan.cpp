@@ -162,6 +162,8 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
                            p, c.value & 1);
     case CondOp::kAnyCheck:
       return unite_keys(p, {sig::flag_key(sig::kFlagWhiteInCheck), sig::flag_key(sig::kFlagBlackInCheck)});
+    case CondOp::kDoubleCheck:
+      return unite_keys(p, {sig::flag_key(sig::kFlagWhiteInDoubleCheck), sig::flag_key(sig::kFlagBlackInDoubleCheck)});
     case CondOp::kPromotion: {
       std::vector<uint32_t> keys;
       for (int i = 0; i < 12; ++i) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -42,6 +43,13 @@ constexpr Piece kPieces[12] = {W_PAWN, W_KNIGHT, W_BISHOP, W_ROOK, W_QUEEN, W_KI
 
 using Boards = sig::Signature::Boards;
 
+/// Games check_game() saw with a double check / a castling (so a corpus test can tell that
+/// these fields were really exercised).
+struct Seen {
+  uint32_t double_checks = 0;
+  uint32_t castlings = 0;
+} g_seen;
+
 /// Replays `rec`, checking every position against `s` as it goes (material in the run of
 /// its ply, occupancy within ever and containing always, home pawns), then that every field
 /// equals what the replay found (timeline, ever, always, final, flags, counts).
@@ -64,7 +72,8 @@ void check_game(uint32_t id, const db::RecordView& rec, const sig::Signature& s)
 
   std::vector<sig::MaterialRun> runs;
   uint32_t checks[2] = {0, 0};
-  uint8_t castlings = 0, promotions = 0;
+  uint8_t castlings = 0, promotions = 0, double_checks = 0;
+  std::array<uint32_t, 4> castling_plies{};
   bool en_passant = false, null_moves = false;
   UndoInfo undo;
   for (uint32_t ply = 0;; ++ply) {
@@ -86,6 +95,7 @@ void check_game(uint32_t id, const db::RecordView& rec, const sig::Signature& s)
         EXPECT_EQ(home, ply < s.home_pawn_until[c][f]) << "ply " << ply << " file " << f;
       }
     if (pos.in_check()) ++checks[pos.side_to_move()];
+    if (popcount(pos.checkers()) >= 2) double_checks |= uint8_t(1u << pos.side_to_move());
     if (ply == rec.main_line_size()) break;
     const Move m = rec.main_move(ply);
     if (m == Move::null()) {
@@ -94,8 +104,13 @@ void check_game(uint32_t id, const db::RecordView& rec, const sig::Signature& s)
       continue;
     }
     if (m.kind() == Move::EN_PASSANT) en_passant = true;
-    if (m.kind() == Move::CASTLING)
-      castlings |= castling_right(pos.side_to_move(), m.to_sq() > m.from_sq());
+    if (m.kind() == Move::CASTLING) {
+      const CastlingRight right = castling_right(pos.side_to_move(), m.to_sq() > m.from_sq());
+      EXPECT_FALSE(castlings & right) << "ply " << ply << ": castled twice with one right";
+      castlings |= right;
+      for (int bit = 0; bit < 4; ++bit)
+        if (right >> bit & 1) castling_plies[bit] = ply;
+    }
     if (m.kind() == Move::PROMOTION)
       promotions |= uint8_t(1u << (4 * pos.side_to_move() + m.promotion_type() - KNIGHT));
     pos.do_move(m, undo);
@@ -107,6 +122,10 @@ void check_game(uint32_t id, const db::RecordView& rec, const sig::Signature& s)
   EXPECT_EQ(s.checks[WHITE], std::min<uint32_t>(checks[WHITE], sig::kMaxChecks));
   EXPECT_EQ(s.checks[BLACK], std::min<uint32_t>(checks[BLACK], sig::kMaxChecks));
   EXPECT_EQ(s.castlings, castlings);
+  EXPECT_EQ(s.castling_plies, castling_plies);
+  EXPECT_EQ(s.double_checks, double_checks);
+  g_seen.double_checks += double_checks != 0;
+  g_seen.castlings += castlings != 0;
   EXPECT_EQ(s.promotions, promotions);
   EXPECT_EQ(s.en_passant, en_passant);
   EXPECT_EQ(s.null_moves, null_moves);
@@ -129,6 +148,8 @@ void check_summary(uint32_t id, std::string_view bytes, const sig::Signature& s)
   EXPECT_EQ(sm.final_side(), s.final_side());
   EXPECT_EQ(sm.null_moves(), s.null_moves);
   EXPECT_EQ(sm.castlings, s.castlings);
+  EXPECT_EQ(sm.castling_plies, s.castling_plies);
+  EXPECT_EQ(sm.double_checks, s.double_checks);
   EXPECT_EQ(sm.checks, s.checks);
   for (int pt = KNIGHT; pt <= QUEEN; ++pt)
     EXPECT_EQ(bool(sm.promoted_types >> (pt - KNIGHT) & 1),
@@ -181,7 +202,10 @@ TEST(SignatureCorpusTest, AnnotatedGamesMatchEveryPosition) {
 }
 
 TEST(SignatureCorpusTest, PlayersSampleMatchesEveryPosition) {
+  g_seen = Seen{};
   EXPECT_EQ(check_corpus({kSample + "/players-3000.pgn.zst"}), 3000u);
+  EXPECT_GT(g_seen.double_checks, 10u);
+  EXPECT_GT(g_seen.castlings, 2000u);
 }
 
 TEST(SignatureCorpusTest, EveryMatesGameEndsInMate) {

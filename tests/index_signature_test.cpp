@@ -2,6 +2,7 @@
 // the encode/decode round trip and the rejection of corrupt bytes.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -97,6 +98,8 @@ TEST(SignatureTest, OpeningWithCapturesAndCastling) {
   EXPECT_EQ(s.run_at(12).first_ply, 4u);
 
   EXPECT_EQ(s.castlings, WHITE_OO);
+  EXPECT_EQ(s.castling_plies, (std::array<uint32_t, 4>{10, 0, 0, 0}));  // O-O from ply 10
+  EXPECT_EQ(s.double_checks, 0);
   EXPECT_EQ(s.promotions, 0);
   EXPECT_FALSE(s.en_passant || s.null_moves || s.has_variations || s.final_check ||
                s.final_no_moves);
@@ -173,6 +176,7 @@ TEST(SignatureTest, EnPassantUnderPromotionCastlingAndNullMove) {
   EXPECT_TRUE(s.en_passant);
   EXPECT_TRUE(s.null_moves);
   EXPECT_EQ(s.castlings, WHITE_OO);
+  EXPECT_EQ(s.castling_plies[0], 4u);  // 3. O-O is the move from ply 4 to 5
   EXPECT_TRUE(s.promoted(WHITE, KNIGHT));
   EXPECT_FALSE(s.promoted(WHITE, QUEEN));
   EXPECT_TRUE(s.under_promotion());
@@ -215,6 +219,45 @@ TEST(SignatureTest, ChecksAreCountedPerSideAndCapped) {
   EXPECT_EQ(b.sig.checks[WHITE], 0);
 }
 
+TEST(SignatureTest, CastlingPliesPerRight) {
+  // Plies: 0 e4, 1 e5, 2 Nf3, 3 Nc6, 4 Bc4, 5 Bc5, 6 O-O, 7 Nf6, 8 d3, 9 O-O (from-plies).
+  const Built b = build("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O 6. Nc3 *");
+  EXPECT_EQ(b.sig.castlings, WHITE_OO | BLACK_OO);
+  EXPECT_EQ(b.sig.castling_plies, (std::array<uint32_t, 4>{6, 0, 9, 0}));
+  sig::Summary sm;
+  ASSERT_TRUE(sig::read_summary(b.bytes, sm));
+  EXPECT_EQ(sm.castling_plies, b.sig.castling_plies);
+  EXPECT_EQ(sm, sig::summarize(b.sig));
+  // Black to move at ply 0, castling queen side at once.
+  const Built black = build("[FEN \"r3k3/8/8/8/8/8/8/4K3 b q - 0 1\"]\n\n1... O-O-O 2. Kf2 *");
+  EXPECT_EQ(black.sig.castlings, BLACK_OOO);
+  EXPECT_EQ(black.sig.castling_plies, (std::array<uint32_t, 4>{0, 0, 0, 0}));
+  ASSERT_TRUE(sig::read_summary(black.bytes, sm));
+  EXPECT_EQ(sm.castlings, BLACK_OOO);
+  EXPECT_EQ(sm.start_game_ply, 1u);
+  EXPECT_EQ(sm, sig::summarize(black.sig));
+}
+
+TEST(SignatureTest, DoubleChecksPerSide) {
+  // 1. Nf6+ uncovers the rook on e1 and checks with the knight: Black is in double check.
+  const Built b = build("[FEN \"4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1\"]\n\n1. Nf6+ Kf7 2. Re7+ Kxf6 *");
+  EXPECT_EQ(b.sig.checks[BLACK], 2);
+  EXPECT_TRUE(b.sig.double_check(BLACK));
+  EXPECT_FALSE(b.sig.double_check(WHITE));
+  EXPECT_EQ(b.sig.double_checks, 1 << BLACK);
+  sig::Summary sm;
+  ASSERT_TRUE(sig::read_summary(b.bytes, sm));
+  EXPECT_TRUE(sm.double_check(BLACK));
+  EXPECT_FALSE(sm.double_check(WHITE));
+  // A single check is not a double check.
+  const Built single = build("1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 *");
+  EXPECT_EQ(single.sig.checks[BLACK], 1);
+  EXPECT_EQ(single.sig.double_checks, 0);
+  // A start position in double check counts (ply 0).
+  const Built start = build("[FEN \"4k3/8/5N2/8/8/8/8/4R1K1 b - - 0 1\"]\n\n1... Kf7 *");
+  EXPECT_TRUE(start.sig.double_check(BLACK));
+}
+
 TEST(SignatureTest, EmptyGameEncoding) {
   const Built b = build("*");
   EXPECT_EQ(b.sig.plies, 0u);
@@ -222,10 +265,11 @@ TEST(SignatureTest, EmptyGameEncoding) {
   EXPECT_EQ(b.sig.ever, b.sig.start);
   EXPECT_EQ(b.sig.always, b.sig.start);
   EXPECT_EQ(b.sig.final, b.sig.start);
-  // header 5 bytes (the least material of both sides: 3+ pawns, a queen, 2 rooks, 2 bishops,
-  // a knight = 0xd7), plies 1 byte; bits: 1 (one run) + 32 (always) + 12 (no extra squares)
-  EXPECT_EQ(b.bytes.size(), 6u + 6u);
-  EXPECT_EQ(b.bytes, std::string("\0\0\0\xd7\xd7\0\xff\xff\xff\xff\xff\x1f", 12));
+  // header 6 bytes (the least material of both sides: 3+ pawns, a queen, 2 rooks, 2 bishops,
+  // a knight = 0xd7; no double check), plies 1 byte; bits: 1 (one run) + 32 (always) + 12 (no
+  // extra squares)
+  EXPECT_EQ(b.bytes.size(), 7u + 6u);
+  EXPECT_EQ(b.bytes, std::string("\0\0\0\xd7\xd7\0\0\xff\xff\xff\xff\xff\x1f", 13));
 }
 
 TEST(SignatureCodecTest, RoundTripKeepsEveryField) {
@@ -233,6 +277,8 @@ TEST(SignatureCodecTest, RoundTripKeepsEveryField) {
        {"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 8. Nb3 "
         "Qxd1 9. Rxd1 Bg4 10. f3 Be6 11. Nc3 Bd6 12. Be3 Ne7 13. a4 O-O 14. a5 Rfd8 *",
         "[FEN \"8/P7/8/8/8/8/7p/K4k2 b - - 3 60\"]\n\n60... h1=R 61. a8=B Rh8 62. Bb7 *",
+        "[FEN \"r3k2r/8/8/8/4N3/8/7R/R3K3 b Qkq - 0 1\"]\n\n1... O-O 2. O-O-O Kg7 3. Nf6 *",
+        "[FEN \"4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1\"]\n\n1. Nf6+ Kf7 *",
         "1. d4 -- 2. c4 -- 3. Nc3 *"}) {
     const Built b = build(pgn);
     sig::Signature reused;
@@ -249,6 +295,7 @@ TEST(SignatureCodecTest, NarrowScopesReadOnlyTheirSections) {
   sig::decode(b.bytes, s, sig::DecodeScope::kHeader);
   EXPECT_EQ(s.plies, 9u);
   EXPECT_EQ(s.checks[WHITE], 1);
+  EXPECT_EQ(s.castling_plies, b.sig.castling_plies);
   EXPECT_TRUE(s.material.empty());
   sig::decode(b.bytes, s, sig::DecodeScope::kMaterial);
   EXPECT_EQ(s.material, b.sig.material);
@@ -274,6 +321,18 @@ TEST(SignatureCodecTest, EncodeRefusesAnInconsistentSignature) {
   broken.final[W_KING] = bb({SQ_B1});  // where a white knight stands
   broken.ever[W_KING] |= bb({SQ_B1});
   EXPECT_THROW(sig::encode(broken, out), std::invalid_argument);
+  broken = s;
+  broken.double_checks = 1 << WHITE;  // White is never in check
+  EXPECT_THROW(sig::encode(broken, out), std::invalid_argument);
+  broken = s;
+  broken.castlings = WHITE_OO;
+  broken.castling_plies[0] = 1;  // Black moves at ply 1
+  EXPECT_THROW(sig::encode(broken, out), std::invalid_argument);
+  broken.castling_plies[0] = 4;  // after the last move
+  EXPECT_THROW(sig::encode(broken, out), std::invalid_argument);
+  broken = s;
+  broken.castling_plies[2] = 1;  // Black did not castle
+  EXPECT_THROW(sig::encode(broken, out), std::invalid_argument);
   EXPECT_TRUE(out.empty());  // nothing written before the check
 }
 
@@ -291,7 +350,7 @@ TEST(SignatureCodecTest, CorruptBytesAreRejectedWithAClearError) {
   const std::string empty = build("*").bytes;
   expect_corrupt("", "header: only 0 bytes");
   expect_corrupt(empty + '\0', "end: bytes or bits after the last section");
-  expect_corrupt(empty.substr(0, 10), "truncated");
+  expect_corrupt(empty.substr(0, 11), "truncated");
   std::string bad = empty;
   bad[1] = char(0x10);  // a knight promotion that the timeline does not have
   expect_corrupt(bad, "promotion or least-material bytes do not match");
@@ -302,25 +361,31 @@ TEST(SignatureCodecTest, CorruptBytesAreRejectedWithAClearError) {
   bad[0] = char(sig::kByteBlackStarts);
   expect_corrupt(bad, "Black to move in the standard start");
   bad = empty;
-  bad[11] = char(0x3f);  // a padding bit set
+  bad[12] = char(0x3f);  // a padding bit set
   expect_corrupt(bad, "bytes or bits after the last section");
+  bad = empty;
+  bad[5] = char(1 << BLACK);  // Black in double check, but never in check
+  expect_corrupt(bad, "bad double-check byte");
+  bad = empty;
+  bad[1] = char(WHITE_OO);  // White castled, from a ply of a game without moves
+  expect_corrupt(bad.substr(0, 7) + '\0' + bad.substr(7), "not a move of the castling side");
   // Two runs in a game of no plies.
-  expect_corrupt(std::string("\0\0\0\xd7\xd7\0", 6) + char(0b010) + std::string(6, '\xff'),
+  expect_corrupt(std::string("\0\0\0\xd7\xd7\0\0", 7) + char(0b010) + std::string(6, '\xff'),
                  "2 runs in 0 plies");
   // A FEN block with a piece code that is no piece (7).
   std::string fen = build("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n*").bytes;
   ASSERT_EQ(fen[0] & sig::kByteStartFen, sig::kByteStartFen);
-  fen[6 + 1 + 8] = char(0x77);
+  fen[6 + 1 + 1 + 8] = char(0x77);
   expect_corrupt(fen, "bad piece code 7");
 
   // A capture of a piece the other side does not have.
   const Built kings = build("[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1\"]\n\n1. Ra8+ Kd7 *");
   std::string capture = kings.bytes;
-  // The bit stream starts after header (5), plies (1), game ply (1), board (8), 3 pieces
+  // The bit stream starts after header (6), plies (1), game ply (1), board (8), 3 pieces
   // (2 bytes). Its first bits: gamma(1 run) = "1". Replace by gamma(2) = "010", delta
   // gamma(1) = "1" and the code "1" (a pawn captured): White moves at ply 0 and Black has
   // no pawn.
-  const size_t stream = 5 + 1 + 1 + 8 + 2;
+  const size_t stream = 6 + 1 + 1 + 8 + 2;
   ASSERT_LT(stream, capture.size());
   capture[stream] = char((capture[stream] & ~0x1f) | 0b11010);
   expect_corrupt(capture, "a capture of a black pawn, which is not on the board");

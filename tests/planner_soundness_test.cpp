@@ -128,10 +128,26 @@ const char* const kQueries[] = {
     "(match (position :doublecheck))", "(match (position :contactcheck Q))", "(match (position !:check :terminal))",
     "(match (position :gameisover :result 1/2-1/2))", "(match (position :mate :piececount [Qq] 0 :btm))",
     "(match (position :check N :movenumber 5 15))",
+    // double checks (Signature::double_checks, postings kFlag*InDoubleCheck)
+    "(match (position :doublecheck :flipcolor :wtm))", "(match (position :doublecheck N))",
+    "(match (position :doublecheck [QR] :btm :movenumber <=30))", "(match (position :doublecheck :mate))",
+    "(match (position :isdoublecheck :piececount [Qq] 1))", "(match :eithercolor (position :doublecheck :btm))",
     // moves
     "(match (position :promote [RBNrbn]))", "(match (position :promote q :moveto ??1))",
     "(match (position :promote []))", "(match (position :enpassant))", "(match (position !:enpassant :movefrom P?5))",
     "(match (position :iscastling [Qq]))", "(match (position :iscastling :movenumber >=20))",
+    // castling plies (Signature::castling_plies, ply windows of :iscastling)
+    "(match (position :iscastling [Kk] :movenumber >=25))", "(match (position :iscastling [Qq] :movenumber >=20))",
+    "(match (position :iscastling k :btm))", "(match (position :iscastling K :btm))",
+    "(match (position :not :iscastling :movenumber 10 12))", "(match (position :movenumber 10 12 :not (position :iscastling)))",
+    "(match (position :iscastling [Kk] :halfmovenumber 8 12 :flipcolor))",
+    "(match (position :iscastling K :wtm) (position :iscastling q :movenumber >=15))",
+    "(match (position :iscastling :movenumber >=30 :matchcount 0))",
+    "(match (position :iscastling :movenumber >=30 :matchcount 0) (position :mate))",
+    "(match (position :iscastling :piececount [Qq] 0))", "(match (position :iscastling Q :movenumber end-5 end))",
+    "(match :eithercolor (position :iscastling Q :movenumber >=18))",
+    "(match (position :iscastling [Kk] :movenumber >=25 :or ((position :check) (position :piececount [Nn] 0))))",
+    "(match (position :or ((position :iscastling K :movenumber >=25) (position :mate))))",
     "(match (position :movefrom K :moveto .g1 :iscastling))", "(match (position :moveto q :movefrom P))",
     "(match (position :halfmovenumber end-1))", "(match (position :movenumber end :wtm))",
     "(match (position :halfmovenumber 0 :fen \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"))",
@@ -219,7 +235,10 @@ TEST_F(PlannerSoundness, DecidableQueriesReplayOnlyMatches) {
   // Final mate, material only, result/Elo only: the signatures decide, (almost) no useless
   // replay.
   for (const char* q : {"(match (position :mate))", "(match (position :piececount [Qq] 0 :piececount [RrBbNn] 0))",
-                        "(match (position :promote [RBNrbn]))", "(match :whiteelo >=2500 (position :stalemate))"}) {
+                        "(match (position :promote [RBNrbn]))", "(match :whiteelo >=2500 (position :stalemate))",
+                        // double checks and castling plies are in the Summary: exact
+                        "(match (position :doublecheck))", "(match (position :iscastling [Kk] :movenumber >=25))",
+                        "(match (position :iscastling [Qq] :movenumber >=20))", "(match (position :iscastling k :btm))"}) {
     db::Database database = db::Database::open_readonly(dir_ / "db");
     eval::Program program = eval::Program::compile(cql::parse_or_throw(q, "q.cql"));
     planner::Plan plan = planner::Plan::make(program);

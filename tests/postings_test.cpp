@@ -45,6 +45,8 @@ std::set<uint32_t> keys_of(const sig::Signature& s) {
   if (s.en_passant) keys.insert(sig::flag_key(sig::kFlagEnPassant));
   if (s.checks[WHITE]) keys.insert(sig::flag_key(sig::kFlagWhiteInCheck));
   if (s.checks[BLACK]) keys.insert(sig::flag_key(sig::kFlagBlackInCheck));
+  if (s.double_checks >> WHITE & 1) keys.insert(sig::flag_key(sig::kFlagWhiteInDoubleCheck));
+  if (s.double_checks >> BLACK & 1) keys.insert(sig::flag_key(sig::kFlagBlackInDoubleCheck));
   if (s.plies) keys.insert(sig::flag_key(sig::kFlagHasMove));
   if (s.has_variations) keys.insert(sig::flag_key(sig::kFlagVariations));
   for (int bit = 0; bit < 4; ++bit)
@@ -106,6 +108,13 @@ TEST_F(Postings, ImportBuildsThemAndEveryStoredPostingEqualsTheSignatures) {
   }
   EXPECT_GT(dense, 10u);     // e.g. the kings on their start squares
   EXPECT_GT(stored, 700u);
+  // The double-check flags are stored, and real games have them.
+  for (sig::PostingFlag f : {sig::kFlagWhiteInDoubleCheck, sig::kFlagBlackInDoubleCheck}) {
+    const sig::GameSet* set = postings->find(sig::flag_key(f));
+    ASSERT_NE(set, nullptr);
+    EXPECT_GT(set->size(), 5u) << f;
+    EXPECT_LT(set->size() * 10, uint64_t(postings->covered())) << f;
+  }
   const sig::GameSet* unindexed = postings->find(sig::flag_key(sig::kFlagUnindexed));
   ASSERT_NE(unindexed, nullptr);
   EXPECT_EQ(unindexed->size(), 0u);
@@ -126,6 +135,10 @@ TEST_F(Postings, CandidatesContainEveryGameTheSignaturesKeep) {
       "(match (position :enpassant))",
       "(match (position :iscastling [Qq]))",
       "(match (position :check Qa1))",
+      "(match (position :doublecheck))",
+      "(match (position :doublecheck N :flipcolor))",
+      "(match (position :iscastling [Kk] :movenumber >=25))",
+      "(match (position :iscastling k :btm))",
       "(match (position Ke4 ke6 :shift :flip))",
       "(match (position :or ((position :mate) (position :stalemate))))",
       "(match (position :fen \"rnbqkbnr/ppp2ppp/4p3/3p4/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3\"))",
