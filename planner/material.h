@@ -28,6 +28,23 @@ inline chess::Piece piece_of_bit(int i) {
 /// material `key`; kings count 1. `colour_sign` = 1: Black's kinds count negatively
 /// (White minus Black).
 inline int64_t material_of(const sig::MaterialKey& key, uint32_t mask, bool power, int colour_sign = 0) {
+  if (!power && colour_sign == 0) {
+    // A plain count: the sum of the key's nibbles of the kinds in `mask`, plus the kings.
+    struct Nibbles {
+      uint64_t of[2][64] = {};  // by colour, then the colour's six mask bits
+      constexpr Nibbles() {
+        for (int c = 0; c < 2; ++c)
+          for (unsigned bits = 0; bits < 64; ++bits)
+            for (int i = 1; i < 6; ++i)  // bit 0 is the king: no nibble
+              if (bits >> i & 1)
+                of[c][bits] |= uint64_t(15) << sig::MaterialKey::shift(chess::Color(c), kPieceTypeOfBit[i]);
+      }
+    };
+    static constexpr Nibbles kNibbles;
+    uint64_t x = key.bits() & (kNibbles.of[0][mask & 63] | kNibbles.of[1][(mask >> 6) & 63]);
+    x = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);  // byte sums
+    return int64_t((x * 0x0101010101010101ull) >> 56) + (mask & 1) + (mask >> 6 & 1);
+  }
   int64_t total = 0;
   for (int i = 0; i < 12; ++i) {
     if (!(mask >> i & 1)) continue;

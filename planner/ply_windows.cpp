@@ -117,8 +117,34 @@ void item_plies(const PlyWindows::Item& item, const S& s, Intervals& out) {
 template <class S>
 void variant_plies(const PlyWindows::Variant& v, const S& s, Intervals& out, Intervals& item,
                    Intervals& scratch) {
+  auto material_item = [](const PlyWindows::Item& it) {
+    return it.kind == PlyWindows::Item::kCount || it.kind == PlyWindows::Item::kPower;
+  };
   out.assign(1, {0, s.plies});
+  if constexpr (std::is_same_v<S, sig::Signature>) {
+    // All count and power items in one pass over the material runs: the runs where every
+    // one holds (the same as intersecting their windows one by one).
+    if (!s.material.empty() && std::any_of(v.begin(), v.end(), material_item)) {
+      out.clear();
+      for (const sig::MaterialRun& run : s.material) {
+        bool all = true;
+        for (const PlyWindows::Item& it : v)
+          if (material_item(it) &&
+              !it.range.contains(material_of(run.key, it.pieces, it.kind == PlyWindows::Item::kPower))) {
+            all = false;
+            break;
+          }
+        if (!all) continue;
+        if (!out.empty() && out.back().second + 1 == run.first_ply) out.back().second = run.last_ply;
+        else out.emplace_back(run.first_ply, run.last_ply);
+      }
+      if (out.empty()) return;
+    }
+  }
   for (const PlyWindows::Item& it : v) {
+    if constexpr (std::is_same_v<S, sig::Signature>) {
+      if (material_item(it) && !s.material.empty()) continue;  // done above
+    }
     item_plies(it, s, item);
     intersect(out, item, scratch);
     out.swap(scratch);
