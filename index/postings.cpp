@@ -221,7 +221,10 @@ void PostingsBuilder::add(uint32_t id, const Signature& s) {
   if (s.plies) add_key(flag_key(kFlagHasMove), id);
   if (s.has_variations) add_key(flag_key(kFlagVariations), id);
   for (int bit = 0; bit < 4; ++bit)
-    if (s.castlings >> bit & 1) add_key(castling_key(bit), id);
+    if (s.castlings >> bit & 1) {
+      add_key(castling_key(bit), id);
+      add_key(castling_move_key(bit, castling_move_bucket(1 + (int64_t(s.start_game_ply) + s.castling_plies[bit]) / 2)), id);
+    }
   for (int c = 0; c < 2; ++c)
     for (PieceType pt = KNIGHT; pt <= QUEEN; pt = PieceType(pt + 1))
       if (s.promoted(Color(c), pt)) add_key(promotion_key(Color(c), pt), id);

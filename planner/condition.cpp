@@ -339,6 +339,17 @@ Condition derive(const eval::PositionList& list, size_t max_variants) {
     // A variant with :mate, :stalemate or :terminal can only match the final position (mate
     // and stalemate: unless a null move let one occur earlier): its designators and material
     // are then tested against the final position and the last material run, exactly.
+    // :iscastling and :movenumber of one variant hold at the same position: the castling
+    // was played from a position in the move-number range (exact, by castling_plies).
+    for (const Node& castling : v) {
+      if (castling.negate || castling.op != Op::kIsCastling) continue;
+      for (const Node& move : v) {
+        if (move.negate || move.op != Op::kMoveNumber) continue;
+        Condition c = range_leaf(CondOp::kCastledAt, move.range);
+        c.value = int(castling.value & chess::ANY_CASTLING);
+        nodes.push_back(std::move(c));
+      }
+    }
     bool terminal = false, mate = false;
     int side = -1;
     for (const Node& n : v) {
@@ -449,6 +460,7 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
     case CondOp::kEnPassant: return s.en_passant;
     case CondOp::kHasVariations: return s.has_variations;
     case CondOp::kCastled:
+    case CondOp::kCastledAt:
     case CondOp::kHasMove:
     case CondOp::kPlyWindow:
     case CondOp::kMoveWindow:
@@ -538,6 +550,7 @@ std::string Condition::describe() const {
     case CondOp::kEnPassant: return "en passant played";
     case CondOp::kHasVariations: return "has variations";
     case CondOp::kCastled: return "castled (rights " + std::to_string(lo) + ")";
+    case CondOp::kCastledAt: return "castled (rights " + std::to_string(value) + ") at move number in " + r;
     case CondOp::kHasMove: return "has a move";
     case CondOp::kPlyWindow: return "ply in " + r;
     case CondOp::kMoveWindow: return "move number in " + r;

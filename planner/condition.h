@@ -36,6 +36,9 @@ enum class CondOp : uint8_t {
   kEnPassant,     ///< an en-passant capture was played
   kHasVariations, ///< the record has variations (Signature::has_variations)
   kCastled,       ///< a castling with one of the rights in `lo` was played
+  kCastledAt,     ///< a castling with one of the rights in `value` was played from a position
+                  ///< whose full-move number lies in the range (lo, hi, *_from_end): one
+                  ///< variant's `:iscastling` and `:movenumber` at the same position
   kHasMove,       ///< the main line has at least one move
   kPlyWindow,     ///< some ply 0..N lies in the range (lo, hi, *_from_end)
   kMoveWindow,    ///< some position's full-move number lies in the range

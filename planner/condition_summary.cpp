@@ -56,6 +56,7 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     case CondOp::kEnPassant: return (s.flags & sig::kByteEnPassant) != 0;
     case CondOp::kHasVariations: return (s.flags & sig::kByteVariations) != 0;
     case CondOp::kCastled:
+    case CondOp::kCastledAt:
     case CondOp::kHasMove:
     case CondOp::kPlyWindow:
     case CondOp::kMoveWindow:

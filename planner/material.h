@@ -72,6 +72,15 @@ template <class S>
 std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval::GameInfo* info) {
   switch (c.op) {
     case CondOp::kCastled: return (s.castlings & c.lo) != 0;
+    case CondOp::kCastledAt: {
+      const int64_t last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
+      for (int bit = 0; bit < 4; ++bit) {
+        if (!((s.castlings & c.value) >> bit & 1)) continue;
+        const int64_t move = 1 + (int64_t(s.start_game_ply) + s.castling_plies[bit]) / 2;
+        if (in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, move, move, last)) return true;
+      }
+      return false;
+    }
     case CondOp::kHasMove: return s.plies > 0;
     case CondOp::kPlyWindow: return in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, 0, s.plies, s.plies);
     case CondOp::kMoveWindow: {

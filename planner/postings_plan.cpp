@@ -181,6 +181,21 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
         if (c.lo >> bit & 1) keys.push_back(sig::castling_key(bit));
       return unite_keys(p, keys);
     }
+    case CondOp::kCastledAt: {
+      // The move-number buckets overlapping the range; a bound from the game's end is
+      // known only per game: every bucket then.
+      std::vector<uint32_t> keys;
+      for (int bit = 0; bit < 4; ++bit) {
+        if (!(c.value >> bit & 1)) continue;
+        for (int b = 0; b < 8; ++b) {
+          const int64_t first = sig::kCastlingMoveBuckets[b];
+          const int64_t last = b < 7 ? sig::kCastlingMoveBuckets[b + 1] - 1 : INT64_MAX;
+          if (c.lo_from_end || c.hi_from_end || (c.lo <= last && c.hi >= first))
+            keys.push_back(sig::castling_move_key(bit, b));
+        }
+      }
+      return unite_keys(p, keys);
+    }
     case CondOp::kHasMove: return flag(p, sig::kFlagHasMove);
     case CondOp::kMaterial: {
       // :fen: exactly this material in some run (each kind's count in some run) and every

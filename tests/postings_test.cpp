@@ -50,7 +50,14 @@ std::set<uint32_t> keys_of(const sig::Signature& s) {
   if (s.plies) keys.insert(sig::flag_key(sig::kFlagHasMove));
   if (s.has_variations) keys.insert(sig::flag_key(sig::kFlagVariations));
   for (int bit = 0; bit < 4; ++bit)
-    if (s.castlings >> bit & 1) keys.insert(sig::castling_key(bit));
+    if (s.castlings >> bit & 1) {
+      keys.insert(sig::castling_key(bit));
+      const int64_t move = 1 + (int64_t(s.start_game_ply) + s.castling_plies[bit]) / 2;
+      int bucket = 0;  // written out here, not with castling_move_bucket()
+      for (int b = 0; b < 8; ++b)
+        if (move >= sig::kCastlingMoveBuckets[b]) bucket = b;
+      keys.insert(sig::castling_move_key(bit, bucket));
+    }
   for (int c = 0; c < 2; ++c)
     for (int pt = KNIGHT; pt <= QUEEN; ++pt)
       if (s.promoted(Color(c), PieceType(pt))) keys.insert(sig::promotion_key(Color(c), PieceType(pt)));
