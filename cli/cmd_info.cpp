@@ -75,8 +75,12 @@ int run_info(const std::vector<std::string>& args) {
               postings_bytes ? human_bytes(postings_bytes).c_str() : "missing: cqldb reindex --postings-only");
   std::printf("bytes per game:  %.1f\n",
               info.games ? info.bytes_per_game + double(postings_bytes) / double(info.games) : 0.0);
-  std::printf("format version:  %u (game records %u)\n", info.format_version,
-              info.record_format_version);
+  // Opening checked the signature version; a posting index of another version is ignored.
+  const bool postings_current = postings_bytes && sig::Postings::open(db_dir).has_value();
+  std::printf("format version:  %u (game records %u, signatures %u, postings %s)\n", info.format_version,
+              info.record_format_version, db::schema::kSignatureFormatVersion,
+              postings_current ? std::to_string(sig::kPostingsFormatVersion).c_str()
+                               : "not current: cqldb reindex --postings-only");
   if (info.uncommitted_records)
     std::printf("uncommitted:     %s records from an interrupted import (ignored)\n",
                 with_commas(info.uncommitted_records).c_str());
