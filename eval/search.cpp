@@ -154,6 +154,9 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
         bool engine_cancelled = false;
         sig::Signature signature;
         std::vector<uint8_t> allowed;  // ply windows of the game being replayed
+        // The signatures the chunk's test read, for the ply windows of the same games (views
+        // into the reader's snapshot, valid while it lives); empty = not read.
+        std::vector<std::string_view> chunk_sigs;
         std::vector<GameMatch> local;
         std::vector<uint32_t> plies;
         uint64_t local_positions = 0;
@@ -162,6 +165,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
           size_t begin = next_chunk.fetch_add(kChunk);
           if (begin >= candidates.size()) break;
           size_t end = std::min(candidates.size(), begin + kChunk);
+          chunk_sigs.assign(end - begin, std::string_view());
           if (filter && !filter_off.load(std::memory_order_relaxed)) {
             // Prune-only: the signatures of the whole chunk first (one cursor pass, one clock
             // reading); a game whose signature rules out every alternative gets 0 and is
@@ -182,6 +186,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
                 }
               }
               if (sig_id != candidates[i].id || sig_bytes.empty()) continue;  // no signature: keep
+              chunk_sigs[i - begin] = sig_bytes;
               const GameInfo* gi = info.empty() ? nullptr : &info[candidates[i].id];
               candidates[i].alternatives =
                   filter->keep_encoded(sig_bytes, gi, candidates[i].alternatives, signature);
@@ -205,8 +210,9 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
             ++replayed_games;
             // Planner ply windows: evaluate only the plies where a match is possible.
             const std::vector<uint8_t>* windows = nullptr;
-            std::string_view window_sig;
-            if (filter && filter->has_ply_windows() && reader.signature(candidates[i].id, window_sig) &&
+            std::string_view window_sig = chunk_sigs[i - begin];
+            if (filter && filter->has_ply_windows() &&
+                (!window_sig.empty() || reader.signature(candidates[i].id, window_sig)) &&
                 !window_sig.empty() && filter->ply_windows(window_sig, alternatives, signature, allowed))
               windows = &allowed;
             matcher.set_ply_windows(windows);
