@@ -23,9 +23,10 @@ constexpr char kMagic[8] = {'C', 'Q', 'L', 'P', 'O', 'S', 'T', '1'};
 constexpr size_t kHeaderBytes = 8 + 4 * 4;
 constexpr uint32_t kKeySpace = kPostingKeySpace;
 constexpr uint32_t kDenseOffset = 0xFFFFFFFFu;
-/// Piece-square and count postings held by more games than this are dense (not stored).
+/// Piece-square and material-class postings held by more than 1/16 of the games are dense
+/// (not stored).
 bool is_dense(uint32_t key, uint64_t cardinality, uint32_t covered) {
-  return key < 1024 && cardinality * 16 > covered && cardinality > 4096;
+  return (key < 1024 || key >= material_class_key(0)) && cardinality * 16 > covered && cardinality > 4096;
 }
 
 uint32_t read_u32(const char* p) {
@@ -228,6 +229,11 @@ void PostingsBuilder::add(uint32_t id, const Signature& s) {
   for (int c = 0; c < 2; ++c)
     for (PieceType pt = KNIGHT; pt <= QUEEN; pt = PieceType(pt + 1))
       if (s.promoted(Color(c), pt)) add_key(promotion_key(Color(c), pt), id);
+  classes_.clear();
+  for (const MaterialRun& run : s.material) classes_.push_back(material_class(run.key));
+  std::sort(classes_.begin(), classes_.end());
+  classes_.erase(std::unique(classes_.begin(), classes_.end()), classes_.end());
+  for (uint32_t m : classes_) add_key(material_class_key(m), id);
 }
 
 void PostingsBuilder::add_unindexed(uint32_t id) { add_key(flag_key(kFlagUnindexed), id); }

@@ -1,6 +1,7 @@
 #include "planner/postings_plan.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "chess/bitboard.h"
 #include "eval/board_predicates.h"
@@ -33,6 +34,52 @@ Result unite_keys(const Postings& p, const std::vector<uint32_t>& keys) {
     sets.push_back(s);
   }
   return GameSet::unite(sets);
+}
+
+/// The material classes (index/postings.h) a run in which every kid of a kSameRun holds can
+/// have, from the kids that pin one non-pawn kind's count or put a group of them at 0 (the
+/// others are left to the signatures): the union of their postings. nullopt when no kid
+/// narrows, or more than kMaxUnion classes remain.
+Result material_classes(const std::vector<Condition>& kids, const Postings& p) {
+  uint8_t allowed[8];  // per class field: bit v = count v possible (v = 3: 3 or more)
+  std::fill(allowed, allowed + 8, uint8_t(15));
+  bool narrowed = false;
+  auto field_of = [](int bit) { return 4 * (bit / 6) + (bit % 6 - 1); };  // bits Q R B N of a side
+  for (const Condition& k : kids) {
+    if (k.op != CondOp::kCountRun) continue;
+    uint32_t mask = k.pieces & 0xFFF;
+    if (mask & ((1u << 5) | (1u << 11))) continue;  // pawns: not in the class
+    const int64_t kings = ((mask & 1) ? 1 : 0) + ((mask >> 6 & 1) ? 1 : 0);
+    mask &= ~((1u << 0) | (1u << 6));
+    if (!mask) continue;
+    const int64_t lo = k.lo - kings, hi = k.hi - kings;
+    if (std::popcount(mask) == 1) {  // one kind: count in [lo, hi]
+      const int f = field_of(std::countr_zero(mask));
+      uint8_t values = 0;
+      for (int v = 0; v < 4; ++v)
+        if (v < 3 ? (v >= lo && v <= hi) : hi >= 3) values |= uint8_t(1u << v);
+      allowed[f] &= values;
+      narrowed = true;
+    } else if (hi <= 0) {  // a sum of counts at most 0: each of them 0
+      for (uint32_t m = mask; m; m &= m - 1) allowed[field_of(std::countr_zero(m))] &= 1;
+      narrowed = true;
+    }
+  }
+  if (!narrowed) return std::nullopt;
+  size_t product = 1;
+  for (uint8_t a : allowed) product *= size_t(std::popcount(unsigned(a)));
+  if (product == 0) return GameSet();
+  if (product > kMaxUnion) return std::nullopt;
+  std::vector<uint32_t> keys{0};
+  for (int f = 0; f < 8; ++f) {
+    std::vector<uint32_t> next;
+    for (uint32_t partial : keys)
+      for (int v = 0; v < 4; ++v)
+        if (allowed[f] >> v & 1) next.push_back(partial | uint32_t(v) << (2 * f));
+    keys.swap(next);
+  }
+  for (uint32_t& m : keys) m = sig::material_class_key(m);
+  return unite_keys(p, keys);
 }
 
 /// `set` plus the games with null moves when `with_null` (a mate or stalemate may then occur
@@ -153,6 +200,7 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
       // One run satisfying every kid: each kid holds in some run.
       Result acc;
       for (const Condition& k : c.kids) and_into(acc, posting_set(k, p));
+      and_into(acc, material_classes(c.kids, p));  // ... and all of them in one run
       return or_null_moves(std::move(acc), p, c.value & 1);
     }
     case CondOp::kFinalMate: return or_null_moves(flag(p, sig::kFlagFinalMate), p, true);
