@@ -334,14 +334,7 @@ CommandStatus shell_filter(ShellState& state, const CommandInput& input) {
     db::sqlite::Connection sql = state.open_headers();
     db::sqlite::Statement query(
         sql, "SELECT g.id FROM games g WHERE " + where + " AND g.id <= ? ORDER BY g.id");
-    int index = 1;
-    for (const SqlParam& p : params) {
-      if (p.is_text)
-        query.bind(index++, std::string_view(p.text));
-      else
-        query.bind(index++, p.number);
-    }
-    query.bind(index, int64_t(state.game_count()));
+    query.bind(query.bind_all(params), int64_t(state.game_count()));
     while (query.step()) passing.push_back(uint32_t(query.column_int64(0)));
   }
   const uint64_t before = state.result_size();

@@ -11,14 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "db/sqlite_statement.h"
+
 namespace cli {
 
 /// One bound SQL parameter.
-struct SqlParam {
-  bool is_text = false;  ///< text (else integer)
-  int64_t number = 0;    ///< the integer value
-  std::string text;      ///< the text value
-};
+using SqlParam = db::sqlite::Param;
 
 /// A header condition: SQL over the `games g` row (with `?` placeholders) and its values.
 struct HeaderCondition {

@@ -51,6 +51,16 @@ void Statement::bind(int index, std::string_view text) {
     throw error(stmt_, "sqlite3_bind_text", rc);
 }
 
+int Statement::bind_all(const std::vector<Param>& params, int first) {
+  for (const Param& p : params) {
+    if (p.is_text)
+      bind(first++, std::string_view(p.text));
+    else
+      bind(first++, p.number);
+  }
+  return first;
+}
+
 void Statement::bind_null(int index) {
   if (int rc = sqlite3_bind_null(stmt_, index); rc != SQLITE_OK)
     throw error(stmt_, "sqlite3_bind_null", rc);

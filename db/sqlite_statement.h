@@ -7,12 +7,21 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "db/sqlite_db.h"
 
 struct sqlite3_stmt;
 
 namespace db::sqlite {
+
+/// One value for a `?` placeholder, built before the statement exists (e.g. by a WHERE
+/// clause builder) and bound with Statement::bind_all.
+struct Param {
+  bool is_text = false;  ///< text (else integer)
+  int64_t number = 0;    ///< the integer value
+  std::string text;      ///< the text value
+};
 
 /// One prepared statement. Move-only; must be destroyed before its Connection.
 ///
@@ -37,6 +46,9 @@ class Statement {
   void bind_null(int index);
   /// Binds `value`, or NULL when it is empty.
   void bind(int index, std::optional<int64_t> value);
+  /// Binds `params` in order to the parameters from 1-based `first` on (text not copied:
+  /// `params` must outlive the run). Returns the index after the last one bound.
+  int bind_all(const std::vector<Param>& params, int first = 1);
 
   /// Runs the statement one step. Returns true when a row is available, false when done.
   /// Throws SqliteError("sqlite3_step") on failure.

@@ -419,16 +419,6 @@ std::vector<uint32_t> HeaderFilter::candidates(const std::filesystem::path& db_d
   }
   db::sqlite::Connection sql = open_headers(db_dir);
   register_header_functions(sql.handle());
-  auto bind_params = [&](db::sqlite::Statement& query) {
-    int index = 1;
-    for (const Param& p : params_) {
-      if (p.is_text)
-        query.bind(index++, std::string_view(p.text));
-      else
-        query.bind(index++, p.number);
-    }
-    return index;
-  };
   // Few games to ask about: a temporary table of their ids joined by primary key, so SQLite
   // reads only their rows (the WHERE clause's subqueries still run once).
   if (within && within->size() * 16 < game_count) {
@@ -445,13 +435,13 @@ std::vector<uint32_t> HeaderFilter::candidates(const std::filesystem::path& db_d
     sql.exec("COMMIT");
     db::sqlite::Statement query(sql, "SELECT g.id FROM temp.cqldb_within c CROSS JOIN games g ON g.id = c.id WHERE (" +
                                          where_ + ") AND g.id <= ? ORDER BY g.id");
-    query.bind(bind_params(query), int64_t(game_count));
+    query.bind(query.bind_all(params_), int64_t(game_count));
     while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
     return ids;
   }
   db::sqlite::Statement query(
       sql, "SELECT g.id FROM games g WHERE (" + where_ + ") AND g.id <= ? ORDER BY g.id");
-  query.bind(bind_params(query), int64_t(game_count));
+  query.bind(query.bind_all(params_), int64_t(game_count));
   while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
   if (within) {
     std::vector<uint32_t> both;

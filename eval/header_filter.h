@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cql/ast.h"
+#include "db/sqlite_statement.h"
 
 namespace eval {
 
@@ -38,11 +39,7 @@ class HeaderFilter {
                                    const std::vector<uint32_t>* within = nullptr) const;
 
   /// One bound parameter value.
-  struct Param {
-    bool is_text = false;
-    int64_t number = 0;
-    std::string text;
-  };
+  using Param = db::sqlite::Param;
 
  private:
   std::string where_;          // SQL condition over games g, players w/b, events e, sites s
