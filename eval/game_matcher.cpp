@@ -44,12 +44,10 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
   for (uint32_t ply = 0;; ++ply) {
     c.ply = ply;
     c.next = ply < last_ply ? record.main_move(ply) : chess::Move::none();
-    // Checked before anything looks at it (lookahead plays it): see Position::is_well_formed.
-    if (ply < last_ply) {
-      if (c.next == chess::Move::null() ? pos.in_check() : !pos.is_well_formed(c.next))
-        throw db::CorruptRecord(c.next == chess::Move::null() ? "stored null move while in check"
-                                                              : "stored move is illegal on its board");
-    }
+    // Checked before anything looks at it (lookahead plays it).
+    if (ply < last_ply && !is_playable_stored(pos, c.next))
+      throw db::CorruptRecord(c.next == chess::Move::null() ? "stored null move while in check"
+                                                            : "stored move is illegal on its board");
     if (line_moves) {
       c.line_moves = main_moves_.data() + ply;
       c.line_moves_left = last_ply - ply;

@@ -189,13 +189,12 @@ bool only_move(const chess::Position& pos) {
 /// Plays the stored move `m` of the line on the scratch board; false if it cannot be
 /// played there (a corrupt record: GameMatcher reports it when it gets there).
 bool play_stored(chess::Position& pos, chess::Bitboard& promoted, chess::Move m) {
+  if (!is_playable_stored(pos, m)) return false;  // as GameMatcher checks it
   chess::UndoInfo undo;
   if (m == chess::Move::null()) {
-    if (pos.in_check()) return false;
     pos.do_null_move(undo);
     return true;
   }
-  if (!pos.is_well_formed(m)) return false;  // as GameMatcher checks it
   promoted = update_promoted(promoted, m);
   pos.do_move(m, undo);
   return true;

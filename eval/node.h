@@ -34,6 +34,14 @@ inline chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) 
   return promoted;
 }
 
+/// True if the stored move `m` may be played on `pos` when a game is replayed: a null move
+/// unless the side to move is in check, any other move when chess::Position::is_well_formed.
+/// Stored moves were proven legal at import; this keeps a damaged record from breaking the
+/// board (SPEC-NOTES, "Replay trusts the import").
+inline bool is_playable_stored(const chess::Position& pos, chess::Move m) {
+  return m == chess::Move::null() ? !pos.in_check() : pos.is_well_formed(m);
+}
+
 /// Everything a node may ask about the position being evaluated. Filled by GameMatcher.
 struct PosCtx {
   const chess::Position* pos = nullptr;  ///< the position

@@ -9,15 +9,12 @@ namespace eval {
 
 namespace {
 
-/// Throws db::CorruptRecord unless the stored move `m` can be played on `pos`: the moves
-/// were proven legal at import; this keeps a damaged record from breaking the board
-/// (chess::Position::is_well_formed).
+/// Throws db::CorruptRecord unless the stored move `m` can be played on `pos`
+/// (is_playable_stored).
 void check_stored(const chess::Position& pos, chess::Move m) {
-  if (m == chess::Move::null()) {
-    if (pos.in_check()) throw db::CorruptRecord("stored null move while in check");
-  } else if (!pos.is_well_formed(m)) {
-    throw db::CorruptRecord("stored variation move is illegal on its board");
-  }
+  if (!is_playable_stored(pos, m))
+    throw db::CorruptRecord(m == chess::Move::null() ? "stored null move while in check"
+                                                     : "stored variation move is illegal on its board");
 }
 
 /// Plays `m`, accepted by check_stored(), on `pos`; the promoted-piece marks and check
@@ -28,12 +25,7 @@ void play(chess::Position& pos, chess::Bitboard& promoted, uint16_t* checks_give
     pos.do_null_move(undo);
     return;
   }
-  if (m.kind() != chess::Move::CASTLING) {
-    chess::Bitboard from = chess::square_bb(m.from_sq()), to = chess::square_bb(m.to_sq());
-    bool was_promoted = promoted & from;
-    promoted &= ~(from | to);
-    if (was_promoted || m.kind() == chess::Move::PROMOTION) promoted |= to;
-  }
+  promoted = update_promoted(promoted, m);
   chess::Color mover = pos.side_to_move();
   pos.do_move(m, undo);
   if (pos.in_check()) ++checks_given[mover];
