@@ -224,7 +224,7 @@ void PostingsBuilder::add(uint32_t id, const Signature& s) {
   for (int bit = 0; bit < 4; ++bit)
     if (s.castlings >> bit & 1) {
       add_key(castling_key(bit), id);
-      add_key(castling_move_key(bit, castling_move_bucket(1 + (int64_t(s.start_game_ply) + s.castling_plies[bit]) / 2)), id);
+      add_key(castling_move_key(bit, castling_move_bucket(full_move_number(s.start_game_ply, s.castling_plies[bit]))), id);
     }
   for (int c = 0; c < 2; ++c)
     for (PieceType pt = KNIGHT; pt <= QUEEN; pt = PieceType(pt + 1))

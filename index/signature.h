@@ -99,6 +99,12 @@ namespace sig {
 /// and checked on open. Bump on any change; `cqldb reindex` rewrites old signatures.
 inline constexpr uint32_t kSignatureFormatVersion = 3;
 
+/// The full-move number of main-line ply `ply` of a game whose ply 0 has
+/// Position::game_ply() `start_game_ply` (Signature::start_game_ply): 1 + (g + p) / 2.
+constexpr int64_t full_move_number(uint32_t start_game_ply, uint32_t ply) {
+  return 1 + (int64_t(start_game_ply) + ply) / 2;
+}
+
 /// Check counts saturate at this value.
 inline constexpr uint8_t kMaxChecks = 15;
 

@@ -73,10 +73,10 @@ std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval
   switch (c.op) {
     case CondOp::kCastled: return (s.castlings & c.lo) != 0;
     case CondOp::kCastledAt: {
-      const int64_t last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
+      const int64_t last = sig::full_move_number(s.start_game_ply, s.plies);
       for (int bit = 0; bit < 4; ++bit) {
         if (!((s.castlings & c.value) >> bit & 1)) continue;
-        const int64_t move = 1 + (int64_t(s.start_game_ply) + s.castling_plies[bit]) / 2;
+        const int64_t move = sig::full_move_number(s.start_game_ply, s.castling_plies[bit]);
         if (in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, move, move, last)) return true;
       }
       return false;
@@ -84,7 +84,8 @@ std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval
     case CondOp::kHasMove: return s.plies > 0;
     case CondOp::kPlyWindow: return in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, 0, s.plies, s.plies);
     case CondOp::kMoveWindow: {
-      const int64_t first = 1 + s.start_game_ply / 2, last = 1 + (int64_t(s.start_game_ply) + s.plies) / 2;
+      const int64_t first = sig::full_move_number(s.start_game_ply, 0);
+      const int64_t last = sig::full_move_number(s.start_game_ply, s.plies);
       return in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, first, last, last);
     }
     case CondOp::kResult: return !info || ((c.lo >> info->result) & 1);

@@ -58,7 +58,8 @@ bool has_null_moves(const sig::Signature& s) { return s.null_moves; }
 bool has_null_moves(const sig::Summary& s) { return s.null_moves(); }
 
 /// Sets `out` to the plies of the game of `s` where `item` may hold. `S` is sig::Signature
-/// or sig::Summary (no material timeline: count and power items allow every ply).
+/// or sig::Summary. Count and power items allow every ply here: variant_plies tests them
+/// together on the material timeline.
 template <class S>
 void item_plies(const PlyWindows::Item& item, const S& s, Intervals& out) {
   out.clear();
@@ -70,18 +71,7 @@ void item_plies(const PlyWindows::Item& item, const S& s, Intervals& out) {
   };
   switch (item.kind) {
     case PlyWindows::Item::kCount:
-    case PlyWindows::Item::kPower:
-      if constexpr (std::is_same_v<S, sig::Signature>) {
-        if (s.material.empty()) return clip(0, n);  // not decoded: every ply
-        for (const sig::MaterialRun& run : s.material)
-          if (item.range.contains(material_of(run.key, item.pieces, item.kind == PlyWindows::Item::kPower))) {
-            if (!out.empty() && out.back().second + 1 == run.first_ply) out.back().second = run.last_ply;
-            else out.emplace_back(run.first_ply, run.last_ply);
-          }
-        return;
-      } else {
-        return clip(0, n);
-      }
+    case PlyWindows::Item::kPower: return clip(0, n);
     case PlyWindows::Item::kFinal: return has_null_moves(s) ? clip(0, n) : clip(n, n);  // mate/stalemate end a game
     case PlyWindows::Item::kHalfmove: {
       const eval::IntRange& r = item.range;
@@ -91,7 +81,7 @@ void item_plies(const PlyWindows::Item& item, const S& s, Intervals& out) {
       // Ply p has move number 1 + (g + p) / 2 (g = start_game_ply), which lies in [L, H]
       // exactly for p in [2L - 2 - g, 2H - 1 - g].
       const eval::IntRange& r = item.range;
-      const int64_t g = s.start_game_ply, last = 1 + (g + n) / 2;
+      const int64_t g = s.start_game_ply, last = sig::full_move_number(s.start_game_ply, s.plies);
       int64_t lo = r.lo_from_end ? last - r.lo : r.lo, hi = r.hi_from_end ? last - r.hi : r.hi;
       lo = std::max<int64_t>(lo, INT32_MIN);
       hi = std::min<int64_t>(hi, INT32_MAX);
@@ -142,9 +132,7 @@ void variant_plies(const PlyWindows::Variant& v, const S& s, Intervals& out, Int
     }
   }
   for (const PlyWindows::Item& it : v) {
-    if constexpr (std::is_same_v<S, sig::Signature>) {
-      if (material_item(it) && !s.material.empty()) continue;  // done above
-    }
+    if (material_item(it)) continue;  // done above, or unknown without the timeline
     item_plies(it, s, item);
     intersect(out, item, scratch);
     out.swap(scratch);
