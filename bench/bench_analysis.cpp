@@ -18,9 +18,10 @@
 #include "bench_common.h"
 #include "cql/parser.h"
 #include "db/database.h"
-#include "eval/analysis_cache.h"
+#include "analysis/analysis_cache.h"
 #include "eval/program.h"
-#include "eval/search.h"
+#include "query/executor.h"
+#include "query/query.h"
 #include "planner/plan.h"
 
 #ifndef CQLDB_SOURCE_DIR
@@ -29,7 +30,7 @@
 
 namespace {
 
-void print_row(const char* label, const eval::SearchStats& s) {
+void print_row(const char* label, const query::Stats& s) {
   std::printf("%-30s %7llu %10llu %9llu %9llu %10llu %8llu %8llu %8.2f\n", label,
               (unsigned long long)s.matches, (unsigned long long)s.candidates,
               (unsigned long long)s.after_signatures, (unsigned long long)s.games_replayed,
@@ -64,27 +65,30 @@ int main(int argc, char** argv) {
   const std::string script = "(match (position :flipcolor :wtm :movenumber >=30 :powerdifference U >=3"
                              " :evaluation depth " + std::to_string(depth) + " >=3 sidetomove))";
   std::printf("query: %s\nover the first %u games of %s\n", script.c_str(), games, db_dir.c_str());
-  eval::Program program = eval::Program::compile(cql::parse_or_throw(script, "bench"));
-  planner::Plan plan = planner::Plan::make(program);
+  const query::Query compiled = query::Query::compile(script, "bench");
 
   std::vector<uint32_t> within;
   for (uint32_t id = 1; id <= games; ++id) within.push_back(id);
-  fs::remove(fs::path(db_dir) / eval::AnalysisCache::kFileName);
-  fs::remove(fs::path(db_dir) / (std::string(eval::AnalysisCache::kFileName) + "-wal"));
-  fs::remove(fs::path(db_dir) / (std::string(eval::AnalysisCache::kFileName) + "-shm"));
+  fs::remove(fs::path(db_dir) / analysis::AnalysisCache::kFileName);
+  fs::remove(fs::path(db_dir) / (std::string(analysis::AnalysisCache::kFileName) + "-wal"));
+  fs::remove(fs::path(db_dir) / (std::string(analysis::AnalysisCache::kFileName) + "-shm"));
 
   std::printf("%-30s %7s %10s %9s %9s %10s %8s %8s %8s\n", "run", "matches", "candidates", "after sig",
               "replayed", "positions", "searches", "cached", "s");
-  eval::SearchOptions options;
+  query::ExecuteOptions options;
   options.threads = threads;
   options.within = &within;
   options.engine = engine;
-  options.filter = plan.prunes() ? &plan : nullptr;
+  auto run = [&](const char* label, std::vector<eval::GameMatch>& out) {
+    query::Result r = query::execute(compiled, database, options);
+    print_row(label, r.stats);
+    out = std::move(r.matches);
+  };
   std::vector<eval::GameMatch> cold, warm, unplanned;
-  print_row("1 planner on, empty cache", eval::search(program, database, options, cold));
-  print_row("2 planner on, cache of run 1", eval::search(program, database, options, warm));
-  options.filter = nullptr;
-  print_row("3 planner off, cache", eval::search(program, database, options, unplanned));
+  run("1 planner on, empty cache", cold);
+  run("2 planner on, cache of run 1", warm);
+  options.planner_off();
+  run("3 planner off, cache", unplanned);
   const bool same = bench::same_answers(cold, warm) && bench::same_answers(cold, unplanned);
   std::printf("answers of the three runs %s\n", same ? "agree" : "DIFFER");
   return same ? 0 : 1;

@@ -7,13 +7,15 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cql/parser.h"
 #include "db/database.h"
 #include "eval/program.h"
-#include "eval/search.h"
+#include "query/executor.h"
+#include "query/query.h"
 #include "import/importer.h"
 
 #ifndef CQLDB_CORPUS_DIR
@@ -44,16 +46,14 @@ inline void import_if_missing(const std::string& db_dir, const std::string& pgn)
   import::import_files(database, {pgn}, {}, nullptr);
 }
 
-/// Compiles the query `script` labelled `kind` into `program`; on an error prints "<kind>
-/// skipped: <message>" (the kind left-aligned in `width` columns) and returns false.
-inline bool compile_query(const std::string& kind, const std::string& script, eval::Program& program,
-                          int width) {
+/// Compiles the query `script` labelled `kind` (query/query.h); on an error prints "<kind>
+/// skipped: <message>" (the kind left-aligned in `width` columns) and returns nullopt.
+inline std::optional<query::Query> compile_query(const std::string& kind, const std::string& script, int width) {
   try {
-    program = eval::Program::compile(cql::parse_or_throw(script, kind));
-    return true;
+    return query::Query::compile(script, kind);
   } catch (const std::exception& e) {
     std::printf("%-*s skipped: %s\n", width, kind.c_str(), e.what());
-    return false;
+    return std::nullopt;
   }
 }
 

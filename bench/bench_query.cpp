@@ -26,7 +26,6 @@
 #include "bench_common.h"
 #include "db/database.h"
 #include "eval/program.h"
-#include "eval/search.h"
 #include "planner/plan.h"
 
 namespace {
@@ -121,29 +120,29 @@ int main(int argc, char** argv) {
   int n = 0, selective = 0, exact = 0, mismatches = 0;
   for (const auto& [kind, script] : queries) {
     if (!only.empty() && kind.find(only) == std::string::npos) continue;
-    eval::Program program;
-    if (!bench::compile_query(kind, script, program, 26)) continue;
-    planner::Plan plan = planner::Plan::make(program);
-    if (no_windows) plan.disable_ply_windows();
-    eval::SearchOptions options;
+    std::optional<query::Query> compiled = bench::compile_query(kind, script, 26);
+    if (!compiled) continue;
+    if (no_windows) compiled->plan().disable_ply_windows();
+    query::ExecuteOptions options;
     options.threads = threads;
     std::vector<eval::GameMatch> off_matches, on_matches;
     if (repeat_on > 0) {
-      if (plan.prunes()) options.filter = &plan;
-      for (int r = 0; r < repeat_on; ++r) eval::search(program, database, options, on_matches);
+      for (int r = 0; r < repeat_on; ++r) on_matches = query::execute(*compiled, database, options).matches;
       continue;
     }
     auto fastest = [&](std::vector<eval::GameMatch>& out) {
-      eval::SearchStats best;
+      query::Stats best;
       for (int r = 0; r < repeat; ++r) {
-        eval::SearchStats st = eval::search(program, database, options, out);
-        if (r == 0 || st.seconds < best.seconds) best = st;
+        query::Result run = query::execute(*compiled, database, options);
+        out = std::move(run.matches);
+        if (r == 0 || run.stats.seconds < best.seconds) best = run.stats;
       }
       return best;
     };
-    eval::SearchStats off = fastest(off_matches);
-    if (plan.prunes()) options.filter = &plan;
-    eval::SearchStats on = fastest(on_matches);
+    options.planner_off();
+    query::Stats off = fastest(off_matches);
+    options.disabled.clear();
+    query::Stats on = fastest(on_matches);
     const bool same = bench::same_answers(off_matches, on_matches);
     // Selective: the planner (postings and signatures) leaves at most 2% of the games the
     // header filter alone leaves.

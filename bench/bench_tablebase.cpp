@@ -16,8 +16,8 @@
 #include "bench_common.h"
 #include "db/database.h"
 #include "eval/program.h"
-#include "eval/search.h"
-#include "eval/tablebase.h"
+#include "query/executor.h"
+#include "analysis/tablebase.h"
 #include "planner/plan.h"
 
 namespace {
@@ -48,29 +48,31 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--pgn") && i + 1 < argc) pgn = argv[++i];
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = unsigned(std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else if (!std::strcmp(argv[i], "--tablebases") && i + 1 < argc) eval::tablebase::configure(argv[++i]);
+    else if (!std::strcmp(argv[i], "--tablebases") && i + 1 < argc) analysis::tablebase::configure(argv[++i]);
   }
   if (db_dir.empty()) db_dir = bench::default_db_dir();
   bench::import_if_missing(db_dir, pgn);
   db::Database database = db::Database::open_readonly(db_dir);
-  const eval::tablebase::Status status = eval::tablebase::prepare();
+  const analysis::tablebase::Status status = analysis::tablebase::prepare();
   std::printf("tables: %s (scheme cp%d, up to %d pieces)\n", status.dirs.c_str(), status.scheme,
               status.max_pieces);
   std::printf("%-42s %7s %7s %10s %10s %11s %9s %8s\n", "query", "planner", "matches", "probes",
               "replayed", "positions", "after sig", "time s");
   for (const BenchQuery& q : kQueries) {
     if (!only.empty() && std::strstr(q.kind, only.c_str()) == nullptr) continue;
-    eval::Program program;
-    if (!bench::compile_query(q.kind, q.script, program, 42)) continue;
-    planner::Plan plan = planner::Plan::make(program);
+    std::optional<query::Query> compiled = bench::compile_query(q.kind, q.script, 42);
+    if (!compiled) continue;
+    const planner::Plan& plan = compiled->plan();
     std::vector<eval::GameMatch> answers[2];
     for (int on = 0; on <= 1; ++on) {
-      eval::SearchOptions options;
+      query::ExecuteOptions options;
       options.threads = threads;
-      if (on && plan.prunes()) options.filter = &plan;
-      const uint64_t probes_before = eval::tablebase::probe_count();
-      eval::SearchStats s = eval::search(program, database, options, answers[on]);
-      const uint64_t probes = eval::tablebase::probe_count() - probes_before;
+      if (!on) options.planner_off();
+      const uint64_t probes_before = analysis::tablebase::probe_count();
+      query::Result run = query::execute(*compiled, database, options);
+      const query::Stats& s = run.stats;
+      answers[on] = std::move(run.matches);
+      const uint64_t probes = analysis::tablebase::probe_count() - probes_before;
       std::printf("%-42s %7s %7llu %10llu %10llu %11llu %9llu %8.2f\n", on ? "" : q.kind, on ? "on" : "off",
                   (unsigned long long)s.matches, (unsigned long long)probes,
                   (unsigned long long)s.games_replayed, (unsigned long long)s.positions,

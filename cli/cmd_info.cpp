@@ -8,8 +8,7 @@
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/schema.h"
-#include "db/sqlite_db.h"
-#include "db/sqlite_statement.h"
+#include "headers/header_store.h"
 #include "index/postings.h"
 
 namespace cli {
@@ -27,19 +26,10 @@ std::string human_bytes(uint64_t n) {
 
 /// Prints the first `limit` rows of the import log (rejections first, then warnings).
 void print_log(const std::string& dir, int64_t limit) {
-  db::sqlite::Connection sql(std::string(dir) + "/" + db::schema::kHeadersFile,
-                             db::sqlite::OpenMode::kReadOnly);
-  db::sqlite::Statement q(sql,
-                          "SELECT f.path, l.ordinal, l.line, l.reason, l.kind "
-                          "FROM import_log l LEFT JOIN files f ON f.id = l.file_id "
-                          "ORDER BY l.kind = 'warning', l.id LIMIT ?");
-  q.bind(1, limit);
   std::printf("import log (first %lld entries, rejections first):\n", static_cast<long long>(limit));
-  while (q.step()) {
-    std::printf("  %-8s %s game %lld line %lld: %s\n", std::string(q.column_text(4)).c_str(),
-                std::string(q.column_text(0)).c_str(), static_cast<long long>(q.column_int64(1)),
-                static_cast<long long>(q.column_int64(2)), std::string(q.column_text(3)).c_str());
-  }
+  for (const headers::ImportLogEntry& e : headers::HeaderStore(dir).import_log(limit))
+    std::printf("  %-8s %s game %lld line %lld: %s\n", e.kind.c_str(), e.file.c_str(),
+                static_cast<long long>(e.ordinal), static_cast<long long>(e.line), e.reason.c_str());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // 130 interrupted by Ctrl-C (the matches found so far are still written).
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -20,13 +21,10 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/query_output.h"
-#include "cql/parser.h"
+#include "analysis/tablebase.h"
 #include "db/database.h"
-#include "eval/program.h"
-#include "eval/search.h"
-#include "eval/tablebase.h"
-#include "planner/explain.h"
-#include "planner/plan.h"
+#include "query/executor.h"
+#include "query/query.h"
 
 namespace cli {
 
@@ -50,29 +48,20 @@ bool read_script(const std::string& path, std::string& text) {
   return !in.bad();
 }
 
-/// Parses and compiles `text`; prints the located error and returns false on failure.
-bool compile_script(const std::string& text, const std::string& source_name,
-                    eval::Program& program) {
-  cql::ParseResult parsed = cql::parse(text, source_name);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "%s\n", parsed.error->what());
-    return false;
-  }
-  try {
-    program = eval::Program::compile(*parsed.script);
-  } catch (const eval::CompileError& e) {
-    std::fprintf(stderr, "%s:%u:%u: %s\n", source_name.c_str(), e.loc.line, e.loc.column, e.what());
-    return false;
-  }
-  return true;
-}
-
-void print_summary(const eval::SearchStats& s) {
+void print_summary(const query::Stats& s) {
   std::fprintf(
       stderr, "%s%s match%s, %s game%s searched, %.2f s (%s candidates, %s positions evaluated)\n",
       s.cancelled ? "interrupted: " : "", with_commas(s.matches).c_str(),
       s.matches == 1 ? "" : "es", with_commas(s.games_total).c_str(), s.games_total == 1 ? "" : "s",
       s.seconds, with_commas(s.candidates).c_str(), with_commas(s.positions).c_str());
+  if (!s.damaged.empty()) {
+    std::string ids;
+    for (size_t i = 0; i < s.damaged.size() && i < 10; ++i) ids += (i ? ", " : "") + std::to_string(s.damaged[i]);
+    if (s.damaged.size() > 10) ids += ", ...";
+    std::fprintf(stderr, "%s damaged game%s skipped: id%s %s (cqldb check --db DIR lists the damage)\n",
+                 with_commas(s.damaged.size()).c_str(), s.damaged.size() == 1 ? "" : "s",
+                 s.damaged.size() == 1 ? "" : "s", ids.c_str());
+  }
   if (s.engine_calls || s.cache_hits)
     std::fprintf(stderr, "engine: %s searches, %s results from the analysis cache\n",
                  with_commas(s.engine_calls).c_str(), with_commas(s.cache_hits).c_str());
@@ -96,6 +85,8 @@ int run_query(const std::vector<std::string>& args) {
       "quiet,q", "no progress display")(
       "explain", "print the plan (header SQL, signature conditions) and the figures of each stage")(
       "no-planner", "prune nothing: replay every game (header conditions are still tested, after the replay)")(
+      "no-stage", po::value<std::vector<std::string>>()->composing(),
+      "switch one pruning stage off: postings, headers, signatures or windows (repeatable)")(
       "engine", po::value(&engine),
       "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
       "tablebases", po::value<std::string>(),
@@ -129,9 +120,14 @@ int run_query(const std::vector<std::string>& args) {
     std::fprintf(stderr, "cqldb query: cannot read %s\n", script_path.c_str());
     return 2;
   }
-  if (vm.count("tablebases")) eval::tablebase::configure(vm["tablebases"].as<std::string>());
-  eval::Program program;
-  if (!compile_script(text, source_name, program)) return 2;
+  if (vm.count("tablebases")) analysis::tablebase::configure(vm["tablebases"].as<std::string>());
+  std::optional<query::Query> compiled;
+  try {
+    compiled.emplace(query::Query::compile(text, source_name));
+  } catch (const query::QueryError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
 
   db::Database database = db::Database::open_readonly(db_dir);
   std::ofstream file;
@@ -144,41 +140,50 @@ int run_query(const std::vector<std::string>& args) {
   }
   std::ostream& out = output.empty() ? std::cout : file;
 
-  const bool use_planner = !vm.count("no-planner");
-  planner::Plan plan = planner::Plan::make(program);
+  query::ExecuteOptions run_options;
+  if (vm.count("no-planner")) run_options.planner_off();
+  if (vm.count("no-stage")) {
+    for (const std::string& name : vm["no-stage"].as<std::vector<std::string>>()) {
+      if (std::find(std::begin(query::kPruningStages), std::end(query::kPruningStages), name) ==
+          std::end(query::kPruningStages)) {
+        std::fprintf(stderr, "cqldb query: unknown stage '%s' (expected postings, headers, signatures or windows)\n",
+                     name.c_str());
+        return 2;
+      }
+      run_options.disabled.insert(name);
+    }
+  }
   const bool explain = vm.count("explain") != 0;
-  if (explain) std::fputs(planner::explain_plan(program, use_planner ? &plan : nullptr).c_str(), stderr);
-
-  eval::SearchOptions search_options;
-  if (use_planner && plan.prunes()) search_options.filter = &plan;
-  search_options.threads = threads;
-  search_options.limit = limit;
-  search_options.cancel = &g_cancel;
-  search_options.engine = engine;
+  if (explain) std::fputs(query::explain_plan(*compiled, run_options.enabled("signatures")).c_str(), stderr);
+  run_options.threads = threads;
+  run_options.limit = limit;
+  run_options.cancel = &g_cancel;
+  run_options.engine = engine;
   const bool show_progress = !vm.count("quiet") && isatty(STDERR_FILENO);
   if (show_progress)
-    search_options.progress = [](uint64_t searched, uint64_t total, uint64_t matches) {
+    run_options.progress = [](uint64_t searched, uint64_t total, uint64_t matches) {
       std::fprintf(stderr, "\rsearching: %s / %s games, %s matches ", with_commas(searched).c_str(),
                    with_commas(total).c_str(), with_commas(matches).c_str());
     };
   g_cancel = false;
   auto previous = std::signal(SIGINT, on_query_sigint);
-  std::vector<eval::GameMatch> matches;
-  eval::SearchStats stats;
+  query::Result result;
   try {
-    stats = eval::search(program, database, search_options, matches);
+    result = query::execute(*compiled, database, run_options);
   } catch (...) {
     std::signal(SIGINT, previous);
     throw;
   }
   std::signal(SIGINT, previous);
   if (show_progress) std::fprintf(stderr, "\r\033[K");
+  const query::Stats& stats = result.stats;
+  const std::vector<eval::GameMatch>& matches = result.matches;
 
   db::GameReader reader = database.reader();
   write_matches(out, *format, reader, matches);
   out.flush();
   print_summary(stats);
-  if (explain) std::fputs(planner::explain_stats(stats, search_options.filter != nullptr).c_str(), stderr);
+  if (explain) std::fputs(query::explain_stats(stats).c_str(), stderr);
   if (!out) {
     std::fprintf(stderr, "cqldb query: writing the results failed\n");
     return 1;

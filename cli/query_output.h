@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "db/game_reader.h"
-#include "eval/search.h"
+#include "eval/game_match.h"
 
 namespace cli {
 
@@ -27,7 +27,7 @@ std::optional<OutputFormat> parse_output_format(std::string_view name);
 /// The accepted format names, for help and error messages: "ids, table, jsonl, pgn".
 std::string_view output_format_names();
 
-/// Writes `matches` (ascending ids, as eval::search returns them) to `out` in `format`,
+/// Writes `matches` (ascending ids, as query::execute returns them) to `out` in `format`,
 /// reading headers and records through `reader`, whose snapshot must contain every id.
 ///
 /// jsonl objects have the keys id, file (source PGN path), ordinal (1-based position in that

@@ -29,7 +29,7 @@
 #include "cli/shell_state.h"
 #include "db/errors.h"
 #include "db/schema.h"
-#include "eval/tablebase.h"
+#include "analysis/tablebase.h"
 
 namespace cli {
 
@@ -222,7 +222,7 @@ int run_shell(const std::vector<std::string>& args) {
   }
   ShellState state(std::move(*database), database_name(db_dir), terminal, std::cout, std::cerr);
   state.engine = engine;
-  if (vm.count("tablebases")) eval::tablebase::configure(vm["tablebases"].as<std::string>());
+  if (vm.count("tablebases")) analysis::tablebase::configure(vm["tablebases"].as<std::string>());
   SigintGuard sigint;
   if (vm.count("command")) {
     bool failed = false;

@@ -7,7 +7,7 @@
 #include <exception>
 
 #include "cli/options.h"
-#include "cli/shell_filter.h"
+#include "headers/filter_terms.h"
 #include "cli/shell_input.h"
 
 namespace cli {
@@ -167,7 +167,7 @@ CommandStatus shell_help(ShellState& state, const CommandInput& input) {
     }
     print_usage(out, *c);
     out << wrap(c->help, 2);
-    if (c->name == "filter") out << filter_key_help();
+    if (c->name == "filter") out << headers::filter_key_help();
     return CommandStatus::kOk;
   }
   out << "Commands (a line starting with '(' runs a query; `;` separates commands):\n";

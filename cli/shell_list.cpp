@@ -7,7 +7,7 @@
 #include "cli/options.h"
 #include "cli/shell_commands.h"
 #include "db/game_header.h"
-#include "db/sqlite_statement.h"
+#include "headers/header_store.h"
 
 namespace cli {
 
@@ -77,16 +77,12 @@ std::vector<uint32_t> sorted_ids(ShellState& state, SortKey key) {
     int64_t elo;
   };
   std::vector<Entry> entries;
-  db::sqlite::Connection sql = state.open_headers();
-  db::sqlite::Statement q(sql, "SELECT id, date, white_elo, black_elo FROM games WHERE id <= ?");
-  q.bind(1, int64_t(state.game_count()));
-  while (q.step()) {
-    uint32_t id = uint32_t(q.column_int64(0));
-    if (id >= in.size() || !in[id]) continue;
-    int64_t w = q.column_int64(2), b = q.column_int64(3);
+  state.header_store().scan_rows(state.game_count(), [&](const headers::GameRow& r) {
+    if (r.id >= in.size() || !in[r.id]) return;
+    int64_t w = r.white_elo, b = r.black_elo;
     int64_t elo = w && b ? (w + b) / 2 : std::max(w, b);
-    entries.push_back({id, std::string(q.column_text(1)), elo});
-  }
+    entries.push_back({r.id, r.date, elo});
+  });
   if (key == SortKey::kDate)
     std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
       if (a.date.empty() != b.date.empty()) return b.date.empty();
@@ -178,34 +174,25 @@ CommandStatus shell_stats(ShellState& state, const CommandInput&) {
   uint64_t games = 0, results[4] = {}, elo_count = 0, elo_sum = 0, dated = 0;
   int64_t elo_min = 0, elo_max = 0, year_min = 0, year_max = 0;
   std::map<int64_t, uint64_t> decades;
-  {
-    db::sqlite::Connection sql = state.open_headers();
-    db::sqlite::Statement q(
-        sql, "SELECT id, result, white_elo, black_elo, year FROM games WHERE id <= ?");
-    q.bind(1, int64_t(state.game_count()));
-    while (q.step()) {
-      uint32_t id = uint32_t(q.column_int64(0));
-      if (id >= in.size() || !in[id]) continue;
-      ++games;
-      int64_t r = q.column_int64(1);
-      ++results[r >= 0 && r <= 3 ? r : 0];
-      for (int col : {2, 3}) {
-        int64_t e = q.column_int64(col);
-        if (e <= 0) continue;
-        elo_min = elo_count ? std::min(elo_min, e) : e;
-        elo_max = elo_count ? std::max(elo_max, e) : e;
-        elo_sum += uint64_t(e);
-        ++elo_count;
-      }
-      if (!q.column_is_null(4)) {
-        int64_t y = q.column_int64(4);
-        year_min = dated ? std::min(year_min, y) : y;
-        year_max = dated ? std::max(year_max, y) : y;
-        ++dated;
-        ++decades[y / 10 * 10];
-      }
+  state.header_store().scan_rows(state.game_count(), [&](const headers::GameRow& r) {
+    if (r.id >= in.size() || !in[r.id]) return;
+    ++games;
+    ++results[r.result <= 3 ? r.result : 0];
+    for (int64_t e : {int64_t(r.white_elo), int64_t(r.black_elo)}) {
+      if (e <= 0) continue;
+      elo_min = elo_count ? std::min(elo_min, e) : e;
+      elo_max = elo_count ? std::max(elo_max, e) : e;
+      elo_sum += uint64_t(e);
+      ++elo_count;
     }
-  }
+    if (r.year) {
+      int64_t y = *r.year;
+      year_min = dated ? std::min(year_min, y) : y;
+      year_max = dated ? std::max(year_max, y) : y;
+      ++dated;
+      ++decades[y / 10 * 10];
+    }
+  });
   std::ostream& out = state.out();
   auto percent = [&](uint64_t n) {
     char buf[16];

@@ -12,10 +12,9 @@
 #include "cli/shell_input.h"
 #include "cql/ast_print.h"
 #include "cql/parser.h"
-#include "eval/program.h"
-#include "eval/search.h"
-#include "planner/explain.h"
-#include "planner/plan.h"
+#include "headers/header_store.h"
+#include "query/executor.h"
+#include "query/query.h"
 
 namespace cli {
 
@@ -91,15 +90,13 @@ std::optional<cql::Script> parse_script(ShellState& state, const ScriptText& scr
   return std::move(parsed.script);
 }
 
-/// Compiles a parsed script; prints the located error and returns nullopt on failure.
-std::optional<eval::Program> compile_script(ShellState& state, const ScriptText& script,
-                                            const cql::Script& parsed) {
+/// Parses, compiles and plans `script` (query/query.h); prints the located error and
+/// returns nullopt on failure.
+std::optional<query::Query> compile_query(ShellState& state, const ScriptText& script) {
   try {
-    return eval::Program::compile(parsed);
-  } catch (const eval::CompileError& e) {
-    std::string message = script.source + ":" + std::to_string(e.loc.line) + ":" +
-                          std::to_string(e.loc.column) + ": " + e.what();
-    print_located(state, script, message, e.loc.line, e.loc.column);
+    return query::Query::compile(script.text, script.source);
+  } catch (const query::QueryError& e) {
+    print_located(state, script, e.what(), e.line(), e.column());
     return std::nullopt;
   }
 }
@@ -109,19 +106,15 @@ CommandStatus run_query(ShellState& state, const CommandInput& input, bool refin
   const char* command = refine ? "refine" : "find";
   ScriptText script;
   if (!load_script(state, input, command, script)) return CommandStatus::kFailed;
-  std::optional<cql::Script> parsed = parse_script(state, script);
-  if (!parsed) return CommandStatus::kFailed;
-  std::optional<eval::Program> program = compile_script(state, script, *parsed);
-  if (!program) return CommandStatus::kFailed;
+  std::optional<query::Query> compiled = compile_query(state, script);
+  if (!compiled) return CommandStatus::kFailed;
 
   state.refresh_game_count();
   const uint64_t in_scope = refine ? state.result_size() : state.game_count();
   std::vector<uint32_t> within;
-  eval::SearchOptions options;
+  query::ExecuteOptions options;
   options.cancel = &state.cancel();
   options.engine = state.engine;
-  planner::Plan plan = planner::Plan::make(*program);  // prune by signatures before replay
-  if (plan.prunes()) options.filter = &plan;
   if (refine && !state.result().all) {
     within = state.result_ids();
     options.within = &within;
@@ -134,8 +127,10 @@ CommandStatus run_query(ShellState& state, const CommandInput& input, bool refin
                    with_commas(matches).c_str());
       std::fflush(stderr);
     };
-  std::vector<eval::GameMatch> matches;  // (a Ctrl-C since the command began stops at once)
-  eval::SearchStats stats = eval::search(*program, state.database(), options, matches);
+  // (a Ctrl-C since the command began stops at once)
+  query::Result result = query::execute(*compiled, state.database(), options);
+  std::vector<eval::GameMatch>& matches = result.matches;
+  const query::Stats& stats = result.stats;
   if (progress) {
     std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);
@@ -160,6 +155,9 @@ CommandStatus run_query(ShellState& state, const CommandInput& input, bool refin
   state.set_result(std::move(matches), std::string(command) + " " + one_line(script.text), refine);
   state.out() << with_commas(stats.matches) << " of " << with_commas(in_scope) << " games" << where
               << " match (" << with_commas(stats.candidates) << " candidates, " << seconds << ")\n";
+  if (!stats.damaged.empty())
+    state.err() << with_commas(stats.damaged.size()) << " damaged game" << (stats.damaged.size() == 1 ? "" : "s")
+                << " skipped (first id " << stats.damaged.front() << "; `cqldb check` lists them)\n";
   if (replaced_narrower)
     state.out() << "(searched all games; `refine (match ...)` searches only the current result)\n";
   return CommandStatus::kOk;
@@ -191,19 +189,21 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& input) {
     out << "  " << std::string_view(canonical).substr(at, end - at) << '\n';
     at = end + 1;
   }
-  std::optional<eval::Program> program = compile_script(state, script, *parsed);
-  if (!program) return CommandStatus::kFailed;
+  std::optional<query::Query> compiled = compile_query(state, script);
+  if (!compiled) return CommandStatus::kFailed;
+  const eval::Program& program = compiled->program();
 
   state.refresh_game_count();
   const uint32_t count = state.game_count();
-  const auto& alternatives = program->alternatives();
+  const auto& alternatives = program.alternatives();
   std::vector<uint32_t> scope = state.result().all ? std::vector<uint32_t>{} : state.result_ids();
+  headers::HeaderStore store = state.header_store();
   for (size_t i = 0; i < alternatives.size(); ++i) {
     const eval::Alternative& alt = alternatives[i];
     if (alternatives.size() > 1)
       out << "alternative " << i + 1
           << (alt.color_flipped ? " (colours flipped, match:eithercolor):\n" : " (as written):\n");
-    std::vector<uint32_t> candidates = alt.header.candidates(state.database().path(), count);
+    std::vector<uint32_t> candidates = store.candidates(alt.header, count);
     out << "candidates:   " << with_commas(candidates.size()) << " of " << with_commas(count)
         << " games";
     if (!state.result().all) {
@@ -217,18 +217,15 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& input) {
         << (alt.lists.empty() ? " (the header conditions decide alone)\n"
                               : " (candidates the signatures keep are replayed)\n");
   }
-  if (program->negated()) out << "negated: a game matches when the rest of the list does not\n";
+  if (program.negated()) out << "negated: a game matches when the rest of the list does not\n";
   // The planner's signature conditions, then the figures of a real run over all games.
-  planner::Plan plan = planner::Plan::make(*program);
-  out << planner::explain_plan(*program, &plan);
-  eval::SearchOptions options;
+  out << query::explain_plan(*compiled, true);
+  query::ExecuteOptions options;
   options.cancel = &state.cancel();
   options.engine = state.engine;
-  if (plan.prunes()) options.filter = &plan;
-  std::vector<eval::GameMatch> matches;
-  eval::SearchStats stats = eval::search(*program, state.database(), options, matches);
-  out << planner::explain_stats(stats, options.filter != nullptr);
-  return stats.cancelled ? CommandStatus::kInterrupted : CommandStatus::kOk;
+  query::Result result = query::execute(*compiled, state.database(), options);
+  out << query::explain_stats(result.stats);
+  return result.stats.cancelled ? CommandStatus::kInterrupted : CommandStatus::kOk;
 }
 
 }  // namespace cli

@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "cli/shell_commands.h"
 #include "db/record_view.h"
+#include "db/stored_move.h"
 
 namespace cli {
 
@@ -52,11 +53,7 @@ struct Replay {
 Replay replay_main_line(const db::RecordView& record, const std::vector<uint32_t>& plies,
                         uint32_t diagram_ply, bool ansi) {
   Replay r;
-  chess::Position pos;
-  if (!record.start_fen().empty()) {
-    chess::FenError e = pos.set_fen(record.start_fen(), record.chess960());
-    if (!e.ok()) throw std::runtime_error("bad start FEN: " + e.message);
-  }
+  chess::Position pos = db::start_position(record);
   auto matched = [&](uint32_t ply) { return std::binary_search(plies.begin(), plies.end(), ply); };
   if (matched(0)) r.words.push_back({"[start]", 7});
   r.at_ply = pos;
@@ -64,12 +61,11 @@ Replay replay_main_line(const db::RecordView& record, const std::vector<uint32_t
     const chess::Move m = record.main_move(i);
     const bool white = pos.side_to_move() == chess::WHITE;
     const std::string number = std::to_string(pos.fullmove_number()) + (white ? "." : "...");
+    if (!db::is_playable_stored(pos, m))  // the stored-move rule (db/stored_move.h)
+      throw db::CorruptRecord("stored move at ply " + std::to_string(i + 1) + " is illegal on its board");
     const std::string san = chess::to_san(pos, m);
     chess::UndoInfo undo;
-    if (m == chess::Move::null())
-      pos.do_null_move(undo);
-    else
-      pos.do_move(m, undo);
+    db::play_stored(pos, m, undo, i + 1);  // the stored-move rule: a damaged record throws
     MoveWord w{white || i == 0 ? number + " " : "", 0};
     w.width = w.text.size() + san.size();
     if (matched(i + 1)) {

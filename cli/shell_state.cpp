@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <numeric>
 
-#include "db/schema.h"
-#include "eval/header_sql.h"
 
 namespace cli {
 
@@ -23,12 +21,7 @@ void ShellState::refresh_game_count() {
   game_count_ = reader.game_count();
 }
 
-db::sqlite::Connection ShellState::open_headers() const {
-  db::sqlite::Connection sql(database_.path() / db::schema::kHeadersFile,
-                             db::sqlite::OpenMode::kReadOnly);
-  eval::register_header_functions(sql.handle());
-  return sql;
-}
+headers::HeaderStore ShellState::header_store() const { return headers::HeaderStore(database_.path()); }
 
 uint64_t ShellState::result_size() const {
   return result_.all ? game_count_ : result_.games.size();

@@ -15,7 +15,8 @@
 #include <vector>
 
 #include "db/database.h"
-#include "eval/search.h"
+#include "headers/header_store.h"
+#include "eval/game_match.h"
 
 namespace cli {
 
@@ -37,7 +38,7 @@ class ShellState {
   ShellState(db::Database database, std::string name, bool interactive, std::ostream& out,
              std::ostream& err);
 
-  /// The database, for searches (eval::search), readers and imports.
+  /// The database, for queries (query::execute), readers and imports.
   db::Database& database() { return database_; }
   /// The database's short name (its directory's last component), for the prompt.
   const std::string& name() const { return name_; }
@@ -52,10 +53,10 @@ class ShellState {
   uint32_t game_count() const { return game_count_; }
   /// Re-reads the number of committed games (a short read transaction, closed at once).
   void refresh_game_count();
-  /// A new read-only connection to the database's headers.sqlite with the header SQL
-  /// functions (eval/header_sql.h) registered. Each command opens its own and drops it
-  /// before the next prompt.
-  db::sqlite::Connection open_headers() const;
+  /// A new read-only header store over the database's headers.sqlite
+  /// (headers/header_store.h). Each command opens its own and drops it before the next
+  /// prompt, so no read transaction outlives a command.
+  headers::HeaderStore header_store() const;
 
   /// The current result.
   const CurrentResult& result() const { return result_; }
@@ -80,7 +81,7 @@ class ShellState {
   /// `timer on|off`: print each command's wall time.
   bool timer = false;
   /// `--engine`: the UCI engine for :evaluation / :moveevaluation (empty = default,
-  /// eval::SearchOptions::engine).
+  /// query::ExecuteOptions::engine).
   std::string engine;
 
  private:

@@ -1,4 +1,5 @@
-// The typed AST of a CQL script (stage 1 of cql -> bind -> plan -> eval).
+// The typed AST of a CQL script: what the parser (cql/parser.h) returns and
+// eval::Program::compile reads (SPEC-NOTES "The route of a query").
 //
 // A Script is one match list. A List holds, in source order, Elements: piece designators
 // (position lists), keyword items, and position lists (match lists). Every keyword item

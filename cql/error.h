@@ -35,4 +35,14 @@ class ParseError : public std::runtime_error {
   std::string expected_;
 };
 
+/// A script keyword whose evaluation is not implemented yet, or a keyword that is valid CQL
+/// but cannot be used the way it was written (e.g. `:flipcolor` together with
+/// `match:eithercolor`). Raised after parsing (eval/compile.cpp, headers/header_filter.cpp);
+/// carries the keyword's location but no source name (query::QueryError adds it).
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(SourceLoc where, const std::string& message) : std::runtime_error(message), loc(where) {}
+  SourceLoc loc;  ///< line and column of the offending keyword
+};
+
 }  // namespace cql

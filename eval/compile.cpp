@@ -6,9 +6,6 @@
 
 namespace eval {
 
-CompileError::CompileError(cql::SourceLoc l, const std::string& message)
-    : std::runtime_error(message), loc(l) {}
-
 namespace compile_detail {
 
 [[noreturn]] void not_supported(const KeywordItem& item) {
@@ -57,8 +54,8 @@ IntRange int_range(const cql::Range& r, const KeywordItem& item) {
   return out;
 }
 
-/// :endgameevaluation / :endgameevaluation* (seed 000; eval/tablebase.h). Initialises the
-/// tablebases (tablebase::prepare). Throws CompileError when no table is found, for a
+/// :endgameevaluation / :endgameevaluation* (seed 000; analysis/tablebase.h). The tables are
+/// opened by the first probe, not here. Throws CompileError for a
 /// distance to mate given with `remis`, and for `end` in the distance.
 Node endgame_node(const KeywordItem& item, Keyword k, bool swap) {
   using O = cql::EndgameOutcome;
@@ -71,17 +68,13 @@ Node endgame_node(const KeywordItem& item, Keyword k, bool swap) {
     throw CompileError(item.loc, name + ": a distance to mate needs a mate result (mate, *mate, +mate, -mate)");
   if (a.plies && ((a.plies->lo && a.plies->lo->from_end) || (a.plies->hi && a.plies->hi->from_end)))
     throw CompileError(item.loc, name + ": `end` is not allowed in a distance to mate");
-  const tablebase::Status status = tablebase::prepare();
-  if (status.max_pieces == 0)
-    throw CompileError(item.loc, name + ": no Gaviota tablebases found in " + status.dirs +
-                                     " (set --tablebases or CQLDB_TABLEBASES)");
   Node n;
   n.op = Op::kEndgameEvaluation;
-  n.value = int64_t(outcome) | (k == Keyword::EndgameEvaluationStar ? tablebase::kStarBit : 0);
+  n.value = int64_t(outcome) | (k == Keyword::EndgameEvaluationStar ? kStarBit : 0);
   if (a.plies) n.range = int_range(*a.plies, item);
   IntRange pieces;
   pieces.lo = 2;
-  pieces.hi = status.max_pieces;
+  pieces.hi = analysis::tablebase::kGaviotaMaxPieces;
   n.ranges.push_back(pieces);
   return n;
 }
@@ -245,7 +238,7 @@ Program Program::compile(const cql::Script& script) {
   for (int flip = 0; flip <= (either ? 1 : 0); ++flip) {
     Alternative alt;
     alt.color_flipped = flip;
-    alt.header = HeaderFilter::compile(match, flip);
+    alt.header = headers::HeaderFilter::compile(match, flip);
     ListCompiler compiler(program.needs_game_info_, program.needs_repetition_, program.sequences_,
                           &program.relations_, &program.tags_);
     const AccumulatorNames alt_accumulators = accumulators.shifted(flip * accumulators.counters);

@@ -1,9 +1,6 @@
 #include "eval/game_keywords.h"
 
-#include <cctype>
-#include <string>
-
-#include "eval/start_position.h"
+#include "cql/game_keyword_values.h"
 
 namespace eval {
 
@@ -14,20 +11,6 @@ IntRange between(int64_t lo, int64_t hi) {
   r.lo = lo;
   r.hi = hi;
   return r;
-}
-
-std::string lower(std::string s) {
-  for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
-/// kVariant bits of one variant name (0 = no stored game).
-int variant_bits(const std::string& name) {
-  std::string v = lower(name);
-  if (v == "normal" || v == "standard" || v == "chess") return 3;
-  if (v == "chess960" || v == "fischerandom" || v == "960" || v == "fischer random" || v == "chess 960")
-    return 2;
-  return 0;
 }
 
 }  // namespace
@@ -50,24 +33,15 @@ Node check_count_node(const std::vector<IntRange>& ranges, bool plus_form, bool 
 }
 
 Node game_keyword_node(const cql::KeywordItem& item, cql::Keyword k) {
+  const cql::GameKeywordValues v = cql::game_keyword_values(item, k);
   Node n;
-  n.op = Op::kStartPosition;
-  switch (k) {
-    case cql::Keyword::IsChess960: n.ranges = {between(1, kLastChess960Position)}; break;
-    case cql::Keyword::IsShuffleChess: n.ranges = {between(1, kLastShufflePosition)}; break;
-    case cql::Keyword::StartPosition: {
-      const auto& a = std::get<cql::StartPositionArgs>(item.args);
-      if (a.any) n.ranges.push_back(between(1, kLastShufflePosition));
-      for (const cql::StartPositionSpec& e : a.entries)
-        if (e.fics.empty()) n.ranges.push_back(between(e.first, e.last));
-      break;
-    }
-    case cql::Keyword::Variant:
-      n.op = Op::kVariant;
-      for (const std::string& code : std::get<cql::CodeListArgs>(item.args).codes) n.value |= variant_bits(code);
-      break;
-    default: break;
+  if (v.is_variant) {
+    n.op = Op::kVariant;
+    n.value = v.variant_bits;
+    return n;
   }
+  n.op = Op::kStartPosition;
+  for (const auto& [lo, hi] : v.start_ranges) n.ranges.push_back(between(lo, hi));
   return n;
 }
 

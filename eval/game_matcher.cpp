@@ -11,7 +11,7 @@
 #include "eval/node.h"
 #include "eval/relation.h"
 #include "eval/sequence.h"
-#include "eval/start_position.h"
+#include "chess/start_position.h"
 #include "eval/tagging.h"
 
 namespace eval {
@@ -92,7 +92,7 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
   c.info = info;
   c.last_ply = last_ply;
   c.last_movenumber = 1 + (pos.game_ply() + int(last_ply)) / 2;
-  c.start_position = int16_t(shuffle_chess_number(pos));
+  c.start_position = int16_t(chess::shuffle_chess_number(pos));
   c.chess960 = record.chess960();
   // :cut / :exclude / :skip and accumulators (eval/control.h, eval/accumulator.h)
   const bool control = program_.needs_control();

@@ -26,7 +26,7 @@ class GameMatcher {
   explicit GameMatcher(const Program& program);
   /// The worker's engine context for :evaluation / :moveevaluation (PosCtx::analysis);
   /// not owned, may be null when the program has no engine keywords.
-  void set_analysis(AnalysisContext* analysis) { analysis_ = analysis; }
+  void set_analysis(analysis::AnalysisContext* analysis) { analysis_ = analysis; }
   /// Main-line plies to evaluate in the next match() calls: allowed[p] != 0 (size = plies +
   /// 1; moves are still played everywhere). Null, or a size that does not fit the game =
   /// every ply. Only honoured for programs without sequences, relations or tags; the planner
@@ -62,7 +62,7 @@ class GameMatcher {
   bool line_counters_ = false;
   std::vector<Accumulators> line_accumulators_;  // by ply of the line
   std::vector<PosCtx> variation_line_;           // a variation's line with its counters
-  AnalysisContext* analysis_ = nullptr;  // PosCtx::analysis of every position
+  analysis::AnalysisContext* analysis_ = nullptr;  // PosCtx::analysis of every position
   const std::vector<uint8_t>* ply_windows_ = nullptr;  // see set_ply_windows()
   std::vector<chess::Key> keys_;      // position keys by ply (repetition counting)
   std::vector<uint32_t> list_count_;  // per alternative x list: positions it matched

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 #include "db/game_header.h"
-#include "eval/analysis.h"
+#include "eval/analysis_keywords.h"
 #include "eval/exchange.h"
 #include "eval/game_keywords.h"
 #include "eval/line.h"
@@ -20,7 +20,8 @@
 #include "eval/program.h"
 #include "eval/relation.h"
 #include "eval/sequence.h"
-#include "eval/tablebase.h"
+#include "analysis/tablebase.h"
+#include "eval/analysis_keywords.h"
 #include "eval/transform.h"
 
 namespace eval::compile_detail {
@@ -35,8 +36,8 @@ using cql::KeywordItem;
 std::optional<TransformKeyword> transform_keyword(Keyword k);
 /// Resolves a range written in the script to inclusive integer bounds.
 IntRange int_range(const cql::Range& r, const KeywordItem& item);
-/// :endgameevaluation / :endgameevaluation* (seed 000; eval/tablebase.h). Initialises the
-/// tablebases (tablebase::prepare). Throws CompileError when no table is found, for a
+/// :endgameevaluation / :endgameevaluation* (seed 000; analysis/tablebase.h). The tables are
+/// opened by the first probe, not here. Throws CompileError for a
 /// distance to mate given with `remis`, and for `end` in the distance.
 Node endgame_node(const KeywordItem& item, Keyword k, bool swap);
 /// A pawn-unit score range (cql::ScoreRange) as inclusive integer bounds, for values that

@@ -5,7 +5,7 @@
 
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
-#include "eval/analysis.h"
+#include "eval/analysis_keywords.h"
 #include "eval/accumulator.h"
 #include "eval/board_predicates.h"
 #include "eval/control.h"
@@ -16,7 +16,6 @@
 #include "eval/line.h"
 #include "eval/ray.h"
 #include "eval/relation.h"
-#include "eval/tablebase.h"
 
 namespace eval {
 
@@ -339,7 +338,7 @@ bool Node::match(const PosCtx& c) const {
     case Op::kRelation: r = c.relation->at(size_t(value), c.ply - c.line_first_ply); break;
     case Op::kLine: r = match_line(*line, c); break;
     case Op::kTagMatch: r = (d[0].matches(c) & c.tag_squares[value]) != 0; break;
-    case Op::kEndgameEvaluation: r = tablebase::endgame_evaluation(*this, c); break;
+    case Op::kEndgameEvaluation: r = endgame_evaluation(*this, c); break;
     case Op::kExchangeEvaluation: {
       const Bitboard victims = d.empty() ? ~Bitboard(0) : d[0].matches(c);
       const std::optional<int> v = next_move_exchange(pos, c.next, victims, int(value));

@@ -9,17 +9,24 @@
 
 #include "chess/position.h"
 #include "chess/types.h"
-#include "eval/header_filter.h"
+#include "db/stored_move.h"
+#include "headers/game_info.h"
 #include "eval/pawn_structure.h"
 #include "eval/piece_mask.h"
 #include "eval/variant_index.h"
 
+namespace analysis {
+class AnalysisContext;  // analysis/session.h
+}
+
 namespace eval {
+
+/// Header values of one game (headers/game_info.h).
+using GameInfo = headers::GameInfo;
 
 struct ControlFlags;  // eval/control.h
 struct Accumulators;  // eval/accumulator.h
 
-class AnalysisContext;  // eval/analysis.h
 
 class RelationLine;  // eval/relation.h
 
@@ -34,13 +41,8 @@ inline chess::Bitboard update_promoted(chess::Bitboard promoted, chess::Move m) 
   return promoted;
 }
 
-/// True if the stored move `m` may be played on `pos` when a game is replayed: a null move
-/// unless the side to move is in check, any other move when chess::Position::is_well_formed.
-/// Stored moves were proven legal at import; this keeps a damaged record from breaking the
-/// board (SPEC-NOTES, "Replay trusts the import").
-inline bool is_playable_stored(const chess::Position& pos, chess::Move m) {
-  return m == chess::Move::null() ? !pos.in_check() : pos.is_well_formed(m);
-}
+/// The stored-move rule of every replay (db/stored_move.h).
+using db::is_playable_stored;
 
 /// Everything a node may ask about the position being evaluated. Filled by GameMatcher.
 struct PosCtx {
@@ -82,8 +84,8 @@ struct PosCtx {
   /// :accumulate / :sumrange counters of this position (eval/accumulator.h); null without.
   Accumulators* accumulators = nullptr;
   /// The worker's engine and result cache for :evaluation / :moveevaluation
-  /// (eval/analysis.h); set by eval::search. Null: a per-thread default context is used.
-  AnalysisContext* analysis = nullptr;
+  /// (analysis/session.h); set by the replay stage (query/). Null: a per-thread default context is used.
+  analysis::AnalysisContext* analysis = nullptr;
 };
 
 /// A compiled piece designator: piece kinds on squares, with promotion restrictions.

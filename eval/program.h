@@ -1,4 +1,5 @@
-// eval::Program: a CQL script compiled for execution (stage 4 of cql -> bind -> plan -> eval).
+// eval::Program: a CQL script compiled for execution (query::Query builds it from the AST;
+// SPEC-NOTES "The route of a query").
 //
 // A Program holds one or two colour alternatives: the script as written and, with
 // `match:eithercolor`, the script under the colour flip (SPEC Transformations: pieces,
@@ -14,7 +15,7 @@
 
 #include "cql/ast.h"
 #include "cql/error.h"
-#include "eval/header_filter.h"
+#include "headers/header_filter.h"
 
 namespace eval {
 
@@ -32,14 +33,8 @@ struct TagSpec {
   uint16_t not_promoted = 0;  ///< kinds that must not be promoted pieces
 };
 
-/// A script keyword whose evaluation is not implemented yet, or a keyword that is valid CQL
-/// but cannot be used the way it was written (e.g. `:flipcolor` together with
-/// `match:eithercolor`). Carries the keyword's location.
-class CompileError : public std::runtime_error {
- public:
-  CompileError(cql::SourceLoc loc, const std::string& message);
-  cql::SourceLoc loc;  ///< line and column of the offending keyword
-};
+/// The compile error of eval (cql/error.h).
+using CompileError = cql::CompileError;
 
 /// When a game satisfies a top-level position list (SPEC Game traversal): the number of
 /// positions the list matches lies in [lo, hi]. Default: at least one; `:matchcount r` /
@@ -73,7 +68,7 @@ struct ControlArgument {
 
 /// One colour alternative of a program.
 struct Alternative {
-  HeaderFilter header;  ///< match-list header conditions (colour-swapped for the flip)
+  headers::HeaderFilter header;  ///< match-list header conditions (colour-swapped for the flip)
   /// Top-level position lists; a game matches when each satisfies its MatchCount.
   std::vector<std::shared_ptr<const PositionList>> lists;
   std::vector<MatchCount> counts;  ///< one per list, same order

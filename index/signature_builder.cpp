@@ -5,6 +5,7 @@
 
 #include "chess/movegen.h"
 #include "db/errors.h"
+#include "db/stored_move.h"
 
 namespace sig {
 
@@ -18,32 +19,6 @@ chess::Bitboard home_rank(chess::Color c) {
   return chess::rank_bb(chess::relative_rank(c, chess::RANK_2));
 }
 
-/// True if `m` is a move the piece on its origin can make by the movement rules (the
-/// precondition of Position::is_legal and do_move). Stored records were legal when
-/// imported; this guards a replay against damaged bytes without generating all moves.
-bool pseudo_legal(const chess::Position& pos, chess::Move m) {
-  using namespace chess;
-  const Color us = pos.side_to_move();
-  const Square from = m.from_sq(), to = m.to_sq();
-  const Piece pc = pos.piece_on(from);
-  if (pc == NO_PIECE || color_of(pc) != us) return false;
-  if (m.kind() == Move::CASTLING) return type_of(pc) == KING;  // is_legal checks the rest
-  const Piece target = pos.piece_on(to);
-  if (target != NO_PIECE && (color_of(target) == us || type_of(target) == KING)) return false;
-  if (type_of(pc) != PAWN)
-    return m.kind() == Move::NORMAL &&
-           (attacks_bb(type_of(pc), from, pos.pieces()) & square_bb(to));
-  if (m.kind() == Move::EN_PASSANT)
-    return to == pos.ep_square() && (pawn_attacks_bb(us, from) & square_bb(to));
-  const bool last_rank = relative_rank(us, rank_of(to)) == RANK_8;
-  if (last_rank != (m.kind() == Move::PROMOTION)) return false;
-  if (pawn_attacks_bb(us, from) & square_bb(to)) return target != NO_PIECE;
-  if (target != NO_PIECE) return false;
-  if (to == square_offset(from, pawn_push(us))) return true;
-  return relative_rank(us, rank_of(from)) == RANK_2 &&
-         to == square_offset(from, 2 * pawn_push(us)) &&
-         pos.empty(square_offset(from, pawn_push(us)));
-}
 
 }  // namespace
 
@@ -144,27 +119,14 @@ void SignatureBuilder::finish(const chess::Position& final_pos, bool has_variati
 }
 
 void compute_signature(const db::RecordView& record, SignatureBuilder& builder) {
-  chess::Position pos;
-  const bool start_fen = record.flags() & db::kHasStartFen;
-  if (start_fen) {
-    chess::FenError err = pos.set_fen(record.start_fen(), record.chess960());
-    if (!err.ok()) throw db::CorruptRecord("stored start FEN is invalid: " + err.message);
+  db::MainLineReplay replay(record);  // the stored-move rule (db/stored_move.h)
+  builder.begin(replay.position(), record.flags() & db::kHasStartFen, record.chess960());
+  while (!replay.done()) {
+    const chess::Move m = replay.next_move();
+    replay.advance();
+    builder.add_move(replay.position(), m, replay.last_undo());
   }
-  builder.begin(pos, start_fen, record.chess960());
-  chess::UndoInfo undo;
-  for (uint32_t i = 0; i < record.main_line_size(); ++i) {
-    const chess::Move m = record.main_move(i);
-    if (m == chess::Move::null()) {
-      pos.do_null_move(undo);
-    } else {
-      if (!m.is_ok() || !pseudo_legal(pos, m) || !pos.is_legal(m))
-        throw db::CorruptRecord("stored move " + std::to_string(i + 1) +
-                                " of the main line is illegal on its board");
-      pos.do_move(m, undo);
-    }
-    builder.add_move(pos, m, undo);
-  }
-  builder.finish(pos, record.has_variations());
+  builder.finish(replay.position(), record.has_variations());
 }
 
 }  // namespace sig

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "chess/types.h"
-#include "eval/header_filter.h"
+#include "headers/game_info.h"
 #include "eval/node.h"
 #include "index/signature.h"
 

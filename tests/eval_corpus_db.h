@@ -1,6 +1,6 @@
 // A database of real corpus games for evaluation tests: files of ../shared/corpus (or the
 // first games of players-344k.pgn.zst) imported into a temporary directory unique to the
-// test process, a query helper (eval::search, planner on or off) and a replay of every
+// test process, a query helper (query::execute, planner on or off) and a replay of every
 // stored main line for brute-force checks written directly on chess::Position boards.
 #pragma once
 
@@ -18,7 +18,8 @@
 #include "chess/position.h"
 #include "db/database.h"
 #include "db/record_view.h"
-#include "eval/search.h"
+#include "query/executor.h"
+#include "query/query.h"
 #include "eval_test_util.h"
 #include "import/importer.h"
 #include "import/input_stream.h"
@@ -82,15 +83,12 @@ class CorpusDb {
   /// Runs `script` (a whole `(match ...)` script) over the database; `planned` = with the
   /// planner's signature filter (when it prunes at all).
   Hits query(const std::string& script, bool planned = false) const {
-    eval::Program program = compile(script);
-    planner::Plan plan = planner::Plan::make(program);
-    eval::SearchOptions options;
+    const query::Query compiled = query::Query::compile(script, "test.cql");
+    query::ExecuteOptions options;
     options.threads = threads;
-    if (planned && plan.prunes()) options.filter = &plan;
-    std::vector<eval::GameMatch> matches;
-    eval::search(program, *database_, options, matches);
+    if (!planned) options.planner_off();
     Hits hits;
-    for (const eval::GameMatch& m : matches) hits[m.id] = m.plies;
+    for (const eval::GameMatch& m : query::execute(compiled, *database_, options).matches) hits[m.id] = m.plies;
     return hits;
   }
 

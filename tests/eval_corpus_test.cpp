@@ -1,5 +1,5 @@
 // End-to-end queries on the real corpus: ../shared/corpus/mates.pgn and studies.pgn are
-// imported into a temporary database, eval::search runs a query, and its matched games and
+// imported into a temporary database, query::execute runs a query, and its matched games and
 // plies are compared with a brute-force computation written here directly on chess::Position
 // (no evaluator code), or with an equivalent query written out by hand (a :flipcolor query
 // against the union of its two colour variants, a :shift query against its explicit

@@ -17,18 +17,19 @@
 
 #include "cql/parser.h"
 #include "db/database.h"
-#include "eval/analysis.h"
-#include "eval/engine.h"
+#include "analysis/session.h"
+#include "eval/analysis_keywords.h"
+#include "analysis/engine.h"
 #include "eval/program.h"
 #include "cli_test_util.h"
 #include "eval_test_util.h"
 #include "import/importer.h"
 
 namespace fs = std::filesystem;
-using eval::AnalysisContext;
-using eval::AnalysisSession;
-using eval::EngineError;
-using eval::EngineScore;
+using analysis::AnalysisContext;
+using analysis::AnalysisSession;
+using analysis::EngineError;
+using analysis::EngineScore;
 
 namespace {
 
@@ -132,11 +133,11 @@ TEST(EngineCompile, EngineNodesAreEvaluatedLast) {
 }
 
 TEST(EngineUci, ResolvesStockfishAndRejectsMissingEngines) {
-  std::string path = eval::resolve_engine("stockfish");
+  std::string path = analysis::resolve_engine("stockfish");
   EXPECT_TRUE(path == "/usr/games/stockfish" || path.ends_with("/stockfish")) << path;
-  EXPECT_THROW(eval::resolve_engine("no-such-engine-cqldb"), EngineError);
+  EXPECT_THROW(analysis::resolve_engine("no-such-engine-cqldb"), EngineError);
   try {
-    eval::resolve_engine("/nonexistent/stockfish");
+    analysis::resolve_engine("/nonexistent/stockfish");
     FAIL();
   } catch (const EngineError& e) {
     EXPECT_NE(std::string(e.what()).find("not found"), std::string::npos) << e.what();
@@ -144,9 +145,9 @@ TEST(EngineUci, ResolvesStockfishAndRejectsMissingEngines) {
 }
 
 TEST(EngineUci, ReportsMateAndCentipawnScores) {
-  eval::EngineConfig config;
-  config.path = eval::resolve_engine("stockfish");
-  eval::UciEngine engine(config);
+  analysis::EngineConfig config;
+  config.path = analysis::resolve_engine("stockfish");
+  analysis::UciEngine engine(config);
   EngineScore mate = engine.analyse(kMateInOne, false, cql::EngineLimit::Depth, 6);
   EXPECT_EQ(mate.kind, EngineScore::Kind::kMate);
   EXPECT_EQ(mate.value, 1);
@@ -155,7 +156,7 @@ TEST(EngineUci, ReportsMateAndCentipawnScores) {
   EXPECT_EQ(up.kind, EngineScore::Kind::kCentipawns);
   EXPECT_GT(up.value, 500);
   EngineScore timed = engine.analyse(kWhiteQueenUpBtm, false, cql::EngineLimit::MoveTime, 100);
-  EXPECT_LT(eval::centipawns(timed), -500);
+  EXPECT_LT(analysis::centipawns(timed), -500);
   EXPECT_GT(engine.pid(), 0);
   engine.stop();
   EXPECT_EQ(engine.pid(), -1);
@@ -243,7 +244,7 @@ TEST_F(EngineTest, CheapConditionsPruneFirst) {
 
 TEST(EngineCache, SecondSessionTakesResultsFromTheCache) {
   cqltest::TempDir dir("engine-cache");
-  const fs::path file = dir.path / eval::AnalysisCache::kFileName;
+  const fs::path file = dir.path / analysis::AnalysisCache::kFileName;
   const std::string game = "1. e4 d5 2. Qg4 Bxg4 *\n";
   {
     AnalysisSession session("stockfish", file);
@@ -335,7 +336,7 @@ TEST(EngineFailure, CancelStopsTheWait) {
   AnalysisSession session(path, {}, &cancel);
   AnalysisContext analysis(session);
   EXPECT_THROW(engine_plies(":evaluation depth 4 >=3 sidetomove", fen_game(kWhiteQueenUp), analysis),
-               eval::EngineCancelled);
+               analysis::EngineCancelled);
   EXPECT_EQ(analysis.engine_pid(), -1);
 }
 
@@ -377,7 +378,7 @@ TEST(EngineCli, EngineDyingMidQueryEndsTheQueryWithAMessage) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("engine: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" 0 results from the analysis cache"), std::string::npos) << r.err;
-  EXPECT_TRUE(fs::exists(dir.path / "db" / eval::AnalysisCache::kFileName));
+  EXPECT_TRUE(fs::exists(dir.path / "db" / analysis::AnalysisCache::kFileName));
   r = cli_query(dir.path / "db", small, {});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("engine: 0 searches"), std::string::npos) << r.err;

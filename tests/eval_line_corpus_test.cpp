@@ -12,7 +12,8 @@
 #include "chess/movegen.h"
 #include "chess/position.h"
 #include "chess/san.h"
-#include "eval/search.h"
+#include "query/executor.h"
+#include "query/query.h"
 #include "eval_corpus_db.h"
 #include "eval_test_util.h"
 #include "planner/plan.h"
@@ -268,13 +269,15 @@ TEST_F(EvalLineCorpus, PlannerPrunesSoundly) {
         ":flipcolor :line (R:+ k R:+ k R:+ k R:+ | k)", ":shift :line (Qa2-b2+ -- Qb2-b3+)",
         ":line (1.Pe2-e4 Ng8-f6)", ":line* (Pe2-e4 pe7-e6 Pd2-d4 pd7-d5)", ":line (O-O-O k-k)",
         ":not (position :line (N))", ":line (null)"}) {
-    eval::Program program = cqltest::compile(pos(items));
-    planner::Plan plan = planner::Plan::make(program);
-    std::vector<eval::GameMatch> off, on;
-    const eval::SearchStats off_stats = eval::search(program, db_->database(), eval::SearchOptions{}, off);
-    eval::SearchOptions with_plan;
-    with_plan.filter = &plan;
-    const eval::SearchStats on_stats = eval::search(program, db_->database(), with_plan, on);
+    const query::Query compiled = query::Query::compile(pos(items), "test.cql");
+    query::ExecuteOptions planner_off;
+    planner_off.planner_off();
+    const query::Result off_run = query::execute(compiled, db_->database(), planner_off);
+    const query::Result on_run = query::execute(compiled, db_->database(), query::ExecuteOptions{});
+    const std::vector<eval::GameMatch>& off = off_run.matches;
+    const std::vector<eval::GameMatch>& on = on_run.matches;
+    const query::Stats& off_stats = off_run.stats;
+    const query::Stats& on_stats = on_run.stats;
     ASSERT_EQ(off.size(), on.size()) << items;
     for (size_t i = 0; i < off.size(); ++i) {
       EXPECT_EQ(off[i].id, on[i].id) << items;

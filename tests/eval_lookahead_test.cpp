@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/start_position.h"
+#include "chess/start_position.h"
 #include "eval_test_util.h"
 
 namespace {
@@ -82,7 +82,7 @@ TEST(Lookahead, IllegalInvalidAndAntichessKeywordsNeverHold) {
 }
 
 TEST(ShuffleChessNumber, Numbering) {
-  using eval::shuffle_chess_number;
+  using chess::shuffle_chess_number;
   EXPECT_EQ(shuffle_chess_number(""), 518);
   EXPECT_EQ(shuffle_chess_number("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), 518);
   EXPECT_EQ(shuffle_chess_number("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"), 3398);

@@ -1,5 +1,5 @@
 // Pawn structure queries end to end on the real corpus: ../shared/corpus/studies.pgn is
-// imported into a temporary database, eval::search runs a :pawncount query, and the matched
+// imported into a temporary database, query::execute runs a :pawncount query, and the matched
 // plies are compared with a brute-force computation written here directly on the board
 // (square by square, without the bitboard code of eval/pawn_structure.cpp).
 #include <gtest/gtest.h>

@@ -14,6 +14,7 @@
 
 #include "cql/parser.h"
 #include "db/record_view.h"
+#include "analysis/session.h"
 #include "eval/game_matcher.h"
 #include "eval/program.h"
 #include "import/game_builder.h"
@@ -37,7 +38,7 @@ inline eval::Program compile(const std::string& script) {
 /// (result, Elo) comes from `info`; `analysis`, when given, is the engine context of
 /// :evaluation / :moveevaluation. Header conditions of the match list are not evaluated.
 inline GameResult run_game(const std::string& script, const std::string& pgn,
-                           eval::GameInfo info = {}, eval::AnalysisContext* analysis = nullptr) {
+                           eval::GameInfo info = {}, analysis::AnalysisContext* analysis = nullptr) {
   eval::Program program = compile(script);
   import::RawGame raw;
   raw.text = pgn;

@@ -12,7 +12,8 @@
 #include "cql/parser.h"
 #include "db/database.h"
 #include "eval/program.h"
-#include "eval/search.h"
+#include "query/executor.h"
+#include "query/query.h"
 #include "import/importer.h"
 #include "import/pgn_splitter.h"
 #include "planner/explain.h"
@@ -50,15 +51,17 @@ class PlannerSoundness : public ::testing::Test {
   /// number of matches and the games the planner pruned.
   static std::pair<uint64_t, uint64_t> check(const std::string& script) {
     db::Database database = db::Database::open_readonly(dir_ / "db");
-    eval::Program program = eval::Program::compile(cql::parse_or_throw(script, "q.cql"));
-    planner::Plan plan = planner::Plan::make(program);
-    eval::SearchOptions off_options;
-    std::vector<eval::GameMatch> off, on;
-    eval::SearchStats off_stats = eval::search(program, database, off_options, off);
-    eval::SearchOptions on_options;
-    on_options.filter = &plan;
-    eval::SearchStats on_stats = eval::search(program, database, on_options, on);
-    EXPECT_EQ(off.size(), on.size()) << script << "\n" << planner::explain_plan(program, &plan);
+    const query::Query compiled = query::Query::compile(script, "q.cql");
+    const eval::Program& program = compiled.program();
+    query::ExecuteOptions off_options;
+    off_options.planner_off();
+    query::Result off_run = query::execute(compiled, database, off_options);
+    query::Result on_run = query::execute(compiled, database, query::ExecuteOptions{});
+    const std::vector<eval::GameMatch>& off = off_run.matches;
+    const std::vector<eval::GameMatch>& on = on_run.matches;
+    const query::Stats& off_stats = off_run.stats;
+    const query::Stats& on_stats = on_run.stats;
+    EXPECT_EQ(off.size(), on.size()) << script << "\n" << query::explain_plan(compiled, true);
     for (size_t i = 0; i < std::min(off.size(), on.size()); ++i) {
       EXPECT_EQ(off[i].id, on[i].id) << script;
       EXPECT_EQ(off[i].plies, on[i].plies) << script << " game " << off[i].id;
@@ -240,12 +243,7 @@ TEST_F(PlannerSoundness, DecidableQueriesReplayOnlyMatches) {
                         "(match (position :doublecheck))", "(match (position :iscastling [Kk] :movenumber >=25))",
                         "(match (position :iscastling [Qq] :movenumber >=20))", "(match (position :iscastling k :btm))"}) {
     db::Database database = db::Database::open_readonly(dir_ / "db");
-    eval::Program program = eval::Program::compile(cql::parse_or_throw(q, "q.cql"));
-    planner::Plan plan = planner::Plan::make(program);
-    eval::SearchOptions options;
-    options.filter = &plan;
-    std::vector<eval::GameMatch> matches;
-    eval::SearchStats s = eval::search(program, database, options, matches);
+    const query::Stats s = query::execute(query::Query::compile(q, "q.cql"), database, {}).stats;
     // Exact, except for games with null moves, where a mate or stalemate may stand before
     // the final position (the signature keeps them; the annotated corpus has a few).
     EXPECT_GE(s.games_replayed, s.matches) << q;
@@ -259,13 +257,9 @@ TEST_F(PlannerSoundness, PlyWindowsEvaluateFewerPositions) {
   for (const char* q : {"(match (position :piececount [Qq] 0 :piececount [RrBbNn] 0))",
                         "(match (position :mate :piececount [Qq] 1))"}) {
     db::Database database = db::Database::open_readonly(dir_ / "db");
-    eval::Program program = eval::Program::compile(cql::parse_or_throw(q, "q.cql"));
-    planner::Plan plan = planner::Plan::make(program);
-    EXPECT_TRUE(plan.has_ply_windows()) << q;
-    eval::SearchOptions options;
-    options.filter = &plan;
-    std::vector<eval::GameMatch> matches;
-    eval::SearchStats s = eval::search(program, database, options, matches);
+    const query::Query compiled = query::Query::compile(q, "q.cql");
+    EXPECT_TRUE(compiled.plan().has_ply_windows()) << q;
+    const query::Stats s = query::execute(compiled, database, {}).stats;
     ASSERT_GT(s.matches, 0u) << q;
     EXPECT_LT(s.positions, s.games_replayed * 20) << q;  // far fewer than the games' plies
     EXPECT_GE(s.positions, s.matches) << q;
@@ -278,16 +272,19 @@ TEST_F(PlannerSoundness, PlyWindowsEvaluateFewerPositions) {
 
 TEST_F(PlannerSoundness, ExplainShowsEveryStage) {
   db::Database database = db::Database::open_readonly(dir_ / "db");
-  eval::Program program = eval::Program::compile(cql::parse_or_throw(
-      "(match :player Alekhine (position :mate))", "q.cql"));
-  planner::Plan plan = planner::Plan::make(program);
-  std::string text = planner::explain_plan(program, &plan);
+  const query::Query compiled = query::Query::compile("(match :player Alekhine (position :mate))", "q.cql");
+  std::string text = query::explain_plan(compiled, true);
   EXPECT_NE(text.find("header SQL:"), std::string::npos) << text;
   EXPECT_NE(text.find("final position mate"), std::string::npos) << text;
-  eval::SearchOptions options;
-  options.filter = &plan;
-  std::vector<eval::GameMatch> matches;
-  std::string stats = planner::explain_stats(eval::search(program, database, options, matches), true);
+  const query::Result run = query::execute(compiled, database, {});
+  std::string stats = query::explain_stats(run.stats);
+  // Every stage reports its figures, in order.
+  ASSERT_EQ(run.stats.stages.size(), 5u);
+  const char* names[] = {"postings", "headers", "signatures", "windows", "replay"};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(run.stats.stages[i].name, names[i]);
+  EXPECT_TRUE(run.stats.stages[0].ran);
+  EXPECT_GE(run.stats.stages[0].out, run.stats.stages[1].out);
+  EXPECT_EQ(run.stats.stages[4].out, run.stats.matches);
   for (const char* stage : {"after posting index", "after header filter", "after signatures", "games replayed", "positions evaluated", "matches"})
     EXPECT_NE(stats.find(stage), std::string::npos) << stats;
 }

@@ -17,7 +17,8 @@
 #include "cql/parser.h"
 #include "db/game_reader.h"
 #include "eval/program.h"
-#include "eval/search.h"
+#include "query/executor.h"
+#include "query/query.h"
 #include "eval_corpus_db.h"
 #include "index/postings.h"
 #include "planner/plan.h"
@@ -233,12 +234,8 @@ TEST(PostingsUpdate, IncrementalCatchUpEqualsRebuildAndStaleFilesChangeNoAnswer)
 
 TEST(PostingsUpdate, SearchReportsThePostingStage) {
   CorpusDb db("postings-stats", {corpus_file("mates.pgn")});
-  eval::Program program = eval::Program::compile(cql::parse_or_throw("(match (position :stalemate))", "q.cql"));
-  planner::Plan plan = planner::Plan::make(program);
-  eval::SearchOptions options;
-  options.filter = &plan;
-  std::vector<eval::GameMatch> matches;
-  eval::SearchStats st = eval::search(program, db.database(), options, matches);
+  const query::Query compiled = query::Query::compile("(match (position :stalemate))", "q.cql");
+  const query::Stats st = query::execute(compiled, db.database(), query::ExecuteOptions{}).stats;
   EXPECT_TRUE(st.postings_used);
   EXPECT_LE(st.after_postings, st.games_total);
   EXPECT_LE(st.candidates, st.after_postings);

@@ -12,7 +12,7 @@
 
 struct sqlite3;
 
-namespace eval {
+namespace headers {
 
 inline constexpr const char* kSqlContains = "cqldb_contains";  ///< unquoted word argument
 inline constexpr const char* kSqlPattern = "cqldb_pattern";    ///< double-quoted pattern
@@ -22,4 +22,4 @@ inline constexpr const char* kSqlStartPosition = "cqldb_start_position";  ///< g
 /// needs them. Throws db::SqliteError when SQLite refuses.
 void register_header_functions(sqlite3* db);
 
-}  // namespace eval
+}  // namespace headers

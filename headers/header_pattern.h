@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace eval {
+namespace headers {
 
 /// Decodes UTF-8 into code points; an invalid byte decodes as U+0000..U+00FF (Latin-1).
 std::u32string decode_utf8(std::string_view text);
@@ -69,4 +69,4 @@ class NamePattern {
   bool case_sensitive_ = false;  // pattern started with `!`
 };
 
-}  // namespace eval
+}  // namespace headers

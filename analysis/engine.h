@@ -20,7 +20,7 @@
 
 #include "cql/vocabulary.h"
 
-namespace eval {
+namespace analysis {
 
 /// An engine failure that ends the query: not found, could not start, exited or crashed,
 /// did not answer in time, or spoke something that is not UCI.
@@ -118,4 +118,4 @@ class UciEngine {
   bool chess960_ = false;  // UCI_Chess960 as last set
 };
 
-}  // namespace eval
+}  // namespace analysis

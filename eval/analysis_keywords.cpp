@@ -1,25 +1,23 @@
-#include "eval/analysis.h"
+#include "eval/analysis_keywords.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
+#include "analysis/session.h"
+#include "analysis/tablebase.h"
 #include "chess/movegen.h"
 #include "eval/program.h"
 
 namespace eval {
 
-namespace {
+using analysis::AnalysisContext;
+using analysis::AnalysisSession;
+using analysis::EngineScore;
+using analysis::centipawns;
+namespace tablebase = analysis::tablebase;
 
-/// The FEN of `pos` without the half-move clock and full-move number (the cache key).
-std::string fen_without_counters(const chess::Position& pos) {
-  std::string fen = pos.fen();
-  for (int fields = 0; fields < 2; ++fields) {
-    size_t blank = fen.find_last_of(' ');
-    if (blank != std::string::npos) fen.resize(blank);
-  }
-  return fen;
-}
+namespace {
 
 /// Whole centipawns of a pawn-unit bound: the smallest value >= (or >, when `strict`) `pawns`
 /// for a lower bound, the largest <= (<) for an upper one.
@@ -46,7 +44,7 @@ int64_t seen_by(int64_t cp, chess::Color stm, const EngineQuery& q, chess::Color
   return stm == viewer ? cp : -cp;
 }
 
-/// The worker's context; outside eval::search (a GameMatcher without one) a per-thread
+/// The worker's context; outside query::execute (a GameMatcher without one) a per-thread
 /// context with the default engine and no cache, killed at thread exit.
 AnalysisContext& context_of(const PosCtx& c) {
   if (c.analysis) return *c.analysis;
@@ -71,94 +69,6 @@ EngineQuery EngineQuery::unpack(int64_t value) {
   q.mate = value >> 34 & 1;
   q.colors_swapped = value >> 35 & 1;
   return q;
-}
-
-std::string default_engine_name() {
-  const char* env = std::getenv("CQLDB_ENGINE");
-  return env && *env ? env : "stockfish";
-}
-
-// ---- AnalysisSession
-
-AnalysisSession::AnalysisSession(std::string engine, std::filesystem::path cache_file,
-                                 const std::atomic<bool>* cancel, const std::atomic<bool>* abandon)
-    : engine_name_(engine.empty() ? default_engine_name() : std::move(engine)),
-      cache_file_(std::move(cache_file)) {
-  config.cancel = cancel;
-  config.abandon = abandon;
-  if (const char* t = std::getenv("CQLDB_ENGINE_TIMEOUT"); t && std::atoll(t) > 0)
-    config.depth_timeout_ms = std::atoll(t) * 1000;
-}
-
-AnalysisSession::~AnalysisSession() = default;
-
-const EngineConfig& AnalysisSession::engine_config() {
-  std::lock_guard lock(mutex_);
-  if (!resolved_) {
-    resolved_ = true;
-    try {
-      config.path = resolve_engine(engine_name_);
-    } catch (const EngineError& e) {
-      resolve_error_ = e.what();
-    }
-  }
-  if (!resolve_error_.empty()) throw EngineError(resolve_error_);
-  return config;
-}
-
-AnalysisCache* AnalysisSession::cache() {
-  if (cache_file_.empty()) return nullptr;
-  const std::string engine = engine_config().path;
-  std::lock_guard lock(mutex_);
-  if (!cache_opened_) {
-    cache_opened_ = true;
-    try {
-      cache_ = std::make_unique<AnalysisCache>(cache_file_, engine);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "cqldb: warning: engine results are not cached (%s: %s)\n",
-                   cache_file_.string().c_str(), e.what());
-    }
-  }
-  return cache_.get();
-}
-
-void AnalysisSession::flush() {
-  std::lock_guard lock(mutex_);
-  if (cache_) cache_->flush();
-}
-
-// ---- AnalysisContext
-
-AnalysisContext::AnalysisContext(AnalysisSession& session) : session_(session) {}
-
-AnalysisContext::~AnalysisContext() = default;  // ~UciEngine kills the process
-
-pid_t AnalysisContext::engine_pid() const { return engine_ ? engine_->pid() : -1; }
-
-EngineScore AnalysisContext::evaluate(const chess::Position& pos, cql::EngineLimit mode, int64_t limit) {
-  if (!chess::has_legal_move(pos)) {
-    EngineScore s;
-    if (pos.in_check()) s.kind = EngineScore::Kind::kMate;  // mated: mate 0
-    return s;
-  }
-  const EngineConfig& config = session_.engine_config();
-  AnalysisCache* cache = session_.cache();
-  key_.fen = fen_without_counters(pos);
-  key_.mode = mode;
-  key_.limit = limit;
-  EngineScore s;
-  if (cache) {
-    if (!reader_) reader_ = std::make_unique<AnalysisCache::Reader>(*cache);
-    if (reader_->find(key_, s)) {
-      ++session_.cache_hits;
-      return s;
-    }
-  }
-  if (!engine_) engine_ = std::make_unique<UciEngine>(config);
-  s = engine_->analyse(pos.fen(), pos.is_chess960(), mode, limit);
-  ++session_.engine_calls;
-  if (cache) cache->add(key_, s);
-  return s;
 }
 
 // ---- nodes
@@ -226,6 +136,27 @@ bool uses_engine(const Node& n) {
       for (const Node& inner : conjunction)
         if (uses_engine(inner)) return true;
   return false;
+}
+
+bool endgame_evaluation(const Node& n, const PosCtx& c) {
+  const chess::Position& pos = *c.pos;
+  const int pieces = chess::popcount(pos.pieces());
+  if (!n.ranges[0].contains(pieces)) return false;  // more pieces than any table holds
+  if ((n.value & kStarBit) && !c.material_new) return false;
+  const tablebase::ProbeResult r = tablebase::probe(pos);
+  if (r.verdict == tablebase::Verdict::kUnknown) return false;
+  const bool white_to_move = pos.side_to_move() == chess::WHITE;
+  bool outcome = false;
+  switch (cql::EndgameOutcome(n.value & 0xff)) {
+    case cql::EndgameOutcome::Draw: return r.verdict == tablebase::Verdict::kDraw;
+    case cql::EndgameOutcome::SideToMoveWins:
+      outcome = r.verdict == (white_to_move ? tablebase::Verdict::kWhiteWins : tablebase::Verdict::kBlackWins);
+      break;
+    case cql::EndgameOutcome::EitherWins: outcome = r.verdict != tablebase::Verdict::kDraw; break;
+    case cql::EndgameOutcome::WhiteWins: outcome = r.verdict == tablebase::Verdict::kWhiteWins; break;
+    case cql::EndgameOutcome::BlackWins: outcome = r.verdict == tablebase::Verdict::kBlackWins; break;
+  }
+  return outcome && n.range.contains(r.plies);
 }
 
 }  // namespace eval

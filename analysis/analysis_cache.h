@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "cql/vocabulary.h"
-#include "eval/engine.h"
+#include "analysis/engine.h"
 
-namespace eval {
+namespace analysis {
 
 /// What a cached result is for.
 struct AnalysisKey {
@@ -88,4 +88,4 @@ class AnalysisCache {
   std::unordered_map<std::string, EngineScore> pending_index_;  // also results being written
 };
 
-}  // namespace eval
+}  // namespace analysis

@@ -12,7 +12,7 @@
 
 #include "cql/range.h"
 
-namespace eval {
+namespace headers {
 
 /// An interval of day keys; a missing bound is open.
 struct DayKeyInterval {
@@ -35,4 +35,4 @@ int64_t last_day_key(const cql::DateValue& d);
 ///   `>d` after last(d); `>=d` from first(d); `<d` before first(d); `<=d` up to last(d)
 DayKeyInterval day_key_interval(const cql::DateRange& range);
 
-}  // namespace eval
+}  // namespace headers

@@ -1,12 +1,10 @@
-// Engine keywords `:evaluation` and `:moveevaluation` (CQL-Position-List
-// "position:evaluation", "position:moveevaluation"; seed 000 "Stellungs- und
-// Zugbeurteilung"): the per-query AnalysisSession (engine name, result cache, figures), the
-// per-worker AnalysisContext (its own engine process and cache reader) that PosCtx::analysis
-// points to, and the node tests.
-//
-// Scores are compared in centipawns: a range written in pawn units (`>=2.5`) is compiled to
-// whole centipawns; mates are +-(kMateCentipawns - plies to mate) (eval/engine.h).
+// The engine side of the analysis keywords (`:evaluation`, `:moveevaluation`): the
+// per-query AnalysisSession (engine name, result cache, figures) and the per-worker
+// AnalysisContext (its own engine process and cache reader). Nothing here knows CQL nodes;
+// eval/analysis_keywords.h evaluates the keywords through an AnalysisContext.
 #pragma once
+
+#include <sys/types.h>
 
 #include <atomic>
 #include <cstdint>
@@ -15,27 +13,11 @@
 #include <mutex>
 #include <string>
 
+#include "analysis/analysis_cache.h"
+#include "analysis/engine.h"
 #include "chess/position.h"
-#include "cql/ast.h"
-#include "eval/analysis_cache.h"
-#include "eval/engine.h"
-#include "eval/node.h"
 
-namespace eval {
-
-/// The engine settings of one engine node, packed into Node::value:
-/// bits 0..31 limit (plies or ms), bit 32 movetime, bit 33 absolute, bit 34 mate,
-/// bit 35 colours swapped (`absolute` then means Black's view).
-struct EngineQuery {
-  cql::EngineLimit mode = cql::EngineLimit::Depth;
-  int64_t limit = 0;  ///< plies (depth) or milliseconds (movetime), 1..1e9
-  cql::ScoreView view = cql::ScoreView::SideToMove;
-  bool mate = false;            ///< `:evaluation ... mate`
-  bool colors_swapped = false;  ///< compiled under a colour-swapping transformation
-
-  int64_t pack() const;
-  static EngineQuery unpack(int64_t value);
-};
+namespace analysis {
 
 /// The engine name to use when none is given: $CQLDB_ENGINE, else "stockfish".
 std::string default_engine_name();
@@ -75,8 +57,8 @@ class AnalysisSession {
 };
 
 /// One worker's engine and cache reader; PosCtx::analysis points to it (when it is null,
-/// e.g. a GameMatcher outside eval::search, a per-thread context with the default engine and
-/// no cache serves, eval/analysis.cpp context_of()). The engine starts
+/// e.g. a GameMatcher outside query::execute, a per-thread context with the default engine and
+/// no cache serves, eval/analysis_keywords.cpp context_of()). The engine starts
 /// on the first search and is killed by the destructor (end of query, error, Ctrl-C).
 class AnalysisContext {
  public:
@@ -99,20 +81,4 @@ class AnalysisContext {
   AnalysisKey key_;  // scratch
 };
 
-/// Node of `:evaluation` / `:moveevaluation` (`k`) with its compiled designators `d`
-/// (movers, targets); `swap` = compiled under a colour-swapping transformation.
-Node engine_node(const cql::KeywordItem& item, cql::Keyword k, std::vector<Designator> d, bool swap);
-
-/// Op::kEvaluation: the engine's score of the position (view per EngineQuery) lies in
-/// Node::range (centipawns), or with `mate` a mate was found (depth d: within d plies).
-bool match_evaluation(const Node& n, const PosCtx& c);
-/// Op::kMoveEvaluation: the next move's piece matches d[0] on its from square and its
-/// destination (content before the move, as :moveto) matches d[1], and score(after the move)
-/// - score(before it), both from the view of the side to move after the move (sidetomove)
-/// or of White (absolute), lies in Node::range (centipawns).
-bool match_move_evaluation(const Node& n, const PosCtx& c);
-/// True if evaluating `n` may run the engine (an engine op, or one inside its sub-lists):
-/// compile() orders such nodes last in their conjunction so cheap conditions prune first.
-bool uses_engine(const Node& n);
-
-}  // namespace eval
+}  // namespace analysis

@@ -1,4 +1,4 @@
-// The `filter` command's header shorthands: `white=Carlsen elo>=2500 year=1990..2000 ...`.
+// The shell `filter` command's header shorthands: `white=Carlsen elo>=2500 year=1990..2000 ...`.
 //
 // Each term is KEY OP VALUE; the keys are rows of a table (name, operators, value syntax,
 // SQL builder) from which `help filter` is generated. A term becomes an SQL condition over
@@ -7,13 +7,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "db/sqlite_statement.h"
+#include "headers/header_filter.h"
 
-namespace cli {
+namespace headers {
 
 /// One bound SQL parameter.
 using SqlParam = db::sqlite::Param;
@@ -29,7 +31,11 @@ struct HeaderCondition {
 /// was expected.
 bool parse_filter_term(std::string_view term, HeaderCondition& condition, std::string& error);
 
+/// The terms (each as parse_filter_term takes it) ANDed into one HeaderFilter, built by the
+/// same WhereBuilder as the match list's header keywords. nullopt with `error` for a bad term.
+std::optional<HeaderFilter> compile_filter_terms(const std::vector<std::string>& terms, std::string& error);
+
 /// The keys, their operators and value syntax, one per line, for `help filter`.
 std::string filter_key_help();
 
-}  // namespace cli
+}  // namespace headers

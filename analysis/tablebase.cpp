@@ -1,4 +1,4 @@
-#include "eval/tablebase.h"
+#include "analysis/tablebase.h"
 
 #include <gtb-probe.h>
 
@@ -12,9 +12,8 @@
 
 #include "chess/bitboard.h"
 #include "cql/vocabulary.h"
-#include "eval/node.h"
 
-namespace eval::tablebase {
+namespace analysis::tablebase {
 
 namespace {
 
@@ -30,6 +29,9 @@ struct State {
   const char** paths = nullptr;         ///< the library's path list (kept alive while in use)
   Status status;                        ///< of the last prepare()
   std::atomic<int> max_pieces{0};       ///< status.max_pieces, for probes
+  /// prepare() ran with the configured directories and found tables (probe() prepares
+  /// lazily while this is false; configure() clears it).
+  std::atomic<bool> ready{false};
   std::atomic<uint64_t> probes{0};      ///< tb_probe_hard calls
   std::mutex warn_mutex;                ///< serialises reports
   /// Serialises tb_probe_hard: concurrent first probes of a table gave wrong answers now and
@@ -136,6 +138,7 @@ void configure(const std::string& dirs) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   s.configured = dirs;
+  s.ready = false;
 }
 
 std::string configured_dirs() {
@@ -178,6 +181,18 @@ Status prepare() {
 ProbeResult probe(const chess::Position& pos) {
   using namespace chess;
   State& s = state();
+  if (!s.ready.load(std::memory_order_acquire)) {
+    // The first probe of a query (or after configure()) initialises the library; other probes
+    // wait on probe_mutex, so none runs while it changes.
+    std::lock_guard<std::mutex> lock(s.probe_mutex);
+    if (!s.ready.load(std::memory_order_relaxed)) {
+      const Status status = prepare();
+      if (status.max_pieces == 0)
+        throw TablebaseError("no Gaviota tablebases found in " + status.dirs +
+                             " (set --tablebases or CQLDB_TABLEBASES)");
+      s.ready.store(true, std::memory_order_release);
+    }
+  }
   const int n = popcount(pos.pieces());
   if (n > s.max_pieces.load(std::memory_order_relaxed)) {
     if (n <= kGaviotaMaxPieces) warn_missing(pos, true);
@@ -221,30 +236,6 @@ ProbeResult probe(const chess::Position& pos) {
 
 uint64_t probe_count() { return state().probes.load(); }
 
-bool endgame_evaluation(const Node& n, const PosCtx& c) {
-  const chess::Position& pos = *c.pos;
-  const int pieces = chess::popcount(pos.pieces());
-  if (!n.ranges[0].contains(pieces)) {  // no table: no probe
-    if (pieces <= kGaviotaMaxPieces) warn_missing(pos, true);
-    return false;
-  }
-  if ((n.value & kStarBit) && !c.material_new) return false;
-  const ProbeResult r = probe(pos);
-  if (r.verdict == Verdict::kUnknown) return false;
-  const bool white_to_move = pos.side_to_move() == chess::WHITE;
-  bool outcome = false;
-  switch (cql::EndgameOutcome(n.value & 0xff)) {
-    case cql::EndgameOutcome::Draw: return r.verdict == Verdict::kDraw;
-    case cql::EndgameOutcome::SideToMoveWins:
-      outcome = r.verdict == (white_to_move ? Verdict::kWhiteWins : Verdict::kBlackWins);
-      break;
-    case cql::EndgameOutcome::EitherWins: outcome = r.verdict != Verdict::kDraw; break;
-    case cql::EndgameOutcome::WhiteWins: outcome = r.verdict == Verdict::kWhiteWins; break;
-    case cql::EndgameOutcome::BlackWins: outcome = r.verdict == Verdict::kBlackWins; break;
-  }
-  return outcome && n.range.contains(r.plies);
-}
-
 std::string material_name(const chess::Position& pos) {
   using namespace chess;
   static constexpr PieceType kOrder[] = {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN};
@@ -256,4 +247,4 @@ std::string material_name(const chess::Position& pos) {
   return s;
 }
 
-}  // namespace eval::tablebase
+}  // namespace analysis::tablebase

@@ -1,4 +1,4 @@
-#include "eval/header_sql.h"
+#include "headers/header_sql.h"
 
 #include <sqlite3.h>
 
@@ -6,10 +6,10 @@
 #include <string_view>
 
 #include "db/sqlite_db.h"
-#include "eval/header_pattern.h"
-#include "eval/start_position.h"
+#include "headers/header_pattern.h"
+#include "chess/start_position.h"
 
-namespace eval {
+namespace headers {
 
 namespace {
 
@@ -44,7 +44,7 @@ void pattern_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
 }
 
 void start_position_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
-  sqlite3_result_int(ctx, shuffle_chess_number(text_arg(argv[0])));
+  sqlite3_result_int(ctx, chess::shuffle_chess_number(text_arg(argv[0])));
 }
 
 void create(sqlite3* db, const char* name, void (*fn)(sqlite3_context*, int, sqlite3_value**),
@@ -62,4 +62,4 @@ void register_header_functions(sqlite3* db) {
   create(db, kSqlStartPosition, start_position_function, 1);
 }
 
-}  // namespace eval
+}  // namespace headers

@@ -30,7 +30,7 @@
 //   `*` / `-` of :plycount / :gamenumber: every game / no game (both are always present).
 // Every condition is written to be true or false, never SQL NULL, so that a caller may
 // negate it. All header keywords of one match list are ANDed.
-#include "eval/header_filter.h"
+#include "headers/header_filter.h"
 
 #include <algorithm>
 #include <iterator>
@@ -38,17 +38,15 @@
 #include <string>
 #include <utility>
 
+#include "cql/error.h"
+#include "cql/game_keyword_values.h"
 #include "cql/keywords.h"
 #include "db/game_header.h"
-#include "db/schema.h"
-#include "db/sqlite_db.h"
-#include "db/sqlite_statement.h"
-#include "eval/game_keywords.h"
-#include "eval/header_date.h"
-#include "eval/header_sql.h"
-#include "eval/program.h"
+#include "headers/header_date.h"
+#include "headers/header_sql.h"
+#include "headers/where_builder.h"
 
-namespace eval {
+namespace headers {
 
 namespace {
 
@@ -87,43 +85,11 @@ constexpr const char* kLastDayKey =
     "(g.year * 10000 + IFNULL(g.month, 12) * 100 + "
     "CASE WHEN g.month IS NULL THEN 31 ELSE IFNULL(g.day, 31) END)";
 
-/// Collects the ANDed conditions and their parameters in placeholder order.
-class WhereBuilder {
- public:
-  explicit WhereBuilder(std::vector<HeaderFilter::Param>& params) : params_(params) {}
-
-  /// A `?` bound to `value`.
-  std::string number(int64_t value) {
-    HeaderFilter::Param p;
-    p.number = value;
-    params_.push_back(std::move(p));
-    return "?";
-  }
-  /// A `?` bound to `text`.
-  std::string text(std::string value) {
-    HeaderFilter::Param p;
-    p.is_text = true;
-    p.text = std::move(value);
-    params_.push_back(std::move(p));
-    return "?";
-  }
-  /// ANDs `condition` (a complete SQL boolean expression).
-  void add(const std::string& condition) {
-    if (!where_.empty()) where_ += " AND ";
-    where_ += "(" + condition + ")";
-  }
-  std::string take() { return std::move(where_); }
-
- private:
-  std::vector<HeaderFilter::Param>& params_;
-  std::string where_;
-};
-
 /// `expr` within the interval of `r` ("1" when unbounded). Precondition: Interval kind.
 std::string interval_sql(WhereBuilder& b, const std::string& expr, const cql::Range& r,
                          const KeywordItem& item) {
   if (r.percent || (r.lo && r.lo->from_end) || (r.hi && r.hi->from_end))
-    throw CompileError(item.loc, "percentages and 'end' are not allowed for " +
+    throw cql::CompileError(item.loc, "percentages and 'end' are not allowed for " +
                                      cql::keyword_spelling(item.keyword));
   std::string sql;
   if (r.lo) sql += expr + (r.lo_strict ? " > " : " >= ") + b.number(r.lo->value);
@@ -228,8 +194,7 @@ std::string result_sql(WhereBuilder& b, const cql::ResultArgs& args, bool flippe
 std::string name_sql(WhereBuilder& b, const std::string& id_column, const char* table,
                      const KeywordItem& item) {
   const cql::TextPattern& p = item.as<cql::TextArgs>().patterns.at(0);
-  return id_column + " IN (SELECT id FROM " + table + " WHERE " +
-         (p.quoted ? kSqlPattern : kSqlContains) + "(" + b.text(p.text) + ", name))";
+  return headers::name_sql(b, id_column, table, p.text, p.quoted);
 }
 
 /// Adds the condition of one supported header keyword; false if `item` is not supported.
@@ -315,16 +280,18 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
     case Keyword::Variant: {
       // The game keywords of the position list (eval/game_keywords.h), asked of the stored
       // start FEN and variant instead of the replayed start position.
-      Node n = game_keyword_node(item, item.keyword);
+      const cql::GameKeywordValues v = cql::game_keyword_values(item, item.keyword);
       std::string sql;
-      if (n.op == Op::kVariant) {
+      if (v.is_variant) {
         const char* chess960 = "COALESCE(g.variant, '') = 'chess960'";
-        sql = (n.value & 3) == 3 ? "1" : (n.value & 2) ? chess960 : (n.value & 1) ? std::string("NOT ") + chess960 : "0";
+        const unsigned bits = v.variant_bits & 3;
+        sql = bits == 3 ? "1" : (bits & cql::kVariantChess960) ? chess960
+              : (bits & cql::kVariantStandard) ? std::string("NOT ") + chess960 : "0";
       } else {
-        for (const IntRange& r : n.ranges) {
+        for (const auto& [lo, hi] : v.start_ranges) {
           if (!sql.empty()) sql += " OR ";
-          sql += std::string(kSqlStartPosition) + "(g.fen) BETWEEN " + std::to_string(r.lo) + " AND " +
-                 std::to_string(r.hi);
+          sql += std::string(kSqlStartPosition) + "(g.fen) BETWEEN " + std::to_string(lo) + " AND " +
+                 std::to_string(hi);
         }
         if (sql.empty()) sql = "0";
       }
@@ -336,22 +303,23 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
   }
 }
 
-/// Opens headers.sqlite of `db_dir` read-only.
-db::sqlite::Connection open_headers(const std::filesystem::path& db_dir) {
-  return db::sqlite::Connection(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
-}
-
 }  // namespace
+
+std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_view table, std::string text,
+                     bool pattern) {
+  return std::string(id_column) + " IN (SELECT id FROM " + std::string(table) + " WHERE " +
+         (pattern ? kSqlPattern : kSqlContains) + "(" + b.text(std::move(text)) + ", name))";
+}
 
 namespace {
 
-std::string list_condition(std::vector<HeaderFilter::Param>& params, const cql::List& match,
+std::string list_condition(std::vector<db::sqlite::Param>& params, const cql::List& match,
                            bool color_flipped, bool nested);
 
 /// The SQL of a logical keyword over sub-match lists (`:and :or :xor :cond :not`); every
 /// condition is 0 or 1, never NULL, so the combinations are plain arithmetic and logic.
 /// Parameters are generated in text order. Empty when `item` is not one of them.
-std::string logic_condition(std::vector<HeaderFilter::Param>& params, const KeywordItem& item,
+std::string logic_condition(std::vector<db::sqlite::Param>& params, const KeywordItem& item,
                             bool color_flipped) {
   const auto* args = std::get_if<cql::SubListArgs>(&item.args);
   if (!args || args->lists.empty()) return {};
@@ -381,7 +349,7 @@ std::string logic_condition(std::vector<HeaderFilter::Param>& params, const Keyw
 
 /// The header conditions of `match` ANDed ("1" when none); a nested list's bare `:not`
 /// negates it (the top-level one is applied by the search).
-std::string list_condition(std::vector<HeaderFilter::Param>& params, const cql::List& match,
+std::string list_condition(std::vector<db::sqlite::Param>& params, const cql::List& match,
                            bool color_flipped, bool nested) {
   WhereBuilder builder(params);
   for (const cql::KeywordItem* item : match.keywords()) {
@@ -392,7 +360,7 @@ std::string list_condition(std::vector<HeaderFilter::Param>& params, const cql::
       continue;
     }
     if (!add_condition(builder, *item, color_flipped))
-      throw CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword));
+      throw cql::CompileError(item->loc, "not yet supported: " + cql::keyword_spelling(item->keyword));
   }
   std::string where = builder.take();
   if (!nested) return where;
@@ -408,79 +376,4 @@ HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
   return filter;
 }
 
-std::vector<uint32_t> HeaderFilter::candidates(const std::filesystem::path& db_dir, uint32_t game_count,
-                                               const std::vector<uint32_t>* within) const {
-  std::vector<uint32_t> ids;
-  if (accepts_all()) {  // every committed game has its row: no need to ask SQLite
-    if (within) return *within;
-    ids.resize(game_count);
-    std::iota(ids.begin(), ids.end(), 1u);
-    return ids;
-  }
-  db::sqlite::Connection sql = open_headers(db_dir);
-  register_header_functions(sql.handle());
-  // Few games to ask about: a temporary table of their ids joined by primary key, so SQLite
-  // reads only their rows (the WHERE clause's subqueries still run once).
-  if (within && within->size() * 16 < game_count) {
-    sql.exec("CREATE TEMP TABLE cqldb_within(id INTEGER PRIMARY KEY)");
-    sql.exec("BEGIN");
-    {
-      db::sqlite::Statement insert(sql, "INSERT INTO temp.cqldb_within(id) VALUES (?)");
-      for (uint32_t id : *within) {
-        insert.bind(1, int64_t(id));
-        insert.step();
-        insert.reset();
-      }
-    }
-    sql.exec("COMMIT");
-    db::sqlite::Statement query(sql, "SELECT g.id FROM temp.cqldb_within c CROSS JOIN games g ON g.id = c.id WHERE (" +
-                                         where_ + ") AND g.id <= ? ORDER BY g.id");
-    query.bind(query.bind_all(params_), int64_t(game_count));
-    while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
-    return ids;
-  }
-  db::sqlite::Statement query(
-      sql, "SELECT g.id FROM games g WHERE (" + where_ + ") AND g.id <= ? ORDER BY g.id");
-  query.bind(query.bind_all(params_), int64_t(game_count));
-  while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
-  if (within) {
-    std::vector<uint32_t> both;
-    std::set_intersection(ids.begin(), ids.end(), within->begin(), within->end(), std::back_inserter(both));
-    ids.swap(both);
-  }
-  return ids;
-}
-
-std::vector<GameInfo> load_game_info(const std::filesystem::path& db_dir, uint32_t game_count,
-                                     const std::vector<uint32_t>* only) {
-  std::vector<GameInfo> info(size_t(game_count) + 1);
-  db::sqlite::Connection sql = open_headers(db_dir);
-  auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
-  auto fill = [&](GameInfo& g, db::sqlite::Statement& query, int first) {
-    int64_t result = query.column_int64(first);
-    g.result = uint8_t(result >= 0 && result <= 3 ? result : 0);
-    g.white_elo = elo(query.column_int64(first + 1));
-    g.black_elo = elo(query.column_int64(first + 2));
-  };
-  if (only) {
-    db::sqlite::Statement query(sql, "SELECT result, white_elo, black_elo FROM games WHERE id = ?1");
-    for (uint32_t id : *only) {
-      if (id < 1 || id > game_count) continue;
-      query.bind(1, int64_t(id));
-      if (query.step()) fill(info[id], query, 0);
-      query.reset();
-    }
-    return info;
-  }
-  db::sqlite::Statement query(
-      sql, "SELECT id, result, white_elo, black_elo FROM games WHERE id <= ?1 ORDER BY id");
-  query.bind(1, int64_t(game_count));
-  while (query.step()) {
-    int64_t id = query.column_int64(0);
-    if (id < 1 || id > int64_t(game_count)) continue;
-    fill(info[size_t(id)], query, 1);
-  }
-  return info;
-}
-
-}  // namespace eval
+}  // namespace headers

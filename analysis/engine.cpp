@@ -1,4 +1,4 @@
-#include "eval/engine.h"
+#include "analysis/engine.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,7 +19,7 @@
 
 extern char** environ;
 
-namespace eval {
+namespace analysis {
 
 namespace {
 
@@ -278,4 +278,4 @@ EngineScore UciEngine::analyse(std::string_view fen, bool chess960, cql::EngineL
   fail("no score before 'bestmove' for " + std::string(fen));
 }
 
-}  // namespace eval
+}  // namespace analysis

@@ -1,8 +1,8 @@
-#include "eval/header_pattern.h"
+#include "headers/header_pattern.h"
 
 #include <algorithm>
 
-namespace eval {
+namespace headers {
 
 namespace {
 
@@ -258,4 +258,4 @@ bool NamePattern::match_from(const std::u32string& text, size_t t, size_t s,
   return result;
 }
 
-}  // namespace eval
+}  // namespace headers

@@ -2,9 +2,9 @@
 // :endgameevaluation and :endgameevaluation* (seed 000, CQL-Position-List
 // ":endgameevaluation"; SPEC Analysis keywords).
 //
-// The library is process-global: configure() names the directories, prepare() (called by
-// Program::compile, single-threaded, before any search) initialises it once per process and
-// again only when the directories changed. probe() is safe from several threads at once: the
+// The library is process-global: configure() names the directories; the first probe()
+// initialises it (prepare()) lazily, once per process and again only when the directories
+// changed, so compiling a query never touches the tables. probe() is safe from several threads at once: the
 // library call itself is serialised by a mutex (its own locking gave wrong answers now and
 // then under concurrent probes). Positions whose material has no table fail
 // quietly: the first few such materials are reported once each on stderr, and positions with
@@ -12,16 +12,12 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "chess/position.h"
 
-namespace eval {
-
-struct Node;
-struct PosCtx;
-
-namespace tablebase {
+namespace analysis::tablebase {
 
 /// The directories used when neither configure() nor CQLDB_TABLEBASES names any: Debian's
 /// 3-piece tables in compression scheme 4 (LZMA), the scheme the downloadable 4- and
@@ -47,8 +43,14 @@ struct Status {
 
 /// Initialises the library with configured_dirs() unless that was already done with the same
 /// directories. The compression scheme is taken from the file names found (`*.gtb.cpN`; the
-/// most frequent one). Not thread-safe: call it while no probe runs.
+/// most frequent one). Not thread-safe: call it while no probe runs (probe() calls it).
 Status prepare();
+
+/// No tables at all in the configured directories: ends the query that probed.
+class TablebaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// Outcome of one probe.
 enum class Verdict : uint8_t {
@@ -65,7 +67,8 @@ struct ProbeResult {
                   ///< the side to move is already mated)
 };
 
-/// Probes `pos` (prepare() must have run). Positions with castling rights or more pieces than
+/// Probes `pos`, calling prepare() first when the library is not ready (thread-safe).
+/// Throws TablebaseError when the directories hold no table at all. Positions with castling rights or more pieces than
 /// the tables hold are kUnknown without a probe (the latter with the once-in-all warning); a
 /// missing table gives kUnknown and a one-time warning on stderr naming the material ("no
 /// Gaviota table for KRk").
@@ -74,18 +77,7 @@ ProbeResult probe(const chess::Position& pos);
 /// Probes issued to the library since the start of the process (benchmarks).
 uint64_t probe_count();
 
-/// Node::value bit of :endgameevaluation*; the low byte holds the cql::EndgameOutcome.
-inline constexpr int64_t kStarBit = 0x100;
-
-/// Op::kEndgameEvaluation (built by compile.cpp): `n.value` = outcome (cql::EndgameOutcome,
-/// already colour-swapped) | kStarBit for the `*` form, `n.range` = distance to mate in plies,
-/// `n.ranges[0]` = total piece counts any table holds (checked before probing). The `*` form
-/// is only examined at the first position of the line with the position's material (the
-/// game's start, or a position reached by a capture or a promotion: PosCtx::material_new).
-bool endgame_evaluation(const Node& n, const PosCtx& c);
-
 /// "KRPkr": the material of `pos`, White's pieces then Black's, K Q R B N P order.
 std::string material_name(const chess::Position& pos);
 
-}  // namespace tablebase
-}  // namespace eval
+}  // namespace analysis::tablebase

@@ -17,9 +17,10 @@
 #include "cql/parser.h"
 #include "db/database.h"
 #include "db/game_header.h"
-#include "eval/header_date.h"
-#include "eval/header_filter.h"
-#include "eval/header_pattern.h"
+#include "headers/header_date.h"
+#include "headers/header_filter.h"
+#include "headers/header_store.h"
+#include "headers/header_pattern.h"
 #include "eval/program.h"
 #include "import/importer.h"
 
@@ -105,14 +106,14 @@ class HeaderFilterTest : public ::testing::Test {
 
   static uint32_t count() { return uint32_t(headers_->size()); }
 
-  static eval::HeaderFilter compile(const std::string& items, bool flipped = false) {
+  static headers::HeaderFilter compile(const std::string& items, bool flipped = false) {
     cql::Script script = cql::parse_or_throw("(match " + items + ")", "test.cql");
-    return eval::HeaderFilter::compile(script.match, flipped);
+    return headers::HeaderFilter::compile(script.match, flipped);
   }
 
   /// Candidates of the match list `(match ITEMS)`.
   static Ids query(const std::string& items, bool flipped = false) {
-    return compile(items, flipped).candidates(*dir_, count());
+    return headers::HeaderStore(*dir_).candidates(compile(items, flipped), count());
   }
 
   /// Brute force: the ids whose header satisfies `p`.
@@ -235,10 +236,10 @@ TEST_F(HeaderFilterTest, EventAndSiteSubstrings) {
 }
 
 TEST_F(HeaderFilterTest, UserTextIsBoundNotPasted) {
-  eval::HeaderFilter f = compile(":player \"x'); DROP TABLE games; --\" :event \"%_\"");
+  headers::HeaderFilter f = compile(":player \"x'); DROP TABLE games; --\" :event \"%_\"");
   EXPECT_EQ(f.where_sql().find("DROP"), std::string::npos);
   EXPECT_EQ(f.where_sql().find('%'), std::string::npos);
-  EXPECT_TRUE(f.candidates(*dir_, count()).empty());
+  EXPECT_TRUE(headers::HeaderStore(*dir_).candidates(f, count()).empty());
   EXPECT_EQ(query("").size(), count());  // the table is still there
 }
 
@@ -379,10 +380,10 @@ TEST_F(HeaderFilterTest, EitherColorExample) {
 }
 
 TEST_F(HeaderFilterTest, CandidatesStopAtGameCount) {
-  Ids ids = compile(":result 1-0,0-1,1/2,*").candidates(*dir_, 50);
+  Ids ids = headers::HeaderStore(*dir_).candidates(compile(":result 1-0,0-1,1/2,*"), 50);
   EXPECT_EQ(ids.size(), 50u);
   EXPECT_EQ(ids.back(), 50u);
-  EXPECT_EQ(compile("").candidates(*dir_, 7).size(), 7u);
+  EXPECT_EQ(headers::HeaderStore(*dir_).candidates(compile(""), 7).size(), 7u);
 }
 
 TEST_F(HeaderFilterTest, UnsupportedHeaderKeywordsAreErrors) {
@@ -391,7 +392,7 @@ TEST_F(HeaderFilterTest, UnsupportedHeaderKeywordsAreErrors) {
     try {
       compile(std::string("\n  ") + items);
       ADD_FAILURE() << items << " compiled";
-    } catch (const eval::CompileError& e) {
+    } catch (const cql::CompileError& e) {
       EXPECT_EQ(e.loc.line, 2u) << items;
       EXPECT_EQ(e.loc.column, 3u) << items;
       std::string keyword = std::string(items).substr(0, std::string(items).find(' '));
@@ -401,10 +402,10 @@ TEST_F(HeaderFilterTest, UnsupportedHeaderKeywordsAreErrors) {
 }
 
 TEST_F(HeaderFilterTest, GameInfoMatchesHeaders) {
-  std::vector<eval::GameInfo> info = eval::load_game_info(*dir_, count());
+  std::vector<headers::GameInfo> info = headers::HeaderStore(*dir_).game_info(count());
   ASSERT_EQ(info.size(), size_t(count()) + 1);
   for (const db::GameHeader& h : *headers_) {
-    const eval::GameInfo& g = info[h.id];
+    const headers::GameInfo& g = info[h.id];
     EXPECT_EQ(g.result, uint8_t(db::result_code(h.result))) << h.id;
     EXPECT_EQ(g.white_elo, h.white_elo) << h.id;
     EXPECT_EQ(g.black_elo, h.black_elo) << h.id;
@@ -414,7 +415,7 @@ TEST_F(HeaderFilterTest, GameInfoMatchesHeaders) {
 // ---- Pattern-Matching.txt examples ----
 
 TEST(NamePattern, ReferenceExamples) {
-  using eval::NamePattern;
+  using headers::NamePattern;
   EXPECT_TRUE(NamePattern("Polgar, J*").matches("Polgar, J"));
   EXPECT_TRUE(NamePattern("Polgar, J*").matches("Polgar, Judit"));
   EXPECT_TRUE(NamePattern("A?erba?h").matches("Averbakh"));
@@ -457,7 +458,7 @@ TEST(NamePattern, ReferenceExamples) {
 }
 
 TEST(NamePattern, Details) {
-  using eval::NamePattern;
+  using headers::NamePattern;
   EXPECT_TRUE(NamePattern("").matches(""));
   EXPECT_FALSE(NamePattern("").matches("a"));
   EXPECT_TRUE(NamePattern("*").matches(""));
@@ -470,9 +471,9 @@ TEST(NamePattern, Details) {
   EXPECT_TRUE(NamePattern("Ljubojevi?").matches("Ljubojević"));
   EXPECT_TRUE(NamePattern("ШИРОВ").matches("Широв"));
   EXPECT_FALSE(NamePattern("!ÖSTERREICH").matches("österreich"));
-  EXPECT_TRUE(eval::contains_ignoring_case("Ljubojević, Ljubomir", "JEVIĆ"));
-  EXPECT_TRUE(eval::contains_ignoring_case("anything", ""));
-  EXPECT_FALSE(eval::contains_ignoring_case("Tal", "tall"));
+  EXPECT_TRUE(headers::contains_ignoring_case("Ljubojević, Ljubomir", "JEVIĆ"));
+  EXPECT_TRUE(headers::contains_ignoring_case("anything", ""));
+  EXPECT_FALSE(headers::contains_ignoring_case("Tal", "tall"));
   // Invalid UTF-8 bytes are single characters.
   EXPECT_TRUE(NamePattern("M?ller").matches("M\xfcller"));
 }
@@ -480,9 +481,9 @@ TEST(NamePattern, Details) {
 TEST(DayKeyInterval, Forms) {
   auto interval = [](const std::string& text) {
     cql::Script s = cql::parse_or_throw("(match :date " + text + ")", "t");
-    return eval::day_key_interval(s.match.keywords()[0]->as<cql::DateArgs>().range);
+    return headers::day_key_interval(s.match.keywords()[0]->as<cql::DateArgs>().range);
   };
-  eval::DayKeyInterval d = interval("2010-10");
+  headers::DayKeyInterval d = interval("2010-10");
   EXPECT_EQ(d.lo, 20101001);
   EXPECT_EQ(d.hi, 20101031);
   d = interval("2010-10-27 .. 2010-10-27-43d");  // Sep 14 excluded .. Oct 27 included

@@ -17,7 +17,7 @@
 
 #include "chess/position.h"
 
-namespace eval {
+namespace chess {
 
 inline constexpr int kStandardStartPosition = 518;  ///< number of the standard array
 inline constexpr int kLastChess960Position = 960;     ///< 1..960 are Chess960 arrays
@@ -32,4 +32,4 @@ int shuffle_chess_number(const chess::Position& pos);
 /// is number 0.
 int shuffle_chess_number(std::string_view fen);
 
-}  // namespace eval
+}  // namespace chess

@@ -1,8 +1,8 @@
-#include "eval/start_position.h"
+#include "chess/start_position.h"
 
 #include "chess/bitboard.h"
 
-namespace eval {
+namespace chess {
 
 namespace {
 
@@ -66,4 +66,4 @@ int shuffle_chess_number(std::string_view fen) {
   return shuffle_chess_number(pos);
 }
 
-}  // namespace eval
+}  // namespace chess

@@ -1,6 +1,6 @@
-#include "eval/header_date.h"
+#include "headers/header_date.h"
 
-namespace eval {
+namespace headers {
 
 namespace {
 
@@ -63,4 +63,4 @@ DayKeyInterval day_key_interval(const cql::DateRange& r) {
   return out;
 }
 
-}  // namespace eval
+}  // namespace headers

@@ -1,9 +1,9 @@
-#include "eval/analysis_cache.h"
+#include "analysis/analysis_cache.h"
 
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
 
-namespace eval {
+namespace analysis {
 
 namespace {
 
@@ -130,4 +130,4 @@ void AnalysisCache::write(const std::vector<std::pair<AnalysisKey, EngineScore>>
   }
 }
 
-}  // namespace eval
+}  // namespace analysis

@@ -1,0 +1,127 @@
+#include "headers/header_store.h"
+
+#include <algorithm>
+#include <iterator>
+#include <numeric>
+
+#include "db/schema.h"
+#include "db/sqlite_statement.h"
+#include "headers/header_sql.h"
+
+namespace headers {
+
+HeaderStore::HeaderStore(const std::filesystem::path& db_dir)
+    : sql_(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly) {
+  register_header_functions(sql_.handle());
+}
+
+std::vector<uint32_t> HeaderStore::candidates(const HeaderFilter& filter, uint32_t game_count,
+                                              const std::vector<uint32_t>* within) {
+  std::vector<uint32_t> ids;
+  if (filter.accepts_all()) {  // every committed game has its row: no need to ask SQLite
+    if (within) return *within;
+    ids.resize(game_count);
+    std::iota(ids.begin(), ids.end(), 1u);
+    return ids;
+  }
+  // Few games to ask about: a temporary table of their ids joined by primary key, so SQLite
+  // reads only their rows (the WHERE clause's subqueries still run once).
+  if (within && within->size() * 16 < game_count) {
+    sql_.exec("CREATE TEMP TABLE IF NOT EXISTS cqldb_within(id INTEGER PRIMARY KEY)");
+    sql_.exec("BEGIN");
+    sql_.exec("DELETE FROM temp.cqldb_within");
+    {
+      db::sqlite::Statement insert(sql_, "INSERT INTO temp.cqldb_within(id) VALUES (?)");
+      for (uint32_t id : *within) {
+        insert.bind(1, int64_t(id));
+        insert.step();
+        insert.reset();
+      }
+    }
+    sql_.exec("COMMIT");
+    db::sqlite::Statement query(sql_, "SELECT g.id FROM temp.cqldb_within c CROSS JOIN games g ON g.id = c.id WHERE (" +
+                                          filter.where_sql() + ") AND g.id <= ? ORDER BY g.id");
+    query.bind(query.bind_all(filter.params()), int64_t(game_count));
+    while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
+    return ids;
+  }
+  db::sqlite::Statement query(
+      sql_, "SELECT g.id FROM games g WHERE (" + filter.where_sql() + ") AND g.id <= ? ORDER BY g.id");
+  query.bind(query.bind_all(filter.params()), int64_t(game_count));
+  while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
+  if (within) {
+    std::vector<uint32_t> both;
+    std::set_intersection(ids.begin(), ids.end(), within->begin(), within->end(), std::back_inserter(both));
+    ids.swap(both);
+  }
+  return ids;
+}
+
+std::vector<GameInfo> HeaderStore::game_info(uint32_t game_count, const std::vector<uint32_t>* only) {
+  std::vector<GameInfo> info(size_t(game_count) + 1);
+  auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
+  auto fill = [&](GameInfo& g, db::sqlite::Statement& query, int first) {
+    int64_t result = query.column_int64(first);
+    g.result = uint8_t(result >= 0 && result <= 3 ? result : 0);
+    g.white_elo = elo(query.column_int64(first + 1));
+    g.black_elo = elo(query.column_int64(first + 2));
+  };
+  if (only) {
+    db::sqlite::Statement query(sql_, "SELECT result, white_elo, black_elo FROM games WHERE id = ?1");
+    for (uint32_t id : *only) {
+      if (id < 1 || id > game_count) continue;
+      query.bind(1, int64_t(id));
+      if (query.step()) fill(info[id], query, 0);
+      query.reset();
+    }
+    return info;
+  }
+  db::sqlite::Statement query(
+      sql_, "SELECT id, result, white_elo, black_elo FROM games WHERE id <= ?1 ORDER BY id");
+  query.bind(1, int64_t(game_count));
+  while (query.step()) {
+    int64_t id = query.column_int64(0);
+    if (id < 1 || id > int64_t(game_count)) continue;
+    fill(info[size_t(id)], query, 1);
+  }
+  return info;
+}
+
+void HeaderStore::scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row) {
+  db::sqlite::Statement q(
+      sql_, "SELECT id, result, white_elo, black_elo, year, date FROM games WHERE id <= ? ORDER BY id");
+  q.bind(1, int64_t(game_count));
+  GameRow r;
+  auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
+  while (q.step()) {
+    r.id = uint32_t(q.column_int64(0));
+    const int64_t result = q.column_int64(1);
+    r.result = uint8_t(result >= 0 && result <= 3 ? result : 0);
+    r.white_elo = elo(q.column_int64(2));
+    r.black_elo = elo(q.column_int64(3));
+    r.year = q.column_is_null(4) ? std::nullopt : std::optional<int>(int(q.column_int64(4)));
+    r.date = std::string(q.column_text(5));
+    row(r);
+  }
+}
+
+std::vector<ImportLogEntry> HeaderStore::import_log(int64_t limit) {
+  db::sqlite::Statement q(sql_,
+                          "SELECT f.path, l.ordinal, l.line, l.reason, l.kind "
+                          "FROM import_log l LEFT JOIN files f ON f.id = l.file_id "
+                          "ORDER BY l.kind = 'warning', l.id LIMIT ?");
+  q.bind(1, limit);
+  std::vector<ImportLogEntry> out;
+  while (q.step()) {
+    ImportLogEntry e;
+    e.file = std::string(q.column_text(0));
+    e.ordinal = q.column_int64(1);
+    e.line = q.column_int64(2);
+    e.reason = std::string(q.column_text(3));
+    e.kind = std::string(q.column_text(4));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace headers

@@ -1,0 +1,67 @@
+// HeaderStore: every read statement against a database's headers.sqlite (the query
+// pipeline's header stage, the game information of position-list keywords, the shell's list
+// rows, sorting and statistics, the import log). Opened read-only with the header SQL
+// functions registered (headers/header_sql.h). The schema and the import's writes belong
+// to db/ (db/schema.h, db/game_writer.h), which owns the on-disk formats.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/sqlite_db.h"
+#include "headers/game_info.h"
+#include "headers/header_filter.h"
+
+namespace headers {
+
+/// One game's row as the shell's `list`, `stats` and sorting read it.
+struct GameRow {
+  uint32_t id = 0;
+  uint8_t result = 0;                ///< db::ResultCode
+  uint16_t white_elo = 0;            ///< 0 = none
+  uint16_t black_elo = 0;            ///< 0 = none
+  std::optional<int> year;           ///< the date's year, if known
+  std::string date;                  ///< as stored ("1985.??.??"), empty if none
+};
+
+/// One entry of the import log (a rejected game or a warning).
+struct ImportLogEntry {
+  std::string kind;    ///< "rejected" or "warning"
+  std::string file;    ///< source file path
+  int64_t ordinal = 0; ///< 1-based game number in the file
+  int64_t line = 0;    ///< line of the problem
+  std::string reason;  ///< what was wrong
+};
+
+/// Read access to headers.sqlite of one database directory. One connection; use it from
+/// one thread at a time. Errors throw db::SqliteError.
+class HeaderStore {
+ public:
+  /// Opens `db_dir`/headers.sqlite read-only.
+  explicit HeaderStore(const std::filesystem::path& db_dir);
+
+  /// The ids (ascending) of games 1..game_count satisfying `filter`. With `within`
+  /// (ascending ids), only those games are asked about: a few are joined by id through a
+  /// temporary table, many are intersected after one scan.
+  std::vector<uint32_t> candidates(const HeaderFilter& filter, uint32_t game_count,
+                                   const std::vector<uint32_t>* within = nullptr);
+
+  /// GameInfo of games 1..game_count, indexed by game id (index 0 unused). One sequential
+  /// scan; with `only` (ids), a lookup per id and the other entries left zero.
+  std::vector<GameInfo> game_info(uint32_t game_count, const std::vector<uint32_t>* only = nullptr);
+
+  /// Calls `row` for every game 1..game_count in id order (one scan).
+  void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row);
+
+  /// The first `limit` import-log entries, rejections first, each kind in log order.
+  std::vector<ImportLogEntry> import_log(int64_t limit);
+
+ private:
+  db::sqlite::Connection sql_;
+};
+
+}  // namespace headers

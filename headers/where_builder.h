@@ -1,0 +1,56 @@
+// WhereBuilder: the one builder of SQL WHERE clauses over headers.sqlite's `games g` row,
+// used by the match list's header keywords (headers/header_filter.cpp) and by the shell's
+// `filter` terms (headers/filter_terms.cpp). Every user value becomes a bound `?` parameter,
+// never SQL text (SQLiteCpp practice, STYLE.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "db/sqlite_statement.h"
+
+namespace headers {
+
+/// Collects ANDed conditions and their parameters in placeholder order.
+class WhereBuilder {
+ public:
+  explicit WhereBuilder(std::vector<db::sqlite::Param>& params) : params_(params) {}
+
+  /// A `?` bound to `value`.
+  std::string number(int64_t value) {
+    db::sqlite::Param p;
+    p.number = value;
+    params_.push_back(std::move(p));
+    return "?";
+  }
+  /// A `?` bound to `text`.
+  std::string text(std::string value) {
+    db::sqlite::Param p;
+    p.is_text = true;
+    p.text = std::move(value);
+    params_.push_back(std::move(p));
+    return "?";
+  }
+  /// ANDs `condition` (a complete SQL boolean expression, never NULL).
+  void add(const std::string& condition) {
+    if (!where_.empty()) where_ += " AND ";
+    where_ += "(" + condition + ")";
+  }
+  /// The clause so far ("" when nothing was added); the builder is empty afterwards.
+  std::string take() { return std::move(where_); }
+
+ private:
+  std::vector<db::sqlite::Param>& params_;
+  std::string where_;
+};
+
+/// `id_column` (e.g. "g.white_id") names a row of `table` ("players", "events", "sites")
+/// whose name contains `text`, ignoring case (CQL's unquoted string), or, with `pattern`,
+/// whose whole name matches the pattern (headers/header_pattern.h).
+std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_view table, std::string text,
+                     bool pattern);
+
+}  // namespace headers

@@ -1,0 +1,131 @@
+// The driver of query::execute: runs the stages of query/stages.h in order and collects their
+// figures. See executor.h for the stage diagram.
+#include "query/executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "db/database.h"
+#include "planner/explain.h"
+#include "query/stages.h"
+
+namespace query {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
+
+Result execute(const Query& query, db::Database& database, const ExecuteOptions& options) {
+  const auto start = Clock::now();
+  Result result;
+  Stats& stats = result.stats;
+  const eval::Program& program = query.program();
+  db::GameReader snapshot = database.reader();  // the game count of this run
+  detail::RunState run{query, database, options, stats};
+  run.game_count = snapshot.game_count();
+  stats.games_total = run.game_count;
+  stats.after_postings = run.game_count;
+  for (const eval::Alternative& a : program.alternatives()) run.any_list |= !a.lists.empty();
+  if (run.any_list && !program.negated()) run.plan = &query.plan();
+  stats.planner_on = std::any_of(std::begin(kPruningStages), std::end(kPruningStages),
+                                 [&](const char* s) { return options.enabled(s); });
+
+  stats.stages.reserve(5);  // figures() hands out references: no reallocation
+  auto figures = [&](const char* name) -> StageFigures& {
+    stats.stages.push_back({});
+    stats.stages.back().name = name;
+    return stats.stages.back();
+  };
+  detail::PostingStage().run(run, figures(detail::PostingStage::kName));
+  detail::HeaderStage().run(run, figures(detail::HeaderStage::kName));
+
+  std::vector<eval::GameMatch>& matches = result.matches;
+  const bool negated = program.negated();
+  if (!run.any_list) {
+    // The header conditions decide alone.
+    for (uint32_t id = 1; id <= run.game_count; ++id)
+      if ((run.mask[id] != 0) != negated && run.in_scope(id)) matches.push_back({id, {}});
+  } else {
+    detail::SignatureStage signatures(run);
+    detail::WindowStage windows(run);
+    StageFigures& sig_figures = figures(detail::SignatureStage::kName);
+    StageFigures& window_figures = figures(detail::WindowStage::kName);
+    StageFigures& replay_figures = figures(detail::ReplayStage::kName);
+    detail::ReplayStage().run(run, signatures, windows, matches, replay_figures);
+    sig_figures.ran = signatures.active();
+    sig_figures.in = stats.candidates;
+    sig_figures.out = stats.after_signatures;
+    sig_figures.seconds = stats.signature_seconds;
+    if (!signatures.active()) sig_figures.note = options.enabled(detail::SignatureStage::kName) ? "nothing to test" : "off";
+    window_figures.ran = windows.active();
+    window_figures.in = window_figures.out = stats.games_replayed;
+    if (!windows.active()) window_figures.note = options.enabled(detail::WindowStage::kName) ? "no windows" : "off";
+    if (negated && options.enabled(detail::HeaderStage::kName)) {
+      // Games whose headers fail match the negation without replay (with the header stage
+      // off they were replayed above).
+      for (uint32_t id = 1; id <= run.game_count; ++id)
+        if (!run.mask[id] && run.in_scope(id)) matches.push_back({id, {}});
+    }
+    std::sort(matches.begin(), matches.end(),
+              [](const eval::GameMatch& a, const eval::GameMatch& b) { return a.id < b.id; });
+  }
+  stats.cancelled = options.cancel && options.cancel->load();
+  if (options.limit && matches.size() > options.limit) matches.resize(options.limit);
+  stats.matches = matches.size();
+  stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+namespace {
+
+std::string commas(uint64_t n) {
+  std::string d = std::to_string(n), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
+
+std::string line(const char* label, uint64_t n, double seconds = -1) {
+  char buf[160];
+  if (seconds >= 0) std::snprintf(buf, sizeof buf, "  %-26s %14s   %8.3f s\n", label, commas(n).c_str(), seconds);
+  else std::snprintf(buf, sizeof buf, "  %-26s %14s\n", label, commas(n).c_str());
+  return buf;
+}
+
+const StageFigures* stage(const Stats& s, const char* name) {
+  for (const StageFigures& f : s.stages)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string explain_stats(const Stats& s) {
+  std::string out = "stages:\n";
+  out += line("games in database", s.games_total);
+  const StageFigures* postings = stage(s, "postings");
+  if (postings && s.planner_on)
+    out += postings->ran ? line("after posting index", postings->out, postings->seconds)
+                         : "  after posting index        (" + postings->note + ")\n";
+  out += line("after header filter", s.candidates, s.header_seconds);
+  const StageFigures* signatures = stage(s, "signatures");
+  if (signatures && s.planner_on) out += line("after signatures", s.after_signatures, s.signature_seconds);
+  out += line("games replayed", s.games_replayed, s.replay_seconds);
+  out += line("positions evaluated", s.positions);
+  out += line("matches", s.matches);
+  if (!s.damaged.empty()) out += line("damaged games skipped", s.damaged.size());
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "  %-26s %14s   %8.3f s\n", "total", "", s.seconds);
+  return out + buf;
+}
+
+std::string explain_plan(const Query& query, bool planner_on) {
+  return planner::explain_plan(query.program(), planner_on ? &query.plan() : nullptr);
+}
+
+}  // namespace query

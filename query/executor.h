@@ -1,0 +1,113 @@
+// query::Executor: runs a Query over a database as a driver over named stages
+// (query/stages.h), DuckDB-style: each stage narrows the candidate games and reports its
+// figures (games in/out, time); every pruning stage can be switched off by name, and
+// switching all of them off (`--no-planner`) replays every game in scope. Pruning stages
+// only ever drop games that cannot match (planner soundness, STYLE.md practice 4); the
+// replay stage decides.
+//
+//   postings   -> per alternative, the games whose signature facts can satisfy it
+//                 (index/postings.h, planner/postings_plan.h)
+//   headers    -> the match list's header conditions in SQLite (headers/header_store.h)
+//   signatures -> per-game signature test before replay (planner::Plan::keep_encoded)
+//   windows    -> the plies of a game where a match is possible (planner/ply_windows.h)
+//   replay     -> the games replayed on all cores, evaluated exactly (eval::GameMatcher)
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "eval/game_match.h"
+#include "query/query.h"
+
+namespace db {
+class Database;
+}
+
+namespace query {
+
+/// The names of the pruning stages, in the order they run.
+inline constexpr const char* kPruningStages[] = {"postings", "headers", "signatures", "windows"};
+
+/// How a query runs.
+struct ExecuteOptions {
+  unsigned threads = 0;     ///< worker threads; 0 = hardware concurrency
+  uint64_t limit = 0;       ///< stop after this many matches (lowest ids first); 0 = no limit
+  const std::atomic<bool>* cancel = nullptr;  ///< set to stop early (Ctrl-C)
+  /// Restrict the query to these ids (ascending), e.g. a shell's current result; null = all.
+  const std::vector<uint32_t>* within = nullptr;
+  /// Pruning stages switched off, by name (kPruningStages). A header stage that is off still
+  /// decides: a replayed game whose headers fail cannot match.
+  std::set<std::string> disabled;
+  /// Called about every 100 ms from the calling thread with games searched, games to search
+  /// and matches so far.
+  std::function<void(uint64_t searched, uint64_t total, uint64_t matches)> progress;
+  /// The UCI engine of :evaluation / :moveevaluation (analysis/session.h): a path, or a name
+  /// looked up on PATH and in /usr/games; empty = $CQLDB_ENGINE, else "stockfish".
+  std::string engine;
+  /// Cache engine results in the database directory (analysis/analysis_cache.h).
+  bool analysis_cache = true;
+
+  /// Switches every pruning stage off (`--no-planner`).
+  void planner_off() { disabled.insert(std::begin(kPruningStages), std::end(kPruningStages)); }
+  bool enabled(const std::string& stage) const { return !disabled.count(stage); }
+};
+
+/// The figures of one stage of one run.
+struct StageFigures {
+  std::string name;      ///< "postings", "headers", "signatures", "windows", "replay"
+  bool ran = false;      ///< the stage ran (enabled, and it had something to do)
+  uint64_t in = 0;       ///< candidate games it was given
+  uint64_t out = 0;      ///< candidate games it kept (replay: matches)
+  double seconds = 0;    ///< time spent in it (workers' time divided by the thread count)
+  std::string note;      ///< why it did not run, when it did not ("no current postings.bin")
+};
+
+/// Figures of one run.
+struct Stats {
+  uint64_t games_total = 0;      ///< games in the database snapshot
+  uint64_t after_postings = 0;   ///< games the posting index kept (games_total without it)
+  uint64_t candidates = 0;       ///< games passing the posting index, the header filter and
+                                 ///< `within`
+  uint64_t after_signatures = 0; ///< candidates the signature test kept
+  uint64_t games_replayed = 0;   ///< games whose moves were replayed
+  uint64_t positions = 0;        ///< positions evaluated
+  uint64_t matches = 0;          ///< matching games
+  bool postings_used = false;    ///< the database has a current posting index and it was asked
+  double postings_seconds = 0;   ///< time in the posting index
+  double header_seconds = 0;     ///< time in SQLite
+  double signature_seconds = 0;  ///< time reading and testing signatures
+  double replay_seconds = 0;     ///< time replaying and evaluating
+  double seconds = 0;            ///< wall time
+  bool cancelled = false;        ///< stopped through ExecuteOptions::cancel
+  uint64_t engine_calls = 0;     ///< engine searches run (:evaluation, :moveevaluation)
+  uint64_t cache_hits = 0;       ///< engine results taken from the analysis cache
+  /// Games skipped because their stored record is damaged (ascending ids): the query
+  /// answered for the others (issue 14); `cqldb check` lists the damage.
+  std::vector<uint32_t> damaged;
+  std::vector<StageFigures> stages;  ///< every stage in order, with its figures
+  bool planner_on = true;        ///< some pruning stage was enabled
+};
+
+/// The answer of one run: matches in ascending id order, and the figures.
+struct Result {
+  std::vector<eval::GameMatch> matches;
+  Stats stats;
+};
+
+/// Runs `query` over `database`. Throws std::runtime_error for storage errors that end the
+/// query (an unreadable posting index or header store), analysis::EngineError for a missing
+/// or failing engine; a damaged game record is skipped and counted (Stats::damaged).
+Result execute(const Query& query, db::Database& database, const ExecuteOptions& options);
+
+/// The figures of a run as the text of `--explain` and the shell's `explain`.
+std::string explain_stats(const Stats& stats);
+
+/// The plan of `query` (header SQL, signature conditions, posting use) as text; `planner_on`
+/// false prints it as not pruning.
+std::string explain_plan(const Query& query, bool planner_on);
+
+}  // namespace query

@@ -1,0 +1,46 @@
+#include "query/query.h"
+
+#include "cql/error.h"
+#include "cql/parser.h"
+
+namespace query {
+
+namespace {
+
+std::string located(const std::string& source, uint32_t line, uint32_t column, const std::string& message,
+                    const std::string& expected) {
+  std::string out = source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+  if (!expected.empty()) out += " (expected " + expected + ")";
+  return out;
+}
+
+}  // namespace
+
+QueryError::QueryError(std::string source_name, uint32_t line, uint32_t column, std::string message,
+                       std::string expected)
+    : std::runtime_error(located(source_name, line, column, message, expected)),
+      source_name_(std::move(source_name)),
+      line_(line),
+      column_(column),
+      message_(std::move(message)),
+      expected_(std::move(expected)) {}
+
+Query Query::compile(const std::string& text, const std::string& source_name) {
+  Query q;
+  q.text_ = text;
+  q.source_name_ = source_name;
+  cql::ParseResult parsed = cql::parse(text, source_name);
+  if (!parsed.ok()) {
+    const cql::ParseError& e = *parsed.error;
+    throw QueryError(source_name, e.line(), e.column(), e.message(), e.expected());
+  }
+  try {
+    q.program_ = std::make_unique<eval::Program>(eval::Program::compile(*parsed.script));
+  } catch (const cql::CompileError& e) {
+    throw QueryError(source_name, e.loc.line, e.loc.column, e.what());
+  }
+  q.plan_ = std::make_unique<planner::Plan>(planner::Plan::make(*q.program_));
+  return q;
+}
+
+}  // namespace query
