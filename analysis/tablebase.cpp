@@ -2,12 +2,14 @@
 
 #include <gtb-probe.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include "chess/bitboard.h"
@@ -235,6 +237,22 @@ ProbeResult probe(const chess::Position& pos) {
 }
 
 uint64_t probe_count() { return state().probes.load(); }
+
+int max_pieces_by_files() {
+  int best = 0;
+  for (const std::string& d : split_dirs(configured_dirs())) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      const size_t at = name.find(".gtb");
+      if (at == std::string::npos || at < 3 || at > size_t(kGaviotaMaxPieces)) continue;
+      bool letters = true;  // "kqkr": one letter per piece, kings included
+      for (size_t i = 0; i < at; ++i) letters &= std::string_view("kqrbnp").find(name[i]) != std::string_view::npos;
+      if (letters) best = std::max(best, int(at));
+    }
+  }
+  return best;
+}
 
 std::string material_name(const chess::Position& pos) {
   using namespace chess;

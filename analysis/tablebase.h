@@ -74,6 +74,11 @@ struct ProbeResult {
 /// Gaviota table for KRk").
 ProbeResult probe(const chess::Position& pos);
 
+/// The largest table in configured_dirs() by file name ("kqkr.gtb.cp4" holds 4 pieces),
+/// without initialising the library (for the planner's material bound at compile time);
+/// 0 when no table file is found.
+int max_pieces_by_files();
+
 /// Probes issued to the library since the start of the process (benchmarks).
 uint64_t probe_count();
 

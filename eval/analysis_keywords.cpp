@@ -141,7 +141,11 @@ bool uses_engine(const Node& n) {
 bool endgame_evaluation(const Node& n, const PosCtx& c) {
   const chess::Position& pos = *c.pos;
   const int pieces = chess::popcount(pos.pieces());
-  if (!n.ranges[0].contains(pieces)) return false;  // more pieces than any table holds
+  if (!n.ranges[0].contains(pieces)) {  // more pieces than the tables hold
+    // A Gaviota table could exist: probe() reports the missing size once, with no library call.
+    if (pieces <= tablebase::kGaviotaMaxPieces) tablebase::probe(pos);
+    return false;
+  }
   if ((n.value & kStarBit) && !c.material_new) return false;
   const tablebase::ProbeResult r = tablebase::probe(pos);
   if (r.verdict == tablebase::Verdict::kUnknown) return false;

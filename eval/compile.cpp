@@ -74,7 +74,10 @@ Node endgame_node(const KeywordItem& item, Keyword k, bool swap) {
   if (a.plies) n.range = int_range(*a.plies, item);
   IntRange pieces;
   pieces.lo = 2;
-  pieces.hi = analysis::tablebase::kGaviotaMaxPieces;
+  // The largest table by file name (no library call); none found: any Gaviota size, so that
+  // the first probe reports the missing tables.
+  const int by_files = analysis::tablebase::max_pieces_by_files();
+  pieces.hi = by_files > 0 ? by_files : analysis::tablebase::kGaviotaMaxPieces;
   n.ranges.push_back(pieces);
   return n;
 }

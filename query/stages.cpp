@@ -158,7 +158,10 @@ void SignatureStage::test_chunk(RunState& run, db::GameReader& reader, size_t be
     if (sig_id != candidates[i].id || sig_bytes.empty()) continue;  // no signature: keep
     chunk_sigs[i - begin] = sig_bytes;
     const headers::GameInfo* gi = run.info.empty() ? nullptr : &run.info[candidates[i].id];
-    candidates[i].alternatives = run.plan->keep_encoded(sig_bytes, gi, candidates[i].alternatives, scratch);
+    // kHeaderFailed (the header stage is off) is not an alternative: keep it beside the kept ones.
+    const unsigned header_failed = candidates[i].alternatives & kHeaderFailed;
+    const unsigned kept = run.plan->keep_encoded(sig_bytes, gi, candidates[i].alternatives & ~kHeaderFailed, scratch);
+    candidates[i].alternatives = kept ? kept | header_failed : 0;
     chunk_pruned += candidates[i].alternatives == 0;
   }
   nanoseconds_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
