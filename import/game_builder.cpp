@@ -166,6 +166,16 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
     reject(line, san, san_category(err.code), err.message);
     return;
   }
+  // What replay accepts (eval/node.h is_playable_stored): a null move only when not in
+  // check (else the side that passed could have its king taken), and a move the board can
+  // take (never a king capture). parse_san returns only legal moves from a legal position,
+  // so the second test guards against the first's consequences, e.g. `4.Qxf7+ -- 5.Qxe8`.
+  if (m == chess::Move::null() ? l.pos.in_check() : !l.pos.is_well_formed(m)) {
+    reject(line, san, "illegal move",
+           m == chess::Move::null() ? "null move '" + std::string(san) + "' while in check"
+                                    : "'" + std::string(san) + "' cannot be played on its board");
+    return;
+  }
   if (m == chess::Move::null()) {
     l.pos.do_null_move(l.last_undo);
   } else {

@@ -34,7 +34,8 @@ struct BuiltGame {
 /// Builds BuiltGames from raw PGN games. One per worker thread; reuses its buffers.
 ///
 /// Rejection rules: an unreadable, illegal or ambiguous move anywhere (main line or
-/// variation), a bad FEN, an unsupported [Variant] (anything but standard, chess960 and
+/// variation), a null move while in check (replay refuses it: eval/node.h
+/// is_playable_stored; a king capture could follow), a bad FEN, an unsupported [Variant] (anything but standard, chess960 and
 /// fischerandom) and every PGN error of pgn_diagnostic.h reject the game.
 class GameBuilder : private PgnVisitor {
  public:
