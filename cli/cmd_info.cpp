@@ -10,6 +10,7 @@
 #include "db/schema.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "import/pgn_diagnostic.h"
 #include "index/postings.h"
 
 namespace cli {
@@ -42,6 +43,23 @@ void print_log(const std::string& dir, int64_t limit) {
   }
 }
 
+/// Prints the repairs of all imports by kind (import::is_repair_name), counted from the
+/// import log's warnings ("<kind>: <details>"); prints nothing when there are none.
+void print_repairs(const std::string& dir) {
+  db::sqlite::Connection sql(std::string(dir) + "/" + db::schema::kHeadersFile,
+                             db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement q(sql,
+                          "SELECT substr(reason, 1, instr(reason, ':') - 1) AS k, count(*) "
+                          "FROM import_log WHERE kind = 'warning' GROUP BY k ORDER BY k");
+  std::string text;
+  while (q.step()) {
+    const std::string kind(q.column_text(0));
+    if (!import::is_repair_name(kind)) continue;
+    text += (text.empty() ? "" : ", ") + with_commas(uint64_t(q.column_int64(1))) + " " + kind;
+  }
+  if (!text.empty()) std::printf("repaired:        %s\n", text.c_str());
+}
+
 }  // namespace
 
 int run_info(const std::vector<std::string>& args) {
@@ -68,6 +86,7 @@ int run_info(const std::vector<std::string>& args) {
   std::printf("games:           %s\n", with_commas(info.games).c_str());
   std::printf("rejected:        %s\n", with_commas(info.rejected).c_str());
   std::printf("warnings:        %s\n", with_commas(info.warnings).c_str());
+  if (info.warnings) print_repairs(db_dir);
   std::printf("files imported:  %s\n", with_commas(info.files).c_str());
   std::printf("size on disk:    %s (games.mdb %s, headers.sqlite %s, postings.bin %s)\n",
               human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(),

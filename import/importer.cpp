@@ -11,6 +11,7 @@
 #include "db/database.h"
 #include "import/game_builder.h"
 #include "import/input_stream.h"
+#include "import/pgn_diagnostic.h"
 #include "import/pgn_splitter.h"
 #include "import/work_queue.h"
 
@@ -143,7 +144,9 @@ class BatchWriter {
     writer_.add_log({file, ordinal, line, "", text, db::LogKind::kWarning});
     ++summary_.warnings;
     ++run.warnings;
-    ++summary_.warning_reasons[text.substr(0, text.find(':'))];
+    const std::string kind = text.substr(0, text.find(':'));
+    if (is_repair_name(kind)) ++summary_.repairs[kind];
+    ++summary_.warning_reasons[kind];
   }
 
  private:

@@ -71,6 +71,9 @@ struct ImportSummary {
   bool interrupted = false; ///< stopped early through ImportOptions::cancel
   std::map<std::string, uint64_t> reasons;  ///< rejection reason -> count
   std::map<std::string, uint64_t> warning_reasons;  ///< warning reason -> count
+  /// The warnings that are repairs (import::is_repair_name: result taken from the movetext,
+  /// castling rights dropped...), kind -> count; also counted in warning_reasons.
+  std::map<std::string, uint64_t> repairs;
   std::vector<Rejection> first_rejections;  ///< the first few rejections, for the summary
 };
 

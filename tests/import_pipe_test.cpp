@@ -77,7 +77,7 @@ TEST(ImportPipe, RegularFileHasKnownSizeAPipeDoesNot) {
 
 TEST(ImportPipe, FifoIsReadOnceAndEveryGameIsImported) {
   const SampleGames& sample = sample_games();
-  ASSERT_GT(sample.games, 3000u);
+  ASSERT_GE(sample.games, 3000u);
   PipeTempDir dir;
   const fs::path fifo = dir.path / "games.fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
