@@ -39,7 +39,8 @@ void print_summary(const import::ImportSummary& s, size_t files) {
       std::printf("  warning: %s x %s\n", with_commas(count).c_str(), reason.c_str());
   }
   for (const import::Rejection& r : s.first_rejections)
-    std::printf("  %s game %u line %u: %s\n", r.file.c_str(), r.ordinal, r.line, r.reason.c_str());
+    std::printf("  %s game %u line %u: %s\n", r.file == "-" ? "standard input" : r.file.c_str(),
+                r.ordinal, r.line, r.reason.c_str());
   if (s.rejected > s.first_rejections.size())
     std::printf("  (all rejections are listed by `cqldb info --db DIR --log N`)\n");
 }
