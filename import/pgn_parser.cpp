@@ -364,7 +364,8 @@ bool GameParse::lenient_result() {
   const std::string_view token(p_, size_t(q - p_));
   const std::string_view as = canonical_result(token);
   if (as.empty() || as == "*") return false;
-  warn(PgnIssue::kNonstandardToken, "result " + quote(token) + " read as '" + std::string(as) + "'");
+  warn(PgnIssue::kNonstandardToken,
+       "result " + quote(token) + " read as '" + std::string(as) + "'");
   return result(token.size(), as);
 }
 

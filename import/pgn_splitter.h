@@ -8,13 +8,13 @@
 // any other tag after such a blank line continues the game (a blank line inside a tag
 // section, as ChessBase writes, with a kBlankLineInTags warning). A bracket line that is
 // no tag (`[pgn]`, `[/pgn]`, `[C54]`: a word in brackets alone on its line) is dropped
-// with a kNotATag warning and never starts a game. The splitter tracks `{...}` comments (which may span lines and
-// hold lines starting with `[`), `;` comments to end of line and tag strings, so a `[` in
-// those does not cut a game. Recovery: inside an open `{` comment, a line starting with
-// `[Event "` right after a blank line ends the game there (the parser then reports the
-// unterminated comment) so one bad comment cannot swallow the rest of the file. A game's
-// text runs up to the line where the next game starts: blank lines (or stray text) after
-// its result belong to it.
+// with a kNotATag warning and never starts a game. The splitter tracks `{...}` comments
+// (which may span lines and hold lines starting with `[`), `;` comments to end of line and
+// tag strings, so a `[` in those does not cut a game. Recovery: inside an open `{`
+// comment, a line starting with `[Event "` right after a blank line ends the game there
+// (the parser then reports the unterminated comment) so one bad comment cannot swallow the
+// rest of the file. A game's text runs up to the line where the next game starts: blank
+// lines (or stray text) after its result belong to it.
 //
 // What RawGame::text holds: the game's bytes as in the file, except that
 //   - a lone CR line end becomes '\n' (CRLF stays: the parser reads '\r' as a blank);

@@ -51,7 +51,8 @@ const SampleGames& sample_games() {
     PipeTempDir dir;
     db::Database database = db::Database::create_or_open(dir.path / "db");
     out.games = import::import_files(database, {kSample + "/players-3000.pgn.zst"},
-                                     import::ImportOptions{}, nullptr).games_read;
+                                     import::ImportOptions{}, nullptr)
+                    .games_read;
     return out;
   }();
   return s;
@@ -120,9 +121,8 @@ TEST(ImportPipe, DashIsStandardInputAndPipesAreReadOnce) {
   EXPECT_NE(cqltest::read_file(dir.path / "out2").find(expected), std::string::npos)
       << cqltest::read_file(dir.path / "out2");
   // `-` with a regular file on standard input.
-  const cqltest::Outcome r =
-      cqltest::run_cqldb({"import", "-q", "--db", (dir.path / "db3").string(), "-"}, dir.path,
-                         sample.pgn);
+  const cqltest::Outcome r = cqltest::run_cqldb(
+      {"import", "-q", "--db", (dir.path / "db3").string(), "-"}, dir.path, sample.pgn);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find(expected), std::string::npos) << r.out;
 }

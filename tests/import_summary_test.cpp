@@ -45,7 +45,8 @@ TEST(ImportSummary, OneGameIsSingularAndRepairsAreCountedByKind) {
       dir.path);
   ASSERT_EQ(imp2.code, 0) << imp2.err;
   EXPECT_NE(imp2.out.find("read 6 games from 2 files in"), std::string::npos) << imp2.out;
-  EXPECT_NE(imp2.out.find("  repaired: 2 x castling rights dropped\n"), std::string::npos) << imp2.out;
+  EXPECT_NE(imp2.out.find("  repaired: 2 x castling rights dropped\n"), std::string::npos)
+      << imp2.out;
   EXPECT_NE(imp2.out.find("  repaired: 2 x result taken from the movetext\n"), std::string::npos)
       << imp2.out;
   EXPECT_NE(imp2.out.find("  repaired: 1 x result tag kept over the movetext\n"), std::string::npos)
@@ -54,14 +55,14 @@ TEST(ImportSummary, OneGameIsSingularAndRepairsAreCountedByKind) {
 
   const cqltest::Outcome info = cqltest::run_cqldb({"info", "--db", db}, dir.path);
   ASSERT_EQ(info.code, 0) << info.err;
-  EXPECT_NE(info.out.find("repaired:        2 castling rights dropped, 2 non-standard token, "
-                          "1 result tag kept over the movetext, 2 result taken from the movetext\n"),
-            std::string::npos)
+  EXPECT_NE(
+      info.out.find("repaired:        2 castling rights dropped, 2 non-standard token, "
+                    "1 result tag kept over the movetext, 2 result taken from the movetext\n"),
+      std::string::npos)
       << info.out;
 
-  const cqltest::Outcome exp =
-      cqltest::run_cqldb({"export", "--db", db, "--id", "1", "-o", (dir.path / "one.pgn").string()},
-                         dir.path);
+  const cqltest::Outcome exp = cqltest::run_cqldb(
+      {"export", "--db", db, "--id", "1", "-o", (dir.path / "one.pgn").string()}, dir.path);
   ASSERT_EQ(exp.code, 0) << exp.err;
   EXPECT_NE(exp.err.find("exported 1 game to"), std::string::npos) << exp.err;
   const cqltest::Outcome all =
@@ -72,8 +73,9 @@ TEST(ImportSummary, OneGameIsSingularAndRepairsAreCountedByKind) {
 TEST(ImportSummary, InfoPrintsNoRepairLineWithoutRepairs) {
   SummaryDir dir;
   const std::string db = (dir.path / "db").string();
-  ASSERT_EQ(cqltest::run_cqldb({"import", "-q", "--db", db, kConformance + "08_en_passant_suffix.pgn"},
-                               dir.path).code,
+  ASSERT_EQ(cqltest::run_cqldb(
+                {"import", "-q", "--db", db, kConformance + "08_en_passant_suffix.pgn"}, dir.path)
+                .code,
             0);
   const cqltest::Outcome info = cqltest::run_cqldb({"info", "--db", db}, dir.path);
   ASSERT_EQ(info.code, 0) << info.err;

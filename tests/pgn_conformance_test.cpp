@@ -111,7 +111,8 @@ Imported import_case(const std::string& name) {
   const Imported second = import_path(exported.string(), dir.path / "db2");
   EXPECT_EQ(second.summary.games_read, s.imported) << name;
   EXPECT_EQ(second.summary.rejected, 0u) << name;
-  EXPECT_EQ(second.summary.warnings, 0u) << name << ": " << (second.log.empty() ? "" : second.log[0]);
+  EXPECT_EQ(second.summary.warnings, 0u)
+      << name << ": " << (second.log.empty() ? "" : second.log[0]);
   EXPECT_EQ(second.games, first.games) << name;
   return first;
 }
@@ -132,7 +133,8 @@ void expect_counts(const Imported& r, uint64_t read, uint64_t imported, uint64_t
 /// read as a blank, blank lines between sections aside).
 bool has(std::string text, const std::string& part) {
   for (size_t i = 0; i + 1 < text.size(); ++i) {
-    if (text[i] == '\n' && text[i + 1] != '\n' && text[i + 1] != '[' && (i == 0 || text[i - 1] != '\n'))
+    if (text[i] == '\n' && text[i + 1] != '\n' && text[i + 1] != '[' &&
+        (i == 0 || text[i - 1] != '\n'))
       text[i] = ' ';
   }
   return text.find(part) != std::string::npos;
@@ -147,8 +149,9 @@ TEST(PgnConformance, ResultTagAndMovetextDisagree) {
   // `*` and a tag that is no result: the movetext's result, with a warning naming both.
   EXPECT_TRUE(has(r.games[0], "[Result \"1-0\"]")) << r.games[0];
   EXPECT_TRUE(has(r.games[0], "4. Qxf7# 1-0")) << r.games[0];
-  EXPECT_TRUE(r.logged("warning game 1 line 1: result taken from the movetext: result '1-0' taken "
-                       "from the movetext; the Result tag says '*'"));
+  EXPECT_TRUE(
+      r.logged("warning game 1 line 1: result taken from the movetext: result '1-0' taken "
+               "from the movetext; the Result tag says '*'"));
   EXPECT_TRUE(has(r.games[1], "[Result \"1-0\"]")) << r.games[1];
   EXPECT_TRUE(r.logged("the Result tag says '1-0 ff'"));
   // "1/2" in the tag and the movetext: a draw (read leniently, with warnings).
@@ -159,8 +162,9 @@ TEST(PgnConformance, ResultTagAndMovetextDisagree) {
   // A decided tag is kept over the movetext, with a warning naming both.
   EXPECT_TRUE(has(r.games[3], "[Result \"1-0\"]")) << r.games[3];
   EXPECT_TRUE(has(r.games[3], "2. g4 Qh4# 1-0")) << r.games[3];
-  EXPECT_TRUE(r.logged("result tag kept over the movetext: Result tag '1-0' kept; the movetext "
-                       "ends with '0-1'"));
+  EXPECT_TRUE(
+      r.logged("result tag kept over the movetext: Result tag '1-0' kept; the movetext "
+               "ends with '0-1'"));
   EXPECT_EQ(r.summary.repairs.at("result taken from the movetext"), 2u);
   EXPECT_EQ(r.summary.repairs.at("result tag kept over the movetext"), 1u);
 }
@@ -222,8 +226,9 @@ TEST(PgnConformance, CastlingRightsThatDoNotFitAreDropped) {
   EXPECT_TRUE(has(r.games[0], "1. e4 Kd7 *")) << r.games[0];
   EXPECT_TRUE(has(r.games[1], "[FEN \"r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1\"]")) << r.games[1];
   EXPECT_TRUE(has(r.games[1], "1. O-O O-O-O *")) << r.games[1];
-  EXPECT_TRUE(r.logged("castling rights dropped: FEN '4k3/8/8/8/8/8/4P3/4K3 w KQkq - 0 1' read as "
-                       "'4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'"));
+  EXPECT_TRUE(
+      r.logged("castling rights dropped: FEN '4k3/8/8/8/8/8/4P3/4K3 w KQkq - 0 1' read as "
+               "'4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'"));
   EXPECT_EQ(r.summary.repairs.at("castling rights dropped"), 2u);
 }
 
@@ -241,8 +246,10 @@ TEST(PgnConformance, BracketLinesThatAreNoTagsAreDropped) {
   ASSERT_EQ(r.games.size(), 2u);
   EXPECT_TRUE(has(r.games[0], "[Event \"Forum post one\"]") && has(r.games[0], "4. Qxf7# 1-0"));
   EXPECT_TRUE(has(r.games[1], "[Event \"Forum post two\"]") && has(r.games[1], "2. g4 Qh4# 0-1"));
-  EXPECT_TRUE(r.logged("warning game 0 line 1: bracket line without a tag: line '[pgn]' is no tag"));
-  EXPECT_TRUE(r.logged("warning game 1 line 8: bracket line without a tag: line '[/pgn]' is no tag"));
+  EXPECT_TRUE(
+      r.logged("warning game 0 line 1: bracket line without a tag: line '[pgn]' is no tag"));
+  EXPECT_TRUE(
+      r.logged("warning game 1 line 8: bracket line without a tag: line '[/pgn]' is no tag"));
   EXPECT_EQ(r.summary.repairs.at("bracket line without a tag"), 4u);
 }
 
@@ -294,7 +301,8 @@ TEST(PgnConformance, NagsAndGlyphs) {
   const Imported r = import_case("14_nags.pgn");
   expect_counts(r, 1, 1, 0, 0);
   ASSERT_EQ(r.games.size(), 1u);
-  EXPECT_TRUE(has(r.games[0], "1. e4 $1 $1 e5 $2 2. Nf3 $3 Nc6 $4 3. Bb5 $5 a6 $6 $14 4. Ba4 $255 *"))
+  EXPECT_TRUE(
+      has(r.games[0], "1. e4 $1 $1 e5 $2 2. Nf3 $3 Nc6 $4 3. Bb5 $5 a6 $6 $14 4. Ba4 $255 *"))
       << r.games[0];
 }
 
@@ -302,8 +310,9 @@ TEST(PgnConformance, NestedVariations) {
   const Imported r = import_case("15_nested_variations.pgn");
   expect_counts(r, 1, 1, 0, 0);
   ASSERT_EQ(r.games.size(), 1u);
-  EXPECT_TRUE(has(r.games[0], "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5 (2... Nf6 3. e5)) 2... d6) 2. Nf3 "
-                              "(2. f4 exf4) 2... Nc6 *"))
+  EXPECT_TRUE(has(r.games[0],
+                  "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5 (2... Nf6 3. e5)) 2... d6) 2. Nf3 "
+                  "(2. f4 exf4) 2... Nc6 *"))
       << r.games[0];
 }
 
