@@ -60,8 +60,9 @@ int run_export(const std::vector<std::string>& args) {
     ++written;
   }
   out.flush();
-  if (!output.empty()) std::fprintf(stderr, "exported %llu games to %s\n",
-                                    static_cast<unsigned long long>(written), output.c_str());
+  if (!output.empty())
+    std::fprintf(stderr, "exported %llu game%s to %s\n", static_cast<unsigned long long>(written),
+                 written == 1 ? "" : "s", output.c_str());
   return out ? 0 : 1;
 }
 

@@ -20,9 +20,10 @@ extern "C" void on_sigint(int) { g_cancel.store(true); }
 
 void print_summary(const import::ImportSummary& s, size_t files) {
   double rate = s.seconds > 0 ? double(s.games_read) / s.seconds : 0;
-  std::printf("%s %s games from %zu file%s in %.2f s (%s games/s)%s\n",
+  std::printf("%s %s game%s from %zu file%s in %.2f s (%s games/s)%s\n",
               s.interrupted ? "interrupted after reading" : "read",
-              with_commas(s.games_read).c_str(), files, files == 1 ? "" : "s", s.seconds,
+              with_commas(s.games_read).c_str(), s.games_read == 1 ? "" : "s", files,
+              files == 1 ? "" : "s", s.seconds,
               with_commas(uint64_t(rate)).c_str(), s.interrupted ? " (Ctrl-C)" : "");
   std::printf("  imported %s, rejected %s, warnings %s\n", with_commas(s.imported).c_str(),
               with_commas(s.rejected).c_str(), with_commas(s.warnings).c_str());
@@ -31,10 +32,15 @@ void print_summary(const import::ImportSummary& s, size_t files) {
                 with_commas(s.plies).c_str());
   for (const auto& [reason, count] : s.reasons)
     std::printf("  rejected: %s x %s\n", with_commas(count).c_str(), reason.c_str());
-  for (const auto& [reason, count] : s.warning_reasons)
-    std::printf("  warning: %s x %s\n", with_commas(count).c_str(), reason.c_str());
+  for (const auto& [reason, count] : s.repairs)
+    std::printf("  repaired: %s x %s\n", with_commas(count).c_str(), reason.c_str());
+  for (const auto& [reason, count] : s.warning_reasons) {
+    if (!s.repairs.count(reason))
+      std::printf("  warning: %s x %s\n", with_commas(count).c_str(), reason.c_str());
+  }
   for (const import::Rejection& r : s.first_rejections)
-    std::printf("  %s game %u line %u: %s\n", r.file.c_str(), r.ordinal, r.line, r.reason.c_str());
+    std::printf("  %s game %u line %u: %s\n", r.file == "-" ? "standard input" : r.file.c_str(),
+                r.ordinal, r.line, r.reason.c_str());
   if (s.rejected > s.first_rejections.size())
     std::printf("  (all rejections are listed by `cqldb info --db DIR --log N`)\n");
 }

@@ -9,6 +9,7 @@
 #include "db/database.h"
 #include "db/schema.h"
 #include "headers/header_store.h"
+#include "import/pgn_diagnostic.h"
 #include "index/postings.h"
 
 namespace cli {
@@ -30,6 +31,17 @@ void print_log(const std::string& dir, int64_t limit) {
   for (const headers::ImportLogEntry& e : headers::HeaderStore(dir).import_log(limit))
     std::printf("  %-8s %s game %lld line %lld: %s\n", e.kind.c_str(), e.file.c_str(),
                 static_cast<long long>(e.ordinal), static_cast<long long>(e.line), e.reason.c_str());
+}
+
+/// Prints the repairs of all imports by kind (import::is_repair_name), counted from the
+/// import log's warnings ("<kind>: <details>"); prints nothing when there are none.
+void print_repairs(const std::string& dir) {
+  std::string text;
+  for (const auto& [kind, count] : headers::HeaderStore(dir).warning_kinds()) {
+    if (!import::is_repair_name(kind)) continue;
+    text += (text.empty() ? "" : ", ") + with_commas(count) + " " + kind;
+  }
+  if (!text.empty()) std::printf("repaired:        %s\n", text.c_str());
 }
 
 }  // namespace
@@ -58,6 +70,7 @@ int run_info(const std::vector<std::string>& args) {
   std::printf("games:           %s\n", with_commas(info.games).c_str());
   std::printf("rejected:        %s\n", with_commas(info.rejected).c_str());
   std::printf("warnings:        %s\n", with_commas(info.warnings).c_str());
+  if (info.warnings) print_repairs(db_dir);
   std::printf("files imported:  %s\n", with_commas(info.files).c_str());
   std::printf("size on disk:    %s (games.mdb %s, headers.sqlite %s, postings.bin %s)\n",
               human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(),

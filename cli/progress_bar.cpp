@@ -9,7 +9,22 @@
 
 namespace cli {
 
-ProgressBar::ProgressBar(bool enabled) : enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0) {}
+namespace {
+
+/// `n` bytes as "12.3 MB" (decimal units, like the PGN MB/s of the benchmarks).
+std::string bytes_text(uint64_t n) {
+  char buf[32];
+  if (n >= 1000000000) std::snprintf(buf, sizeof buf, "%.2f GB", double(n) / 1e9);
+  else if (n >= 1000000) std::snprintf(buf, sizeof buf, "%.1f MB", double(n) / 1e6);
+  else std::snprintf(buf, sizeof buf, "%.1f kB", double(n) / 1e3);
+  return buf;
+}
+
+}  // namespace
+
+ProgressBar::ProgressBar(bool enabled) : enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0) {
+  if (!tty_) last_print_ = 0;  // the first plain line after 5 s
+}
 
 void ProgressBar::update(const import::ImportProgress& p) {
   if (!enabled_) return;
@@ -22,7 +37,14 @@ void ProgressBar::update(const import::ImportProgress& p) {
   double rate = p.seconds > 0 ? double(p.games_read) / p.seconds : 0;
   std::string name = p.file;
   if (auto slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
-  if (tty_) {
+  if (name == "-") name = "standard input";
+  const bool sized = p.file_bytes_total != 0;
+  if (tty_ && !sized) {
+    std::fprintf(stderr, "\r\033[K%s %s read  %s games  %s games/s", name.c_str(),
+                 bytes_text(p.file_bytes_done).c_str(), with_commas(p.games_read).c_str(),
+                 with_commas(uint64_t(rate)).c_str());
+    drawn_ = true;
+  } else if (tty_) {
     const int width = 24;
     int filled = int(fraction * width);
     std::string bar(filled, '#');
@@ -33,9 +55,12 @@ void ProgressBar::update(const import::ImportProgress& p) {
                  with_commas(uint64_t(rate)).c_str(), int(eta) / 60, int(eta) % 60);
     drawn_ = true;
   } else {
-    std::fprintf(stderr, "import: %s %d%%, %s games read, %s rejected, %s games/s\n",
-                 name.c_str(), int(fraction * 100), with_commas(p.games_read).c_str(),
-                 with_commas(p.rejected).c_str(), with_commas(uint64_t(rate)).c_str());
+    const std::string done = sized ? std::to_string(int(fraction * 100)) + "%"
+                                   : bytes_text(p.file_bytes_done) + " read";
+    std::fprintf(stderr, "import: %s %s, %s game%s read, %s rejected, %s games/s\n",
+                 name.c_str(), done.c_str(), with_commas(p.games_read).c_str(),
+                 p.games_read == 1 ? "" : "s", with_commas(p.rejected).c_str(),
+                 with_commas(uint64_t(rate)).c_str());
   }
   std::fflush(stderr);
 }

@@ -8,8 +8,10 @@
 namespace cli {
 
 /// Renders ImportProgress snapshots. On a terminal: one line redrawn in place with a bar,
-/// games, games/s, % of the current file's bytes and the ETA. Not on a terminal: a plain
-/// line at most every 5 seconds.
+/// games, games/s, % of the current file's bytes and the ETA; for an input of unknown size
+/// (standard input, a pipe) the bytes read instead of the bar, % and ETA. Not on a
+/// terminal: a plain line every 5 seconds, the first after 5 seconds (a short import
+/// prints none: its summary follows at once).
 class ProgressBar {
  public:
   /// `enabled` = false prints nothing at all (--quiet).

@@ -105,6 +105,15 @@ void HeaderStore::scan_rows(uint32_t game_count, const std::function<void(const 
   }
 }
 
+std::vector<std::pair<std::string, uint64_t>> HeaderStore::warning_kinds() {
+  db::sqlite::Statement q(sql_,
+                          "SELECT substr(reason, 1, instr(reason, ':') - 1) AS k, count(*) "
+                          "FROM import_log WHERE kind = 'warning' GROUP BY k ORDER BY k");
+  std::vector<std::pair<std::string, uint64_t>> out;
+  while (q.step()) out.emplace_back(std::string(q.column_text(0)), uint64_t(q.column_int64(1)));
+  return out;
+}
+
 std::vector<ImportLogEntry> HeaderStore::import_log(int64_t limit) {
   db::sqlite::Statement q(sql_,
                           "SELECT f.path, l.ordinal, l.line, l.reason, l.kind "

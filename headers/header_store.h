@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/sqlite_db.h"
@@ -56,6 +57,10 @@ class HeaderStore {
 
   /// Calls `row` for every game 1..game_count in id order (one scan).
   void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row);
+
+  /// The import log's warnings counted by kind (the reason's text before its first ':'),
+  /// in kind order.
+  std::vector<std::pair<std::string, uint64_t>> warning_kinds();
 
   /// The first `limit` import-log entries, rejections first, each kind in log order.
   std::vector<ImportLogEntry> import_log(int64_t limit);

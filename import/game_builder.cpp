@@ -4,8 +4,11 @@
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
+#include <vector>
 
 #include "chess/san.h"
+#include "db/stored_move.h"
+#include "import/pgn_lenient.h"
 
 namespace import {
 
@@ -80,10 +83,68 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
     return;
   }
   out.header.plies = record_.main_line_size();
-  if (out.header.result.empty()) out.header.result = "*";
+  settle_result(raw.first_line);
   signature_.finish(lines_[0].pos, has_variations_);
   sig::encode(signature_.signature(), out.signature);
   out.stored = true;
+}
+
+void GameBuilder::warn(uint32_t line, PgnIssue issue, const std::string& details) {
+  out_->warnings.emplace_back(line, std::string(issue_name(issue)) + ": " + details);
+}
+
+void GameBuilder::settle_result(uint32_t line) {
+  std::string& result = out_->header.result;
+  const std::string tag = result;
+  const std::string_view tag_result = canonical_result(tag);
+  const bool tag_decided = !tag_result.empty() && tag_result != "*";
+  if (tag_decided) {
+    if (tag_result != tag) {
+      warn(line, PgnIssue::kNonstandardToken,
+           "Result tag '" + tag + "' read as '" + std::string(tag_result) + "'");
+    }
+    if (!movetext_result_.empty() && movetext_result_ != tag_result) {
+      warn(line, PgnIssue::kResultTagKept,
+           "Result tag '" + tag + "' kept; the movetext ends with '" + movetext_result_ + "'");
+    }
+    result.assign(tag_result);
+  } else if (!movetext_result_.empty() && movetext_result_ != "*") {
+    if (!tag.empty()) {
+      warn(line, PgnIssue::kResultFromMovetext,
+           "result '" + movetext_result_ + "' taken from the movetext; the Result tag says '" +
+               tag + "'");
+    }
+    result = movetext_result_;
+  } else {
+    if (!tag.empty() && tag != "*") {
+      warn(line, PgnIssue::kResultFromMovetext,
+           "Result tag '" + tag + "' is no result; stored as '*'");
+    }
+    result = "*";
+  }
+}
+
+std::string GameBuilder::drop_unfit_castling(const std::string& fen) {
+  // Fields: board, side, castling, then the rest. Each castling letter is kept if the FEN
+  // reads with it and the letters kept before it.
+  std::vector<std::string_view> fields;
+  std::string_view rest = fen;
+  for (int i = 0; i < 3; ++i) {
+    rest = trim(rest);
+    const size_t blank = rest.find_first_of(" \t");
+    fields.push_back(rest.substr(0, blank));
+    rest = blank == std::string_view::npos ? std::string_view() : rest.substr(blank);
+  }
+  if (fields[2].empty() || fields[2] == "-") return {};
+  const std::string head = std::string(fields[0]) + " " + std::string(fields[1]) + " ";
+  const std::string tail = std::string(rest);
+  std::string kept;
+  chess::Position probe;
+  for (char c : fields[2]) {
+    const std::string trial = head + kept + c + tail;
+    if (probe.set_fen(trial, chess960_).code != chess::FenError::CASTLING) kept += c;
+  }
+  return head + (kept.empty() ? "-" : kept) + tail;
 }
 
 void GameBuilder::reject(uint32_t line, std::string_view move, std::string category,
@@ -100,6 +161,7 @@ void GameBuilder::reject(uint32_t line, std::string_view move, std::string categ
 void GameBuilder::begin_game() {
   rejected_ = false;
   chess960_ = false;
+  movetext_result_.clear();
   has_variations_ = false;
   depth_ = 0;
   record_.reset();
@@ -125,7 +187,8 @@ void GameBuilder::tag(std::string_view name, std::string_view value) {
 void GameBuilder::begin_movetext() {
   db::GameHeader& h = out_->header;
   std::string_view variant = h.variant;
-  if (variant.empty() || iequals(variant, "standard") || iequals(variant, "normal")) {
+  if (variant.empty() || iequals(variant, "standard") || iequals(variant, "normal") ||
+      iequals(variant, "from position")) {  // lichess: standard chess from a set-up FEN
     h.variant.clear();
   } else if (iequals(variant, "chess960") || iequals(variant, "chess 960") ||
              iequals(variant, "fischerandom") || iequals(variant, "fischer random") ||
@@ -144,6 +207,19 @@ void GameBuilder::begin_movetext() {
     if (chess960_) record_.set_start_fen("", true);
   } else {
     chess::FenError err = main.pos.set_fen(h.start_fen, chess960_);
+    if (err.code == chess::FenError::CASTLING) {
+      // Castling rights that do not fit the board are dropped, like an impossible
+      // en-passant square (chess/position.h); the stored FEN is the repaired one.
+      const std::string repaired = drop_unfit_castling(h.start_fen);
+      if (!repaired.empty() && main.pos.set_fen(repaired, chess960_).ok()) {
+        warn(tag_line_, PgnIssue::kCastlingDropped,
+             "FEN '" + h.start_fen + "' read as '" + repaired + "': " + err.message);
+        h.start_fen = repaired;
+        err = chess::FenError{};
+      } else {
+        main.pos.set_fen(h.start_fen, chess960_);  // the original error
+      }
+    }
     if (!err.ok()) {
       reject(tag_line_, "", "bad FEN", "bad FEN '" + h.start_fen + "': " + err.message);
       return;
@@ -164,6 +240,16 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
   chess::Move m = chess::parse_san(l.pos, san, &err);
   if (m == chess::Move::none()) {
     reject(line, san, san_category(err.code), err.message);
+    return;
+  }
+  // What replay accepts (the stored-move rule, db/stored_move.h): a null move only when not in
+  // check (else the side that passed could have its king taken), and a move the board can
+  // take (never a king capture). parse_san returns only legal moves from a legal position,
+  // so the second test guards against the first's consequences, e.g. `4.Qxf7+ -- 5.Qxe8`.
+  if (!db::is_playable_stored(l.pos, m)) {
+    reject(line, san, "illegal move",
+           m == chess::Move::null() ? "null move '" + std::string(san) + "' while in check"
+                                    : "'" + std::string(san) + "' cannot be played on its board");
     return;
   }
   if (m == chess::Move::null()) {
@@ -207,8 +293,6 @@ void GameBuilder::end_variation() {
   record_.end_variation();
 }
 
-void GameBuilder::result(std::string_view result) {
-  if (out_->header.result.empty()) out_->header.result.assign(result);
-}
+void GameBuilder::result(std::string_view result) { movetext_result_.assign(result); }
 
 }  // namespace import

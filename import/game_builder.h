@@ -34,8 +34,12 @@ struct BuiltGame {
 /// Builds BuiltGames from raw PGN games. One per worker thread; reuses its buffers.
 ///
 /// Rejection rules: an unreadable, illegal or ambiguous move anywhere (main line or
-/// variation), a bad FEN, an unsupported [Variant] (anything but standard, chess960 and
-/// fischerandom) and every PGN error of pgn_diagnostic.h reject the game.
+/// variation), a null move while in check (replay refuses it: eval/node.h
+/// is_playable_stored; a king capture could follow), a bad FEN (castling rights that do
+/// not fit the board are only dropped, with a warning), an unsupported [Variant] (anything
+/// but standard, chess960 and fischerandom; lichess's "From Position" is standard) and
+/// every PGN error of pgn_diagnostic.h reject the game. The stored result follows
+/// settle_result().
 class GameBuilder : private PgnVisitor {
  public:
   GameBuilder();
@@ -61,6 +65,14 @@ class GameBuilder : private PgnVisitor {
   void end_variation() override;
   void result(std::string_view result) override;
 
+  /// Adds a warning "<issue name>: <details>" to the game being built.
+  void warn(uint32_t line, PgnIssue issue, const std::string& details);
+  /// Sets header.result from the Result tag and the movetext's termination marker: a
+  /// decided tag (1-0, 0-1, 1/2-1/2, also spelled as canonical_result() reads) is kept,
+  /// else the movetext's decided result, else "*"; a disagreement is a warning naming both.
+  void settle_result(uint32_t line);
+  /// `fen` with the castling letters that make it unreadable removed; "" if it has none.
+  std::string drop_unfit_castling(const std::string& fen);
   /// Marks the current game rejected and stops the parse.
   void reject(uint32_t line, std::string_view move, std::string category, std::string reason);
 
@@ -71,6 +83,7 @@ class GameBuilder : private PgnVisitor {
   size_t depth_ = 0;          // index of the current line in lines_
   BuiltGame* out_ = nullptr;  // the game being built
   uint32_t tag_line_ = 0;     // first line of the game, for tag-related problems
+  std::string movetext_result_;  // the movetext's termination marker, "" if none
   bool rejected_ = false;
   bool chess960_ = false;
   bool has_variations_ = false;  // a variation was opened

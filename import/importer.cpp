@@ -11,6 +11,7 @@
 #include "db/database.h"
 #include "import/game_builder.h"
 #include "import/input_stream.h"
+#include "import/pgn_diagnostic.h"
 #include "import/pgn_splitter.h"
 #include "import/work_queue.h"
 
@@ -57,10 +58,10 @@ struct FilePipeline {
   }
 };
 
-void read_file(const std::string& path, FilePipeline& p) {
+void read_file(InputStream input, FilePipeline& p) {
   pthread_setname_np(pthread_self(), "cqldb-read");
   try {
-    PgnSplitter splitter{InputStream(path)};
+    PgnSplitter splitter{std::move(input)};
     uint64_t seq = 0;
     RawBatch batch;
     RawGame game;
@@ -143,7 +144,9 @@ class BatchWriter {
     writer_.add_log({file, ordinal, line, "", text, db::LogKind::kWarning});
     ++summary_.warnings;
     ++run.warnings;
-    ++summary_.warning_reasons[text.substr(0, text.find(':'))];
+    const std::string kind = text.substr(0, text.find(':'));
+    if (is_repair_name(kind)) ++summary_.repairs[kind];
+    ++summary_.warning_reasons[kind];
   }
 
  private:
@@ -168,13 +171,16 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   for (const std::string& path : paths) {
     if (options.cancel && options.cancel->load()) break;
     FilePipeline p;
-    uint64_t file_size = InputStream(path).file_size();  // throws for a missing file
+    // Opened once here (throws for a missing file) and read once by the reader thread: a
+    // pipe cannot be opened a second time.
+    InputStream input(path);
+    const uint64_t file_size = input.file_size();  // 0 for a pipe or standard input
     db::ImportRun run;
     run.source_file = path;
     run.started = std::chrono::duration_cast<std::chrono::seconds>(
                       std::chrono::system_clock::now().time_since_epoch()).count();
 
-    std::thread reader(read_file, std::cref(path), std::ref(p));
+    std::thread reader(read_file, std::move(input), std::ref(p));
     std::vector<std::thread> builders;
     for (unsigned i = 0; i < workers; ++i) builders.emplace_back(build_games, std::cref(path), std::ref(p));
     std::thread closer([&] {
@@ -219,8 +225,8 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
     writer.add_import(run);
     writer.commit();
     if (on_progress)
-      on_progress({path, summary.games_read, summary.imported, summary.rejected, file_size,
-                   file_size, elapsed()});
+      on_progress({path, summary.games_read, summary.imported, summary.rejected,
+                   p.bytes_done.load(), file_size, elapsed()});
   }
   const double before_finish = elapsed();
   writer.finish();

@@ -40,7 +40,8 @@ struct ImportProgress {
   uint64_t imported = 0;     ///< games stored so far
   uint64_t rejected = 0;     ///< games rejected so far
   uint64_t file_bytes_done = 0;   ///< bytes of the current file consumed (compressed bytes)
-  uint64_t file_bytes_total = 0;  ///< size of the current file in bytes
+  uint64_t file_bytes_total = 0;  ///< size of the current file in bytes; 0 when unknown
+                                  ///< (standard input, a pipe): show file_bytes_done then
   double seconds = 0;             ///< wall time since the import started
 };
 
@@ -70,13 +71,17 @@ struct ImportSummary {
   bool interrupted = false; ///< stopped early through ImportOptions::cancel
   std::map<std::string, uint64_t> reasons;  ///< rejection reason -> count
   std::map<std::string, uint64_t> warning_reasons;  ///< warning reason -> count
+  /// The warnings that are repairs (import::is_repair_name: result taken from the movetext,
+  /// castling rights dropped...), kind -> count; also counted in warning_reasons.
+  std::map<std::string, uint64_t> repairs;
   std::vector<Rejection> first_rejections;  ///< the first few rejections, for the summary
 };
 
 using ProgressCallback = std::function<void(const ImportProgress&)>;
 
 /// Imports `paths` in order into `database`, appending games with ids continuing from the
-/// current count. Calls `on_progress` from the calling thread about every 100 ms.
+/// current count. Each input is opened once and read once, front to back, so pipes,
+/// `<(...)` and `-` (standard input) work like files (see InputStream). Calls `on_progress` from the calling thread about every 100 ms.
 /// Throws std::runtime_error for errors that stop the import (unreadable file, storage
 /// failure); games committed before such an error stay in the database.
 ImportSummary import_files(db::Database& database, const std::vector<std::string>& paths,

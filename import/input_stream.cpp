@@ -24,7 +24,9 @@ struct InputStream::Impl {
   std::string name;
   int fd = -1;               // the file, or -1 for a memory stream
   std::string_view memory;   // the memory stream's bytes
-  uint64_t size = 0;         // file size in bytes
+  uint64_t size = 0;         // file size in bytes (0 when unknown)
+  bool size_known = true;    // a regular file or memory: `size` is the size
+  bool owns_fd = true;       // close fd at the end (not standard input)
   uint64_t source_read = 0;  // bytes taken from the file / memory so far
   uint64_t produced = 0;     // decompressed bytes returned by read()
   bool source_eof = false;   // the file / memory has no more bytes
@@ -41,7 +43,7 @@ struct InputStream::Impl {
   ~Impl() {
     if (zs_ready) inflateEnd(&zs);
     ZSTD_freeDCtx(zd);
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0 && owns_fd) ::close(fd);
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -172,7 +174,12 @@ InputStream::InputStream(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 InputStream::InputStream(const std::string& path) : impl_(std::make_unique<Impl>()) {
   impl_->name = path;
-  impl_->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (path == "-") {
+    impl_->fd = STDIN_FILENO;
+    impl_->owns_fd = false;
+  } else {
+    impl_->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  }
   if (impl_->fd < 0) {
     throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
   }
@@ -181,8 +188,10 @@ InputStream::InputStream(const std::string& path) : impl_(std::make_unique<Impl>
     throw std::runtime_error("cannot open " + path + ": " +
                              (S_ISDIR(st.st_mode) ? "is a directory" : std::strerror(errno)));
   }
-  impl_->size = uint64_t(st.st_size);
-  ::posix_fadvise(impl_->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  // Only a regular file has a size worth showing; a pipe's st_size is what is buffered.
+  impl_->size_known = S_ISREG(st.st_mode);
+  impl_->size = impl_->size_known ? uint64_t(st.st_size) : 0;
+  if (impl_->size_known) ::posix_fadvise(impl_->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   impl_->detect();
 }
 
@@ -224,6 +233,9 @@ uint64_t InputStream::compressed_bytes_read() const {
 }
 uint64_t InputStream::file_size() const {
   return impl_->size;
+}
+bool InputStream::size_known() const {
+  return impl_->size_known;
 }
 uint64_t InputStream::bytes_read() const {
   return impl_->produced;

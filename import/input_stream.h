@@ -28,7 +28,9 @@ enum class Compression : uint8_t { kNone, kGzip, kZstd };
 /// Move-only; not thread-safe (one reader thread).
 class InputStream {
  public:
-  /// Opens `path` and reads its first bytes to detect the compression. Throws
+  /// Opens `path` and reads its first bytes to detect the compression. `-` is standard
+  /// input. A path that is not a regular file (a pipe, `<(...)`, a FIFO, a terminal) is read
+  /// once, front to back, and has no known size (size_known() is false). Throws
   /// std::runtime_error("cannot open <path>: <reason>") if it cannot be opened or read.
   explicit InputStream(const std::string& path);
 
@@ -47,8 +49,13 @@ class InputStream {
   /// Bytes of the underlying file consumed so far (compressed bytes), for progress display.
   uint64_t compressed_bytes_read() const;
 
-  /// Size of the underlying file in bytes (compressed size), for progress display.
+  /// Size of the underlying file in bytes (compressed size), for progress display; 0 when
+  /// !size_known().
   uint64_t file_size() const;
+
+  /// True for a regular file (and a memory stream); false for standard input, pipes and
+  /// other inputs whose size is only known once they are read to the end.
+  bool size_known() const;
 
   /// Decompressed bytes returned by read() so far.
   uint64_t bytes_read() const;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 
+#include "import/pgn_lenient.h"
 #include "import/text_encoding.h"
 
 namespace import {
@@ -130,6 +131,8 @@ class GameParse {
   void glyph();
   bool comment();
   bool result(size_t length, std::string_view as = {});
+  bool lenient_result();
+  bool symbol();
   void unexpected();
   void finish_movetext();
 
@@ -165,6 +168,8 @@ void GameParse::skip_space() {
       ++p_;
     } else if (is_blank(c)) {
       ++p_;
+    } else if (c == '\xEF' && end_ - p_ >= 3 && p_[1] == '\xBB' && p_[2] == '\xBF') {
+      p_ += 3;  // U+FEFF (byte order mark) is whitespace anywhere
     } else if (c == '%' && (p_ == begin_ || p_[-1] == '\n')) {
       const void* nl = std::memchr(p_, '\n', size_t(end_ - p_));
       p_ = nl != nullptr ? static_cast<const char*>(nl) : end_;
@@ -330,21 +335,59 @@ bool GameParse::movetext_token() {
       while (p_ < end_ && *p_ == '.') ++p_;
       return true;
     case '-':
+      if (lenient_result()) return true;  // "--+", a forfeit
       if (p_ + 1 < end_ && p_[1] == '-') {  // the null move "--"
         san();
         return true;
       }
-      unexpected();
-      return false;
+      return symbol();
+    case '+':
+    case '=':
+      return lenient_result() || symbol();
     default:
       if (is_digit(c)) return number();
       if (is_letter(c)) {
         san();
         return true;
       }
+      if (uint8_t(c) >= 0x80) return lenient_result() || symbol();
       unexpected();
       return false;
   }
+}
+
+// The whitespace-delimited token at p_ if it is a result written another way ("1–0",
+// "½-½", "1/2", "1:0", "+--"): reads it as that result with a warning and returns true.
+bool GameParse::lenient_result() {
+  const char* q = p_;
+  while (q < end_ && !is_space(*q) && *q != '{' && *q != '(' && *q != ')' && *q != ';') ++q;
+  const std::string_view token(p_, size_t(q - p_));
+  const std::string_view as = canonical_result(token);
+  if (as.empty() || as == "*") return false;
+  warn(PgnIssue::kNonstandardToken,
+       "result " + quote(token) + " read as '" + std::string(as) + "'");
+  return result(token.size(), as);
+}
+
+// A glyph written as a symbol ("±", "⩱", "+-", "=", "∞"...) at p_: its NAG. An unknown
+// non-ASCII character is skipped with a warning; an unknown ASCII one rejects the game.
+bool GameParse::symbol() {
+  if (const SymbolGlyph* g = symbol_glyph(std::string_view(p_, size_t(end_ - p_)))) {
+    p_ += g->text.size();
+    visitor_.nag(g->nag);
+    return true;
+  }
+  const auto* u = reinterpret_cast<const unsigned char*>(p_);
+  if (*u < 0x80) {
+    unexpected();
+    return false;
+  }
+  const size_t want = *u >= 0xF0 ? 4 : *u >= 0xE0 ? 3 : 2;
+  size_t n = 1;
+  if (size_t(end_ - p_) >= want && is_valid_utf8(std::string_view(p_, want))) n = want;
+  warn(PgnIssue::kUnknownSymbol, "unknown symbol " + quote(std::string_view(p_, n)) + " skipped");
+  p_ += n;
+  return true;
 }
 
 // A token starting with a digit: move number, result, or castling written with zeros.
@@ -363,14 +406,11 @@ bool GameParse::number() {
       return result(r.size());
     }
   }
-  if (rest.substr(0, 3) == "1/2" && (rest.size() == 3 || !is_san_char(rest[3]))) {
-    warn(PgnIssue::kNonstandardToken, "result '1/2' read as '1/2-1/2'");
-    return result(3, "1/2-1/2");
-  }
   if (rest.substr(0, 3) == "0-0") {
     san();
     return true;
   }
+  if (lenient_result()) return true;
   if (q == end_ || !is_san_char(*q)) {  // a move number without its dot
     p_ = q;
     return true;
@@ -383,7 +423,23 @@ bool GameParse::number() {
 void GameParse::san() {
   const char* q = p_;
   while (q < end_ && is_san_char(*q)) ++q;
-  const std::string_view token(p_, size_t(q - p_));
+  std::string_view token(p_, size_t(q - p_));
+  // The en-passant suffix: "exf6e.p." (the token ran into its 'e'), "exf6 e.p.",
+  // "exf6 ep" ("exf6ep" is one token: parse_san drops the suffix). It never changes the move.
+  if (end_ - q >= 3 && q[0] == '.' && q[1] == 'p' && q[2] == '.' && token.size() > 2 &&
+      token.back() == 'e') {
+    token.remove_suffix(1);
+    q += 3;
+  } else {
+    const char* r = q;
+    while (r < end_ && is_blank(*r)) ++r;
+    const std::string_view rest(r, size_t(end_ - r));
+    if (rest.substr(0, 4) == "e.p.") {
+      q = r + 4;
+    } else if (rest.substr(0, 2) == "ep" && (rest.size() == 2 || !is_san_char(rest[2]))) {
+      q = r + 2;
+    }
+  }
   p_ = q;
   ++status_.moves;
   visitor_.move(token, line_);
@@ -487,15 +543,11 @@ void GameParse::finish_movetext() {
   if (!open_lines_.empty()) {
     fail(PgnIssue::kUnbalancedParenthesis, open_lines_.back(), "'(' without a matching ')'");
   } else if (!result_seen_) {
-    // The splitter cuts games at line starts, so only the last game of a stream can end
-    // mid-line: that one was cut off (truncated file or compressed data).
+    // Scripts and web forms write a last game without result or final newline; a file cut
+    // inside a token fails on that token (an unreadable move), so this is a warning.
     const uint32_t line = last_token_line_ != 0 ? last_token_line_ : line_;
-    if (end_ > begin_ && end_[-1] != '\n') {
-      fail(PgnIssue::kMissingResult, line, "missing result: the game is truncated");
-    } else {
-      problem(PgnSeverity::kWarning, PgnIssue::kMissingResult, line,
-              "missing result (1-0, 0-1, 1/2-1/2 or *)");
-    }
+    problem(PgnSeverity::kWarning, PgnIssue::kMissingResult, line,
+            "missing result (1-0, 0-1, 1/2-1/2 or *)");
   }
 }
 

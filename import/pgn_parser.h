@@ -7,8 +7,11 @@
 //             ("Event", "Foo"); `[C54]` (no value) is dropped.
 //   movetext  move numbers `12.` `12...` `12. ...` `12` (consumed); SAN tokens with glyph
 //             suffixes; `$n`; standalone glyphs; `{...}` and `;` comments; `(` `)`
-//             variations, nested to any depth; results `1-0` `0-1` `1/2-1/2` `*`; `%`
-//             escape lines are skipped.
+//             variations, nested to any depth; results `1-0` `0-1` `1/2-1/2` `*` (and
+//             the spellings canonical_result() reads, with a warning); glyphs written as
+//             symbols (`±`, `⩱`, `+-`, `=`...) as their NAGs; the en-passant suffix
+//             (`e.p.`, `ep`, attached or not); `%` escape lines are skipped; U+FEFF is
+//             whitespace; an unknown non-ASCII character is skipped with a warning.
 // What is an error (the game is rejected) and what is a warning is listed in
 // pgn_diagnostic.h. The parser stops at the first error. Text after the result is ignored
 // with a warning (so two tagless games run together lose the second one, with a warning).

@@ -4,7 +4,9 @@
 // piece when the game ends, the buffer is refilled, or bytes must be dropped.
 #include "import/pgn_splitter.h"
 
+#include <algorithm>
 #include <array>
+#include <string_view>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -64,6 +66,21 @@ const char* find_stop(const char* q, const char* e, uint8_t mask) {
 #endif
   while (q < e && (kClasses[static_cast<unsigned char>(*q)] & mask) == 0) ++q;
   return q;
+}
+
+constexpr char kBom[] = "\xEF\xBB\xBF";  // U+FEFF in UTF-8
+constexpr size_t kBracketLookahead = 80;  // bytes looked at to tell `[pgn]` from a tag
+
+/// The tag name of a line that starts with `[` (after blanks): the bytes after the `[` up
+/// to a blank, quote or bracket.
+std::string_view tag_name_at(const char* p, const char* e) {
+  while (p < e && (*p == ' ' || *p == '\t')) ++p;
+  if (p == e || *p != '[') return {};
+  const char* b = ++p;
+  while (p < e && *p != ' ' && *p != '\t' && *p != '"' && *p != ']' && *p != '[' &&
+         *p != '\n' && *p != '\r')
+    ++p;
+  return std::string_view(b, size_t(p - b));
 }
 
 bool is_control(unsigned char c) {
@@ -163,6 +180,11 @@ bool PgnSplitter::start_line(RawGame& out) {
       ++pos_;
     } else if (is_control(c)) {
       drop_control_byte();
+    } else if (c == 0xEF && ensure(3) >= 3 && std::memcmp(buf_.get() + pos_, kBom, 3) == 0) {
+      // U+FEFF is whitespace anywhere (`cat a.pgn b.pgn` puts b's mark mid-stream): dropped.
+      flush();
+      pos_ += 3;
+      copy_from_ = pos_;
     } else {
       break;
     }
@@ -189,9 +211,30 @@ bool PgnSplitter::start_line(RawGame& out) {
     return false;
   }
   if (c == '[') {
-    if (game_started_ && (seen_movetext_ || blank_after_tags_)) {
+    if (bracket_line_is_no_tag()) {
+      // `[pgn]`, `[/pgn]`, `[C54]`: no tag and no game boundary; the line is dropped.
+      const char* b = buf_.get() + pos_;
+      const char* e = static_cast<const char*>(std::memchr(b, ']', end_ - pos_));
+      warnings_.push_back({PgnSeverity::kWarning, PgnIssue::kNotATag, line_,
+                           "line '" + std::string(b, size_t(e - b + 1)) + "' is no tag; ignored"});
+      flush();
+      mode_ = Mode::kEscape;
+      return false;
+    }
+    if (game_started_ && seen_movetext_) {
       yield(out);
       return true;
+    }
+    if (game_started_ && blank_after_tags_) {
+      // Tags, a blank line, a tag: a new game (header-only files) when the tag repeats one
+      // of the game's tags or is an Event tag; else one game whose tag section has a blank
+      // line in it (ChessBase exports).
+      if (starts_new_tag_section()) {
+        yield(out);
+        return true;
+      }
+      warnings_.push_back({PgnSeverity::kWarning, PgnIssue::kBlankLineInTags, line_,
+                           "blank line inside the tag section ignored"});
     }
     game_started_ = true;
     seen_tags_ = true;
@@ -203,6 +246,35 @@ bool PgnSplitter::start_line(RawGame& out) {
   game_started_ = true;
   seen_movetext_ = true;
   mode_ = Mode::kText;
+  return false;
+}
+
+bool PgnSplitter::bracket_line_is_no_tag() {
+  // `[` then a word without blanks or quotes, `]`, and nothing but blanks to the line end.
+  const size_t avail = std::min(ensure(kBracketLookahead), kBracketLookahead);
+  const char* p = buf_.get() + pos_ + 1;
+  const char* const e = buf_.get() + pos_ + avail;
+  while (p < e && *p != ' ' && *p != '\t' && *p != '"' && *p != '[' && *p != ']' &&
+         *p != '\n' && *p != '\r')
+    ++p;
+  if (p == e || *p != ']') return false;
+  ++p;
+  while (p < e && (*p == ' ' || *p == '\t')) ++p;
+  return (p < e && (*p == '\n' || *p == '\r')) || (p == e && eof_ && avail < kBracketLookahead);
+}
+
+bool PgnSplitter::starts_new_tag_section() {
+  const size_t avail = std::min(ensure(kBracketLookahead), kBracketLookahead);
+  const std::string_view name = tag_name_at(buf_.get() + pos_, buf_.get() + pos_ + avail);
+  if (name == "Event") return true;
+  // The game's text so far (all of it is in acc_ after flush()): its lines' tag names.
+  flush();
+  for (size_t i = 0; i < acc_.size();) {
+    size_t nl = acc_.find('\n', i);
+    if (nl == std::string::npos) nl = acc_.size();
+    if (!name.empty() && tag_name_at(acc_.data() + i, acc_.data() + nl) == name) return true;
+    i = nl + 1;
+  }
   return false;
 }
 

@@ -3,19 +3,25 @@
 //
 // Game boundaries. A line whose first non-blank character is `[` starts a new game when the
 // current game has movetext (anything that is not a tag, a blank line or a `%` line,
-// comments included) or when a blank line followed a tag section without movetext (a game
-// with tags and no moves). The splitter tracks `{...}` comments (which may span lines and
-// hold lines starting with `[`), `;` comments to end of line and tag strings, so a `[` in
-// those does not cut a game. Recovery: inside an open `{` comment, a line starting with
-// `[Event "` right after a blank line ends the game there (the parser then reports the
-// unterminated comment) so one bad comment cannot swallow the rest of the file. A game's
-// text runs up to the line where the next game starts: blank lines (or stray text) after
-// its result belong to it.
+// comments included) or when a blank line followed a tag section without movetext and the
+// new tag is an Event tag or repeats a tag name of the current game (header-only files);
+// any other tag after such a blank line continues the game (a blank line inside a tag
+// section, as ChessBase writes, with a kBlankLineInTags warning). A bracket line that is
+// no tag (`[pgn]`, `[/pgn]`, `[C54]`: a word in brackets alone on its line) is dropped
+// with a kNotATag warning and never starts a game. The splitter tracks `{...}` comments
+// (which may span lines and hold lines starting with `[`), `;` comments to end of line and
+// tag strings, so a `[` in those does not cut a game. Recovery: inside an open `{`
+// comment, a line starting with `[Event "` right after a blank line ends the game there
+// (the parser then reports the unterminated comment) so one bad comment cannot swallow the
+// rest of the file. A game's text runs up to the line where the next game starts: blank
+// lines (or stray text) after its result belong to it.
 //
 // What RawGame::text holds: the game's bytes as in the file, except that
 //   - a lone CR line end becomes '\n' (CRLF stays: the parser reads '\r' as a blank);
-//   - a UTF-8 byte order mark at the start of the stream is dropped;
-//   - `%` escape lines (a `%` in column 1) keep only their '\n';
+//   - a UTF-8 byte order mark (U+FEFF) at the start of the stream or of a line (after
+//     blanks) is dropped: it is whitespace (two files with marks concatenated);
+//   - `%` escape lines (a `%` in column 1) and bracket lines that are no tag keep only
+//     their '\n';
 //   - C0 control bytes other than \t \n \r are dropped, with a kControlBytes warning;
 //   - whitespace-only text before the first game is dropped.
 // Every line end keeps its '\n', so the line of text offset i is first_line + (number of
@@ -87,6 +93,8 @@ class PgnSplitter {
   bool refill();
   size_t ensure(size_t k);
   bool start_line(RawGame& out);
+  bool bracket_line_is_no_tag();
+  bool starts_new_tag_section();
   void tag_tail();
   void special(unsigned char c);
   size_t backslashes_before() const;
