@@ -245,7 +245,15 @@ TEST(EvalControl, BareControlInSequencesOnTheCorpus) {
     if (!mate_after_check) want_excluded[id] = checks;
     for (uint32_t p : checks)
       if (p == 0 || !line[p - 1].in_check()) want_skipped[id].push_back(p);
-    want_cut[id].assign(checks.begin(), checks.begin() + std::ptrdiff_t(std::min<size_t>(2, checks.size())));
+    // :cut stops after the second check; list 1 marks the checks up to it, the gapped
+    // sequence (leading gap) every ply up to the second-to-last check, cut at the second
+    if (checks.size() == 1) {
+      want_cut[id] = checks;
+    } else {
+      const uint32_t last_start = std::min(checks[1], checks[checks.size() - 2]);
+      for (uint32_t p = 0; p <= last_start; ++p) want_cut[id].push_back(p);
+      if (checks[1] > last_start) want_cut[id].push_back(checks[1]);
+    }
   });
   EXPECT_EQ(excluded, want_excluded);
   EXPECT_EQ(skipped, want_skipped);
