@@ -81,11 +81,12 @@ bool is_sequence_keyword(cql::Keyword k) {
          k == cql::Keyword::MatchConsecutive;
 }
 
-/// The first bare :cut / :exclude / :skip item of `list` itself, or null.
-const cql::KeywordItem* bare_control(const cql::List& list) {
+/// The first bare :cut / :exclude / :skip item of `list` itself, or null; `with_cut` false:
+/// a bare :exclude / :skip only.
+const cql::KeywordItem* bare_control(const cql::List& list, bool with_cut = true) {
   for (const cql::KeywordItem* item : list.keywords()) {
     if (item->keyword == cql::Keyword::Skip) return item;
-    if ((item->keyword == cql::Keyword::Cut || item->keyword == cql::Keyword::Exclude) &&
+    if (((with_cut && item->keyword == cql::Keyword::Cut) || item->keyword == cql::Keyword::Exclude) &&
         std::get<cql::SubListArgs>(item->args).lists.empty())
       return item;
   }
@@ -126,7 +127,8 @@ bool bare_control_in_sequence(const cql::List& list) {
   bool found = false;
   for_each_child(list, [&](const cql::List& sub, bool in_sequence) {
     if (found) return;
-    found = (in_sequence && bare_control(sub)) || bare_control_in_sequence(sub);
+    const cql::KeywordItem* item = in_sequence ? bare_control(sub, /*with_cut=*/false) : nullptr;
+    found = item || bare_control_in_sequence(sub);
   });
   return found;
 }

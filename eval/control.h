@@ -101,8 +101,9 @@ class ControlState {
 /// deeper, its list is only evaluated over the line, where nothing fires: CompileError.
 void check_line_controls(const cql::List& list, const cql::KeywordItem& owner);
 
-/// True if a bare :cut / :exclude / :skip is an item of an element list of a sequence keyword
-/// somewhere in `list` (Program::compile: such a top-level list is a control list).
+/// True if a bare :exclude / :skip is an item of an element list of a sequence keyword
+/// somewhere in `list` (Program::compile: such a top-level list asks nothing of the game). A
+/// bare :cut does not count: it never exempts its list (SPEC "Game traversal").
 bool bare_control_in_sequence(const cql::List& list);
 
 /// Bare control keywords in sequence elements (seed 000 `:gappedsequence ((position <A>)
