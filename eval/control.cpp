@@ -64,11 +64,14 @@ void ControlState::end_position(size_t a, const PosCtx& at, CountRefs& counts) {
       counts.list_count[i] = line_count_[i];
       counts.variant_count[i] = line_variant_count_[i];
     }
+    const auto row = counts.variation_hit.begin() + std::ptrdiff_t(a * counts.variation_plies);
+    std::fill(row, row + std::ptrdiff_t(counts.variation_plies), 0);
     return;
   }
   if (bits & (control::kSkip | control::kCutPreceding)) {
     restore_position(a, counts);
     if (!at.inside_variation) counts.ply_hit[a * counts.plies + at.ply] = 0;
+    else counts.variation_hit[a * counts.variation_plies + (at.ply - at.line_first_ply)] = 0;
   }
   if (bits & (control::kCut | control::kCutPreceding)) stopped_[a] = 1;
 }

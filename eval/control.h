@@ -58,6 +58,10 @@ struct CountRefs {
   std::vector<uint8_t>& ply_hit;  ///< per alternative x main-line ply
   size_t lists_per_alternative;
   size_t plies;  ///< main-line plies + 1 (row length of ply_hit)
+  /// The variation line being evaluated: per alternative x ply of the line (0 = its branch
+  /// position), some list matched there; `variation_plies` = its row length.
+  std::vector<uint8_t>& variation_hit;
+  size_t variation_plies = 0;
 };
 
 /// Per-game state of the control keywords for GameMatcher: which alternatives stopped

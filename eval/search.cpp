@@ -126,7 +126,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
   if (!any_list) {
     // Header conditions decide alone.
     for (uint32_t id = 1; id <= count; ++id)
-      if ((mask[id] != 0) != negated && in_scope(id)) matches.push_back({id, {}});
+      if ((mask[id] != 0) != negated && in_scope(id)) matches.push_back({id, {}, {}});
   } else {
     // 4. Replay the candidates on all cores.
     const auto replay_start = Clock::now();
@@ -226,7 +226,8 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
             }
             if (header_failed) hit = false;
             if (hit != negated) {
-              local.push_back({candidates[i].id, negated ? std::vector<uint32_t>{} : plies});
+              local.push_back({candidates[i].id, negated ? std::vector<uint32_t>{} : plies,
+                               negated ? std::vector<VariationPly>{} : matcher.variation_plies()});
               ++found;
             }
           }
@@ -272,7 +273,7 @@ SearchStats search(const Program& program, db::Database& database, const SearchO
     stats.replay_seconds = since(replay_start) - stats.signature_seconds;
     if (negated && prune) {  // without the planner these were replayed above
       for (uint32_t id = 1; id <= count; ++id)
-        if (!mask[id] && in_scope(id)) replayed.push_back({id, {}});
+        if (!mask[id] && in_scope(id)) replayed.push_back({id, {}, {}});
     }
     matches = std::move(replayed);
     std::sort(matches.begin(), matches.end(),

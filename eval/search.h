@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eval/candidate_filter.h"
+#include "eval/match_location.h"
 #include "eval/program.h"
 
 namespace db {
@@ -21,6 +22,8 @@ namespace eval {
 struct GameMatch {
   uint32_t id = 0;               ///< game id
   std::vector<uint32_t> plies;   ///< matched main-line plies, ascending (0 = start position)
+  std::vector<VariationPly> variation_plies;  ///< matched positions inside variations, ascending
+                                              ///< (eval/match_location.h)
 };
 
 /// How a search runs.
