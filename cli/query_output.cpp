@@ -92,7 +92,21 @@ void write_json_line(std::ostream& out, const db::GameHeader& h, const eval::Gam
       << ",\"site\":" << json_string(h.site) << ",\"date\":" << json_string(h.date)
       << ",\"round\":" << json_string(h.round) << ",\"result\":" << json_string(h.result)
       << ",\"game_plies\":" << h.plies << ",\"plies\":[";
-  for (size_t i = 0; i < m.plies.size(); ++i) out << (i ? "," : "") << m.plies[i];
+  // main-line plies as numbers, variation positions as ply paths ([31,1,2]), merged in the
+  // order of the main-line ply (a main-line ply before the variations leaving there)
+  size_t i = 0, j = 0;
+  const auto& paths = m.variation_plies;
+  while (i < m.plies.size() || j < paths.size()) {
+    out << (i + j ? "," : "");
+    if (j == paths.size() || (i < m.plies.size() && m.plies[i] <= paths[j].front())) {
+      out << m.plies[i++];
+      continue;
+    }
+    out << '[';
+    for (size_t k = 0; k < paths[j].size(); ++k) out << (k ? "," : "") << paths[j][k];
+    out << ']';
+    ++j;
+  }
   out << "]}\n";
 }
 
@@ -167,6 +181,7 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reade
     if (!reader.record(m.id, bytes)) throw std::out_of_range("no game " + std::to_string(m.id));
     db::PgnWriteOptions options;
     options.match_plies = m.plies;
+    options.match_variation_plies = m.variation_plies;
     text.clear();
     db::write_pgn(header, db::RecordView::parse(bytes), text, options);
     out.write(text.data(), std::streamsize(text.size()));

@@ -32,8 +32,10 @@ std::string_view output_format_names();
 ///
 /// jsonl objects have the keys id, file (source PGN path), ordinal (1-based position in that
 /// file), white, black, event, site, date (as in the PGN, e.g. "1921.??.??"), round,
-/// result, game_plies (main-line length) and plies (the matched main-line plies, 0 = the
-/// start position). Table cells longer than their column are cut and end in "…"; a game
+/// result, game_plies (main-line length) and plies: the matched positions, a number for a
+/// main-line ply (0 = the start position) and an array for a position inside a variation,
+/// its ply path (eval/match_location.h: `[31,1,2]` = the first variation of the main-line
+/// move from ply 31, after its 2nd move; sub-variations add pairs), in main-line order. Table cells longer than their column are cut and end in "…"; a game
 /// matched by header conditions alone has no matched ply ("-" in the table).
 /// Throws std::out_of_range for an id outside the snapshot, db::CorruptRecord for a damaged
 /// record (pgn).

@@ -36,7 +36,10 @@ CommandStatus shell_export(ShellState& state, const CommandInput& input) {
       if (!reader.read_header(id, header) || !reader.record(id, bytes))
         throw std::out_of_range("no game " + std::to_string(id));
       db::PgnWriteOptions options;
-      if (const eval::GameMatch* m = state.find_match(id)) options.match_plies = m->plies;
+      if (const eval::GameMatch* m = state.find_match(id)) {
+        options.match_plies = m->plies;
+        options.match_variation_plies = m->variation_plies;
+      }
       text.clear();
       db::write_pgn(header, db::RecordView::parse(bytes), text, options);
       file.write(text.data(), std::streamsize(text.size()));

@@ -45,7 +45,7 @@ CommandStatus shell_filter(ShellState& state, const CommandInput& input) {
   std::vector<eval::GameMatch> kept;
   if (state.result().all) {
     kept.reserve(passing.size());
-    for (uint32_t id : passing) kept.push_back({id, {}});
+    for (uint32_t id : passing) kept.push_back({id, {}, {}});
   } else {
     for (const eval::GameMatch& m : state.result().games)
       if (std::binary_search(passing.begin(), passing.end(), m.id)) kept.push_back(m);

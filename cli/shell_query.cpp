@@ -147,8 +147,11 @@ CommandStatus run_query(ShellState& state, const CommandInput& input, bool refin
   if (refine && !state.result().all) {
     // A game matched by header conditions alone keeps the plies its earlier query matched.
     for (eval::GameMatch& m : matches)
-      if (m.plies.empty())
-        if (const eval::GameMatch* before = state.find_match(m.id)) m.plies = before->plies;
+      if (m.plies.empty() && m.variation_plies.empty())
+        if (const eval::GameMatch* before = state.find_match(m.id)) {
+          m.plies = before->plies;
+          m.variation_plies = before->variation_plies;
+        }
   }
   const std::string where = refine ? " in the current result" : "";
   const bool replaced_narrower = !refine && !state.result().all;

@@ -119,7 +119,20 @@ void write_header(std::ostream& out, const db::GameHeader& h, uint32_t length,
     for (size_t i = 0; i < plies.size() && i < 12; ++i) out << (i ? ", " : " ") << plies[i];
     if (plies.size() > 12) out << ", ... (" << plies.size() << " positions)";
     out << "; marked [ ] below\n";
-  } else if (!match && !result_is_all) {
+  }
+  if (match && !match->variation_plies.empty()) {
+    // positions inside variations (the diagram shows the main line): their ply paths,
+    // eval/match_location.h, written 31.1.2 = ply 31, 1st variation, after its 2nd move
+    const std::vector<eval::VariationPly>& paths = match->variation_plies;
+    out << "  matched in variations at";
+    for (size_t i = 0; i < paths.size() && i < 8; ++i) {
+      out << (i ? ", " : " ");
+      for (size_t k = 0; k < paths[i].size(); ++k) out << (k ? "." : "") << paths[i][k];
+    }
+    if (paths.size() > 8) out << ", ... (" << paths.size() << " positions)";
+    out << " (main-line ply.variation.ply)\n";
+  }
+  if (!match && !result_is_all) {
     out << "  (not in the current result)\n";
   }
   out << '\n';

@@ -85,7 +85,18 @@ struct LineState {
   chess::Move last_move;
   chess::UndoInfo last_undo;
   bool need_number = true;  // the next move needs its number (start, after comment/variation)
+  uint32_t ply = 0;             // moves of this line played (variations: since the branch)
+  uint32_t variations_here = 0; // variations begun since this line's last move
+  std::vector<uint32_t> path;   // variations: the ply path without the last ply
 };
+
+/// True if the position `ply` of the line `l` is one of `paths` (ply paths).
+bool marked(const LineState& l, uint32_t ply, std::span<const std::vector<uint32_t>> paths) {
+  for (const std::vector<uint32_t>& p : paths)
+    if (p.size() == l.path.size() + 1 && p.back() == ply && std::equal(l.path.begin(), l.path.end(), p.begin()))
+      return true;
+  return false;
+}
 
 bool legal(const chess::Position& pos, chess::Move m) {
   if (m == chess::Move::null()) return !pos.in_check();
@@ -153,6 +164,8 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         else l.pos.do_move(t.move, l.last_undo);
         l.last_move = t.move;
         l.need_number = false;
+        ++l.ply;
+        l.variations_here = 0;
         if (lines.size() == 1) {
           ++main_ply;
           if (match != match_end && *match == main_ply) {
@@ -160,17 +173,27 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
             ++match;
             l.need_number = true;
           }
+        } else if (!options.match_variation_plies.empty() && marked(l, l.ply, options.match_variation_plies)) {
+          w.comment("MATCH");
+          l.need_number = true;
         }
         break;
       }
       case TokenKind::kBeginVariation: {
         LineState child;
         child.pos = lines.back().pos;
-        const LineState& parent = lines.back();
+        LineState& parent = lines.back();
         if (parent.last_move == chess::Move::null()) child.pos.undo_null_move(parent.last_undo);
         else child.pos.undo_move(parent.last_move, parent.last_undo);
+        // the ply path of the variation (eval/match_location.h): the branch ply in the parent
+        // (before its last move) and the variation's number among those of that move
+        child.path = parent.path;
+        child.path.push_back(parent.ply - 1);
+        child.path.push_back(++parent.variations_here);
         lines.push_back(std::move(child));
         w.token("(");
+        if (!options.match_variation_plies.empty() && marked(lines.back(), 0, options.match_variation_plies))
+          w.comment("MATCH");
         break;
       }
       case TokenKind::kEndVariation:

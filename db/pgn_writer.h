@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "db/game_header.h"
 #include "db/record_view.h"
@@ -16,6 +17,11 @@ struct PgnWriteOptions {
   /// Main-line plies (0 = start position, ascending) to mark with a `{MATCH}` comment after
   /// the move that led to the position, or before the first move for ply 0 (SPEC Output).
   std::span<const uint32_t> match_plies;
+  /// Positions inside variations to mark the same way, as ply paths `[p0, v0, ..., pk]`
+  /// (eval/match_location.h: main-line ply of the branch, number of the variation among those
+  /// of that move, ply inside it, ...; any order). Ply 0 of a variation (its branch
+  /// position) is marked right after its "(".
+  std::span<const std::vector<uint32_t>> match_variation_plies;
   /// Maximum line length of the movetext (PGN export format: 80).
   size_t line_width = 80;
 };

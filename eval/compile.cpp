@@ -262,8 +262,10 @@ Program Program::compile(const cql::Script& script) {
         alt.counts.push_back(match_count_of(list));
         for (ControlArgument& arg : alt.controls)
           if (arg.top_list == SIZE_MAX) arg.top_list = alt.lists.size() - 1;
-        // a control list (bare :cut / :exclude / :skip) asks nothing of the game by itself
-        if ((alt.lists.back()->control || bare_control_in_sequence(list)) && !std::any_of(list.elements.begin(), list.elements.end(), [](const cql::Element& el) {
+        // a list with a bare :exclude / :skip asks nothing of the game by itself; a bare :cut
+        // never exempts its list (SPEC "Game traversal": its other filters decide)
+        constexpr uint8_t kExempt = control::kExclude | control::kSkip;
+        if (((alt.lists.back()->control & kExempt) || bare_control_in_sequence(list)) && !std::any_of(list.elements.begin(), list.elements.end(), [](const cql::Element& el) {
               const auto* item = std::get_if<KeywordItem>(&el);
               return item && is_count_rule(item->keyword);
             }))

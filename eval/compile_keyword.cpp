@@ -221,6 +221,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       hoist_element_controls(*spec, item, sequences_, controls);  // bare :cut ... (eval/control.h)
       n.op = Op::kSequence;
       n.value = int64_t(sequences_.size());
+      n.range.lo = n.range.hi = int64_t(spec->kind);  // for the planner (planner/condition.cpp)
       n.lists = spec->elements;
       sequences_.push_back(std::move(spec));
       break;

@@ -64,11 +64,14 @@ void ControlState::end_position(size_t a, const PosCtx& at, CountRefs& counts) {
       counts.list_count[i] = line_count_[i];
       counts.variant_count[i] = line_variant_count_[i];
     }
+    const auto row = counts.variation_hit.begin() + std::ptrdiff_t(a * counts.variation_plies);
+    std::fill(row, row + std::ptrdiff_t(counts.variation_plies), 0);
     return;
   }
   if (bits & (control::kSkip | control::kCutPreceding)) {
     restore_position(a, counts);
     if (!at.inside_variation) counts.ply_hit[a * counts.plies + at.ply] = 0;
+    else counts.variation_hit[a * counts.variation_plies + (at.ply - at.line_first_ply)] = 0;
   }
   if (bits & (control::kCut | control::kCutPreceding)) stopped_[a] = 1;
 }
@@ -81,11 +84,12 @@ bool is_sequence_keyword(cql::Keyword k) {
          k == cql::Keyword::MatchConsecutive;
 }
 
-/// The first bare :cut / :exclude / :skip item of `list` itself, or null.
-const cql::KeywordItem* bare_control(const cql::List& list) {
+/// The first bare :cut / :exclude / :skip item of `list` itself, or null; `with_cut` false:
+/// a bare :exclude / :skip only.
+const cql::KeywordItem* bare_control(const cql::List& list, bool with_cut = true) {
   for (const cql::KeywordItem* item : list.keywords()) {
     if (item->keyword == cql::Keyword::Skip) return item;
-    if ((item->keyword == cql::Keyword::Cut || item->keyword == cql::Keyword::Exclude) &&
+    if (((with_cut && item->keyword == cql::Keyword::Cut) || item->keyword == cql::Keyword::Exclude) &&
         std::get<cql::SubListArgs>(item->args).lists.empty())
       return item;
   }
@@ -126,7 +130,8 @@ bool bare_control_in_sequence(const cql::List& list) {
   bool found = false;
   for_each_child(list, [&](const cql::List& sub, bool in_sequence) {
     if (found) return;
-    found = (in_sequence && bare_control(sub)) || bare_control_in_sequence(sub);
+    const cql::KeywordItem* item = in_sequence ? bare_control(sub, /*with_cut=*/false) : nullptr;
+    found = item || bare_control_in_sequence(sub);
   });
   return found;
 }

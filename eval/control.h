@@ -58,6 +58,10 @@ struct CountRefs {
   std::vector<uint8_t>& ply_hit;  ///< per alternative x main-line ply
   size_t lists_per_alternative;
   size_t plies;  ///< main-line plies + 1 (row length of ply_hit)
+  /// The variation line being evaluated: per alternative x ply of the line (0 = its branch
+  /// position), some list matched there; `variation_plies` = its row length.
+  std::vector<uint8_t>& variation_hit;
+  size_t variation_plies = 0;
 };
 
 /// Per-game state of the control keywords for GameMatcher: which alternatives stopped
@@ -101,8 +105,9 @@ class ControlState {
 /// deeper, its list is only evaluated over the line, where nothing fires: CompileError.
 void check_line_controls(const cql::List& list, const cql::KeywordItem& owner);
 
-/// True if a bare :cut / :exclude / :skip is an item of an element list of a sequence keyword
-/// somewhere in `list` (Program::compile: such a top-level list is a control list).
+/// True if a bare :exclude / :skip is an item of an element list of a sequence keyword
+/// somewhere in `list` (Program::compile: such a top-level list asks nothing of the game). A
+/// bare :cut does not count: it never exempts its list (SPEC "Game traversal").
 bool bare_control_in_sequence(const cql::List& list);
 
 /// Bare control keywords in sequence elements (seed 000 `:gappedsequence ((position <A>)

@@ -80,6 +80,8 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
                         std::vector<uint32_t>& plies, uint64_t& positions) {
   const auto& alts = program_.alternatives();
   plies.clear();
+  variation_found_.clear();
+  variation_out_.clear();
   chess::Position pos;
   if (!record.start_fen().empty()) {
     chess::FenError err = pos.set_fen(record.start_fen(), record.chess960());
@@ -105,7 +107,8 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
   size_t max_lists = 0;
   for (const Alternative& a : alts) max_lists = std::max(max_lists, a.lists.size());
   // Runs of consecutive matches (:repetitioncount) do not continue from one line into another.
-  CountRefs refs{list_count_, list_run_, variant_count_, variant_run_, ply_hit_, max_lists, size_t(last_ply) + 1};
+  CountRefs refs{list_count_, list_run_, variant_count_, variant_run_, ply_hit_, max_lists, size_t(last_ply) + 1,
+                 variation_hit_, 0};
   auto start_line = [&] {
     list_run_.assign(alts.size() * max_lists, 0);
     for (auto& runs : variant_run_) std::fill(runs.begin(), runs.end(), 0);
@@ -167,8 +170,8 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
           if (hit) ++list_count_[slot];
         }
         if (hit) {
-          // reported plies are main-line plies; variation positions count for the game only
           if (!at.inside_variation) ply_hit_[a * (size_t(last_ply) + 1) + at.ply] = 1;
+          else variation_hit_[a * refs.variation_plies + (at.ply - at.line_first_ply)] = 1;
         }
       }
       if (control) control_.end_position(a, at, refs);
@@ -200,6 +203,8 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
       matched = true;
       for (uint32_t p = 0; p <= last_ply; ++p)
         if (ply_hit_[a * (size_t(last_ply) + 1) + p]) out.push_back(p);
+      for (const auto& [alternative, where] : variation_found_)
+        if (alternative == a) variation_out_.push_back(where);
     }
     return matched;
   };
@@ -318,7 +323,17 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
                    for (size_t id = 0; id < program_.sequences().size(); ++id)
                      find_sequence(*program_.sequences()[id], line, sequence_scratch_,
                                    variation_sequence_hits_[id]);
+                   // each alternative's hits in this line, kept as ply paths
+                   refs.variation_plies = line.size();
+                   variation_hit_.assign(alts.size() * line.size(), 0);
                    for (const PosCtx& at : line) evaluate(at);
+                   for (size_t a = 0; a < alts.size(); ++a)
+                     for (size_t i = 0; i < line.size(); ++i)
+                       if (variation_hit_[a * line.size() + i]) {
+                         VariationPly where = walker_.line_path();
+                         where.push_back(uint32_t(i));
+                         variation_found_.emplace_back(a, std::move(where));
+                       }
                  });
   }
 
@@ -327,6 +342,10 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
     std::sort(plies.begin(), plies.end());
     plies.erase(std::unique(plies.begin(), plies.end()), plies.end());
   }
+  // walked in record order, sub-variations before the variation containing them: sort
+  std::sort(variation_out_.begin(), variation_out_.end());
+  variation_out_.erase(std::unique(variation_out_.begin(), variation_out_.end()), variation_out_.end());
+  if (!matched) variation_out_.clear();
   return matched;
 }
 

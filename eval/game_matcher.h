@@ -11,6 +11,7 @@
 #include "db/record_view.h"
 #include "eval/accumulator.h"
 #include "eval/control.h"
+#include "eval/match_location.h"
 #include "eval/node.h"
 #include "eval/program.h"
 #include "eval/relation.h"
@@ -43,6 +44,11 @@ class GameMatcher {
   /// evaluated. Throws db::CorruptRecord when a stored move is not legal on its board.
   bool match(const db::RecordView& record, unsigned alternatives, const GameInfo* info,
              std::vector<uint32_t>& plies, uint64_t& positions);
+
+  /// The matched positions inside variations of the last match() that returned true
+  /// (ascending ply paths, eval/match_location.h; union over the matching alternatives'
+  /// lists, like `plies`); empty when only the main line matched or the game did not match.
+  const std::vector<VariationPly>& variation_plies() const { return variation_out_; }
 
  private:
   /// Replays the main line of `record` from `pos`, filling `c` (whose game-constant fields
@@ -82,6 +88,9 @@ class GameMatcher {
   VariationWalker walker_;
   std::vector<std::vector<uint8_t>> variation_sequence_hits_;  // per sequence id x ply of
                                                                // the variation line
+  std::vector<uint8_t> variation_hit_;  // per alternative x ply of the variation line: a hit
+  std::vector<std::pair<size_t, VariationPly>> variation_found_;  // alternative, hit (this game)
+  std::vector<VariationPly> variation_out_;                      // see variation_plies()
   // Programs with :relation (eval/relation.h):
   RelationLine relation_line_;            // the main line's relations
   RelationLine variation_relation_line_;  // the variation line's relations

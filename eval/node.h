@@ -160,7 +160,8 @@ enum class Op : uint8_t {
   kVariant,          // value bits: 1 standard start rules (no variant tag), 2 chess960 tag
   kInsideVariation,  // the position belongs to a variation
   kSequence,         // :sequence / :gappedsequence: value = sequence id (eval/sequence.h),
-                     // lists = its element lists (for the canonical form only)
+                     // lists = its element lists (for the canonical form only),
+                     // range.lo = range.hi = its SequenceSpec::Kind (for the planner)
   kControl,          // :cut / :exclude with an argument lists[0], value = control bits;
                      // true (the argument is evaluated on its own: Alternative::controls)
   kAccumulate,       // :accumulate / :accumulate*: value = counter index (eval/accumulator.h);

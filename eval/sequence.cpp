@@ -101,6 +101,13 @@ void find_sequence(const SequenceSpec& spec, std::span<const PosCtx> line,
     for (size_t p = n; p-- > 0;) {
       if (later) out[p] = spec.elements[i]->match(line[p]);
       if (i + 1 < k && scratch[p]) later = true;
+      // The leading gap (SPEC "Game traversal": a refinement may insert `(position)` before
+      // the first element too): the sequence starts at every ply up to the last one where
+      // element 0 starts the rest, so the earlier plies need no evaluation.
+      if (i == 0 && out[p]) {
+        std::fill(out.begin(), out.begin() + std::ptrdiff_t(p), 1);
+        break;
+      }
     }
   }
 }

@@ -48,8 +48,10 @@ struct SequenceSpec {
 /// `sequence_hits` must already hold the tables of the sequences nested in `spec`).
 /// `out[p]` = 1 when the sequence starts at ply p:
 ///  - :sequence: element i matches at ply p + i for every i (the line must be long enough);
-///  - :gappedsequence: element 0 matches at ply p and element i + 1 at a later ply than
-///    element i (no leading gap: seed 000 "die mit der ersten Position ... startet");
+///  - :gappedsequence: element 0 matches at ply p or later and element i + 1 at a later ply
+///    than element i (the refinement definition of seeds 000/001/004 and SPEC "Game
+///    traversal": gaps anywhere, before the first element too, so a sequence that matches
+///    somewhere matches at ply 0, and `:initial :gappedsequence (...)` finds the same games);
 ///  - :matchconsecutive: some order of the elements matches at p, p + 1, ... (each element
 ///    at one of these plies, seed 000 "nacheinander ... unabhängig von der Reihenfolge");
 ///  - :match: at every ply when each element matches at some ply of the line (like a match

@@ -44,6 +44,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
     main.cur = State{start, 0, 0, {0, 0}, 1};
     main.prev = main.cur;
     main.keys.assign(1, start.key());
+    main.variations_here = 0;
   }
   // Appends the frame's current position to its line (variations only).
   auto collect = [&](Frame& f) {
@@ -78,6 +79,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
           f.moves.push_back(t.move);
         }
         f.prev = f.cur;
+        f.variations_here = 0;  // later variations are alternatives to this move
         f.cur.material_new = t.move != chess::Move::null() &&
                              (t.move.kind() == chess::Move::PROMOTION || f.cur.pos.is_capture(t.move));
         play(f.cur.pos, f.cur.promoted, f.cur.checks_given, t.move);
@@ -99,6 +101,12 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
         f.positions.clear();
         f.line.clear();
         f.moves.clear();
+        // the ply path: the parent's, then the branch ply inside the parent (the position
+        // before its last move) and this variation's number among those of that move
+        f.path = parent.path;
+        f.path.push_back(parent.prev.ply - (depth == 1 ? 0 : parent.line[0].ply));
+        f.path.push_back(++parent.variations_here);
+        f.variations_here = 0;
         collect(f);  // the branch position, whose next move is the variation's first
         break;
       }
@@ -113,6 +121,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
           f.line[i].line_moves = f.moves.data() + i;  // :line: the moves from line[i] on
           f.line[i].line_moves_left = uint32_t(f.moves.size() - i);
         }
+        reporting_ = depth;
         on_line(f.line);
         --depth;
         break;

@@ -31,6 +31,11 @@ class VariationWalker {
             bool lookahead, bool repetition,
             const std::function<void(std::span<const PosCtx>)>& on_line);
 
+  /// During `on_line`: where the reported variation lies, as the ply path of its branch
+  /// position without the last ply (`[p0, v0, ..., pj, vj]`, eval/match_location.h): line[i]
+  /// is at `line_path() + [i]`.
+  const std::vector<uint32_t>& line_path() const { return frames_[reporting_].path; }
+
  private:
   /// A position of a line with what the contexts need of its history.
   struct State {
@@ -49,9 +54,12 @@ class VariationWalker {
     std::vector<chess::Position> positions;  ///< variations: the line's positions
     std::vector<PosCtx> line;                ///< variations: their contexts (pos set at the end)
     std::vector<chess::Move> moves;          ///< variations: the line's moves (PosCtx::line_moves)
+    std::vector<uint32_t> path;    ///< variations: line_path() of this line
+    uint32_t variations_here = 0;  ///< variations begun since this line's last move
   };
 
   std::vector<Frame> frames_;  // stack; frames_[0] = main line
+  size_t reporting_ = 0;       // the frame on_line is called for
 };
 
 }  // namespace eval

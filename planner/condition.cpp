@@ -7,6 +7,7 @@
 #include "chess/bitboard.h"
 #include "eval/board_predicates.h"
 #include "eval/line.h"
+#include "eval/sequence.h"
 
 namespace planner {
 
@@ -221,11 +222,20 @@ Condition derive_node(const Node& n, size_t max_variants) {
       }
       return all_of(std::move(kids));
     }
-    case Op::kSequence:
-      // :sequence / :gappedsequence: the first element matches at the position where the
-      // sequence starts, like a nested list. Later elements match at other positions; their
-      // conditions are left out so they are never joined with this position's run tests.
-      return n.lists.empty() ? leaf(CondOp::kTrue) : derive(*n.lists[0], max_variants);
+    case Op::kSequence: {
+      // :sequence: the first element matches at the position where the sequence starts, like
+      // a nested list. Later elements match at other positions; their conditions are left out
+      // so they are never joined with this position's run tests. :gappedsequence (leading
+      // gap), :matchconsecutive and :match: the first element matches at some position of
+      // the line, maybe another one: its condition is wrapped (a one-kid kOr) so that derive()
+      // joins none of it with this position's material run or final position.
+      if (n.lists.empty()) return leaf(CondOp::kTrue);
+      Condition first = derive(*n.lists[0], max_variants);
+      if (n.range.lo == int64_t(eval::SequenceSpec::Kind::kSequence)) return first;
+      Condition somewhere = leaf(CondOp::kOr);
+      somewhere.kids.push_back(std::move(first));
+      return somewhere;
+    }
     case Op::kAnd: return derive_lists(n, false, max_variants);
     case Op::kOr:
     case Op::kXor: return derive_lists(n, true, max_variants);

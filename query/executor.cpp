@@ -47,7 +47,7 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
   if (!run.any_list) {
     // The header conditions decide alone.
     for (uint32_t id = 1; id <= run.game_count; ++id)
-      if ((run.mask[id] != 0) != negated && run.in_scope(id)) matches.push_back({id, {}});
+      if ((run.mask[id] != 0) != negated && run.in_scope(id)) matches.push_back({id, {}, {}});
   } else {
     detail::SignatureStage signatures(run);
     detail::WindowStage windows(run);
@@ -67,7 +67,7 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
       // Games whose headers fail match the negation without replay (with the header stage
       // off they were replayed above).
       for (uint32_t id = 1; id <= run.game_count; ++id)
-        if (!run.mask[id] && run.in_scope(id)) matches.push_back({id, {}});
+        if (!run.mask[id] && run.in_scope(id)) matches.push_back({id, {}, {}});
     }
     std::sort(matches.begin(), matches.end(),
               [](const eval::GameMatch& a, const eval::GameMatch& b) { return a.id < b.id; });

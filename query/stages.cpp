@@ -260,7 +260,8 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
           }
           if (header_failed) hit = false;
           if (hit != negated) {
-            local.push_back({id, negated ? std::vector<uint32_t>{} : plies});
+            local.push_back({id, negated ? std::vector<uint32_t>{} : plies,
+                             negated ? std::vector<eval::VariationPly>{} : matcher.variation_plies()});
             ++found;
           }
         }

@@ -114,7 +114,7 @@ TEST(EvalAccumulate, CountsMatchingVariantsPerPosition) {
 
 TEST(EvalAccumulate, SumRangeInSequenceElementsOnTheCorpus) {
   // The counters of every ply are counted before the sequences are decided: no white passed
-  // pawn at p, two or more at a later ply.
+  // pawn at q >= p (the leading gap), two or more at a later ply.
   const std::string script = std::string("(match (position :gappedsequence ((position :sumrange w 0) "
                                          "(position :sumrange w 2 8)) :or (") + kWhitePassers + " (position))))";
   const Hits hits = query(script);
@@ -124,7 +124,10 @@ TEST(EvalAccumulate, SumRangeInSequenceElementsOnTheCorpus) {
     std::vector<uint32_t> plies;
     for (uint32_t p = uint32_t(line.size()); p-- > 0;) {
       const int n = passed_pawns(line[p], chess::WHITE);
-      if (n == 0 && later) plies.insert(plies.begin(), p);
+      if (n == 0 && later) {  // the last start: the sequence starts at every ply up to it
+        for (uint32_t q = 0; q <= p; ++q) plies.push_back(q);
+        break;
+      }
       later |= n >= 2;
     }
     if (!plies.empty()) expected[id] = plies;

@@ -138,6 +138,35 @@ TEST(EvalControl, MateWithoutEarlierCheckOnTheCorpus) {
   EXPECT_FALSE(hits.empty());
 }
 
+TEST(EvalControl, BareCutKeepsTheListsOtherFilters) {
+  // SPEC "Game traversal" / seed 000: ":cut ... beeinflußt nicht das Resultat der anderen
+  // Filter": the list still has to match (issue 14: it matched every game).
+  EXPECT_FALSE(run("(match (position :mate :cut :check))").matched);  // the Scotch has no mate
+  EXPECT_FALSE(run("(match (position :cut :check))").matched);         // ... and no check
+  EXPECT_FALSE(run("(match (position :moveto U) (position :cut :check))").matched);
+  EXPECT_EQ(run("(match (position :cut :moveto U))").plies, (Plies{5}));  // stops after the first
+  // :exclude and :skip lists still ask nothing of the game
+  EXPECT_TRUE(run("(match (position :moveto U) (position :exclude :check))").matched);
+  EXPECT_TRUE(run("(match (position :moveto U) (position :skip :check))").matched);
+}
+
+TEST(EvalControl, BareCutWithMateOnTheCorpus) {
+  // `(position :mate :cut :check)` finds the games with a mate: those of `(position :mate)`,
+  // at the same (final) ply; checked against the board.
+  const Hits hits = query("(match (position :mate :cut :check))");
+  EXPECT_EQ(hits, query("(match (position :mate))"));
+  EXPECT_EQ(hits, query("(match (position :mate :cut :check))", /*planned=*/true));
+  Hits expected;
+  cqltest::CorpusSlice::get(kSliceGames).for_each_game([&](uint32_t id, const std::vector<chess::Position>& line) {
+    const chess::Position& last = line.back();
+    if (last.in_check() && !chess::has_legal_move(last)) expected[id] = {uint32_t(line.size() - 1)};
+  });
+  EXPECT_EQ(hits, expected);
+  EXPECT_GT(hits.size(), 50u);  // 93 of the first 10,000 games
+  EXPECT_LT(hits.size(), kSliceGames / 2);
+  std::printf("mates: %zu of %zu games\n", hits.size(), kSliceGames);
+}
+
 TEST(EvalControl, ExcludeEqualsTheMatchCountRewriteOnTheCorpus) {
   // CQL-Position-List :exclude: `A :exclude (position B)` = `:and ((A) (B :matchcount 0))`.
   const Hits hits = query("(match (position :movefrom Q :moveto q :exclude (position :moveto r)))");
@@ -245,7 +274,14 @@ TEST(EvalControl, BareControlInSequencesOnTheCorpus) {
     if (!mate_after_check) want_excluded[id] = checks;
     for (uint32_t p : checks)
       if (p == 0 || !line[p - 1].in_check()) want_skipped[id].push_back(p);
-    want_cut[id].assign(checks.begin(), checks.begin() + std::ptrdiff_t(std::min<size_t>(2, checks.size())));
+    // :cut stops after the second check; list 1 marks the checks up to it, the gapped
+    // sequence (leading gap) every ply up to the second-to-last check, cut at the second.
+    // A bare :cut does not exempt its list: one check alone is no match.
+    if (checks.size() >= 2) {
+      const uint32_t last_start = std::min(checks[1], checks[checks.size() - 2]);
+      for (uint32_t p = 0; p <= last_start; ++p) want_cut[id].push_back(p);
+      if (checks[1] > last_start) want_cut[id].push_back(checks[1]);
+    }
   });
   EXPECT_EQ(excluded, want_excluded);
   EXPECT_EQ(skipped, want_skipped);

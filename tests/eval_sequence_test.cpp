@@ -61,7 +61,11 @@ TEST(EvalSequence, ReferenceGappedRookA3ThenB4) {
       pos(":gappedsequence ((position :movefrom Ra3) (position :movefrom Rb4))");
   const auto r = run_game(gapped, game);
   EXPECT_TRUE(r.matched);
-  EXPECT_EQ(r.plies, (Plies{4}));  // the match starts where the first element matches
+  // "zero or more positions, followed by a position from which a white rook on a3 moves":
+  // the match starts at every position up to the one where the first element matches.
+  EXPECT_EQ(r.plies, (Plies{0, 1, 2, 3, 4}));
+  EXPECT_EQ(run_game(pos(":initial :gappedsequence ((position :movefrom Ra3) (position :movefrom Rb4))"), game).plies,
+            (Plies{0}));
   EXPECT_FALSE(
       run_game(pos(":sequence ((position :movefrom Ra3) (position :movefrom Rb4))"), game).matched);
   // Wrong order: no match.
@@ -75,7 +79,11 @@ TEST(EvalSequence, SeedGappedKnightLaterOnD4) {
   const std::string game = "1. Nf3 Nc6 2. Nd4 Nf6 *\n";  // Nd4 at plies 3 and 4
   const auto r = run_game(pos(":gappedsequence ((position) (position Nd4))"), game);
   EXPECT_EQ(r.plies, (Plies{0, 1, 2, 3}));
-  EXPECT_EQ(run_game(pos(":gappedsequence ((position Nd4))"), game).plies, (Plies{3, 4}));
+  // One element: its last match ends the leading gap (SPEC: gaps before the first element).
+  EXPECT_EQ(run_game(pos(":gappedsequence ((position Nd4))"), game).plies, (Plies{0, 1, 2, 3, 4}));
+  EXPECT_EQ(run_game(pos(":gappedsequence ((position nc6))"), game).plies, (Plies{0, 1, 2, 3, 4}));
+  EXPECT_EQ(run_game(pos(":gappedsequence ((position :movefrom Nf3))"), game).plies, (Plies{0, 1, 2}));
+  EXPECT_FALSE(run_game(pos(":gappedsequence ((position Nd5))"), game).matched);
 }
 
 TEST(EvalSequence, ReferenceCaptureThenFinal) {
@@ -105,8 +113,8 @@ TEST(EvalSequence, NestedNegatedAndTransformed) {
   const std::string white_only =
       ":gappedsequence ((position :movefrom Ra3) (position :movefrom Rb4))";
   EXPECT_FALSE(run_game(pos(white_only), black).matched);
-  EXPECT_EQ(run_game(pos(":flipcolor " + white_only), black).plies, (Plies{5}));
-  EXPECT_EQ(run_game(pos(":flipcolor " + white_only), game).plies, (Plies{4}));
+  EXPECT_EQ(run_game(pos(":flipcolor " + white_only), black).plies, (Plies{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(run_game(pos(":flipcolor " + white_only), game).plies, (Plies{0, 1, 2, 3, 4}));
 }
 
 TEST(EvalSequence, SeedMatchConsecutivePromotions) {
@@ -201,13 +209,17 @@ TEST_F(EvalSequenceCorpus, QueenMoveThenCheckThenMateWithGaps) {
   Hits expected;
   for (const auto& [id, line] : *facts_) {
     const size_t n = line.size();
+    // the last ply p0 starting a queen move, a later check and a later mate; the sequence
+    // starts at every ply up to p0 (the leading gap)
+    long last = -1;
     for (size_t p = 0; p < n; ++p) {
       if (!line[p].queen_move) continue;
       bool found = false;
       for (size_t q = p + 1; q < n && !found; ++q)
         for (size_t r = q + 1; r < n && !found; ++r) found = line[q].check && line[r].mate;
-      if (found) expected[id].push_back(uint32_t(p));
+      if (found) last = long(p);
     }
+    for (long p = 0; p <= last; ++p) expected[id].push_back(uint32_t(p));
   }
   EXPECT_FALSE(expected.empty());
   EXPECT_EQ(

@@ -64,13 +64,14 @@ TEST(EvalTagging, Excelsior) {
   const std::string moves = "1. a4 Kg7 2. a5 Kf7 3. a6 Ke7 4. a7 Kd7 5. a8=Q *";
   const std::string from_a2 = "7k/8/8/8/8/8/P7/K7 w - - 0 1";
   const std::string from_a3 = "7k/8/8/8/8/P7/8/K7 w - - 0 1";
-  // As written on the page: the :gappedsequence element must match at the initial position
-  // itself (SPEC-NOTES: no leading gap), where the pawn does not promote yet.
+  // As written on the page: the :gappedsequence element may match after a leading gap
+  // (SPEC "Game traversal"), so the theme is found at the initial position.
   const std::string literal =
       "(match match:forany pawn [Pp] (position position:initial position:tagmatch pawn [Pp]?[27]"
       " position:gappedsequence ((position position:movefrom $pawn position:promote U))))";
-  EXPECT_FALSE(run(literal, moves, from_a2).matched);
-  // With a leading element for the gap, the theme is found at the initial position.
+  EXPECT_EQ(run(literal, moves, from_a2).plies, (Plies{0}));
+  EXPECT_FALSE(run(literal, moves, from_a3).matched);  // the pawn started on the third rank
+  // An explicit leading element changes nothing.
   const std::string gap =
       "(match :forany pawn [Pp] (position :initial :tagmatch pawn [Pp]?[27]"
       " :gappedsequence ((position) (position :movefrom $pawn :promote U))))";
@@ -301,6 +302,39 @@ TEST_F(EvalTaggingCorpus, PlannerStaysSound) {
     Hits off = query(script), on = query(script, true);
     EXPECT_EQ(on, off) << script;
   }
+}
+
+// CQL-Examples' excelsior example as written (issue 14): a pawn standing on its second or
+// seventh rank in the start position promotes later. Brute force: a mark on rank 2 or 7 with
+// a pawn at ply 0 that is a pawn before some move and a piece other than a pawn after it.
+TEST_F(EvalTaggingCorpus, ExcelsiorAsWritten) {
+  Hits expected;
+  for (const auto& [id, line] : *games_) {
+    bool found = false;
+    for (size_t a = 0; a < line[0].square_of.size() && !found; ++a) {
+      const int s0 = line[0].square_of[a];
+      const chess::Piece pc0 = line[0].pos.piece_on(chess::Square(s0));
+      if ((pc0 != chess::W_PAWN && pc0 != chess::B_PAWN) || (s0 / 8 != 1 && s0 / 8 != 6)) continue;
+      for (size_t q = 0; q + 1 < line.size() && !found; ++q) {
+        const int before = line[q].square_of[a], after = line[q + 1].square_of[a];
+        if (before >= 64 || after >= 64) continue;
+        const chess::Piece was = line[q].pos.piece_on(chess::Square(before));
+        const chess::Piece now = line[q + 1].pos.piece_on(chess::Square(after));
+        found = (was == chess::W_PAWN || was == chess::B_PAWN) && now != chess::W_PAWN && now != chess::B_PAWN;
+      }
+    }
+    if (found) expected[id] = {0};
+  }
+  ASSERT_GE(expected.size(), 20u);
+  const std::string excelsior =
+      "(match\n"
+      "  match:forany pawn [Pp]\n"
+      "  (position\n"
+      "    position:initial\n"
+      "    position:tagmatch pawn [Pp]?[27]\n"
+      "    position:gappedsequence ((position position:movefrom $pawn position:promote U))))";
+  EXPECT_EQ(query(excelsior), expected);
+  EXPECT_EQ(query(excelsior, true), expected);
 }
 
 }  // namespace
