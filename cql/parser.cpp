@@ -113,6 +113,16 @@ List Parser::parse_list(ListKind kind, const ListContext& ctx, bool head_optiona
   if (!at(TokenKind::LParen))
     fail(open, "unexpected " + describe(open),
          "'(' starting a (" + std::string(list_head(kind)) + " ...) list");
+  if (depth_ >= kMaxNestingDepth)
+    fail(open,
+         "this (" + std::string(list_head(kind)) + " ...) list is nested deeper than " +
+             std::to_string(kMaxNestingDepth) + " lists",
+         "at most " + std::to_string(kMaxNestingDepth) + " nested lists");
+  struct DepthGuard {
+    int& depth;
+    explicit DepthGuard(int& d) : depth(d) { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard(depth_);
   next();
   List list;
   list.kind = kind;

@@ -102,6 +102,7 @@ class Parser {
  private:
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  int depth_ = 0;  // lists open around the one being parsed (bounded by kMaxNestingDepth)
   std::string source_;
 };
 
