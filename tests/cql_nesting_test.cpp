@@ -96,14 +96,24 @@ TEST(QueryNesting, NestingUpToTheBoundGoesThroughEveryPass) {
   expect_every_pass_runs(nested_or(allowed));
 }
 
-TEST(QueryNesting, NegatedKeywordsDeepInsideTheBound) {
-  // `!:check` wraps its keyword in a list of its own, one that the parser builds without
-  // reading a '(': the passes after it still see at most twice the bound.
+/// `levels` nested position lists, each with `!:mate :not` before the next, the innermost
+/// `(position !:check)`.
+std::string nested_bang(int levels) {
   std::string q = "(match ";
-  for (int i = 1; i < cql::kMaxNestingDepth - 1; ++i) q += "(position !:mate :not ";
+  for (int i = 1; i < levels; ++i) q += "(position !:mate :not ";
   q += "(position !:check)";
-  q += std::string(cql::kMaxNestingDepth - 2, ')');
-  expect_every_pass_runs(q + ")");
+  q += std::string(levels - 1, ')');
+  return q + ")";
+}
+
+TEST(QueryNesting, NegatedKeywordCountsAsTheListItPrintsAs) {
+  // `!:check` is `:not (position :check)` and prints so: its list is one level more, so a
+  // script at the bound still prints to a script that parses.
+  const int levels = cql::kMaxNestingDepth - 2;  // match + 98 positions + the '!' list
+  expect_every_pass_runs(nested_bang(levels));
+  const std::string too_deep = nested_bang(levels + 1);
+  // The innermost list's '!' is the first too deep.
+  expect_too_deep(too_deep, 1, uint32_t(too_deep.find("!:check") + 1));
 }
 
 }  // namespace
