@@ -245,4 +245,41 @@ TEST_F(DamagedDbTest, ZeroedPageIsSkippedAndTheRestChecked) {
   EXPECT_EQ(r.out.find("records:    0 of"), std::string::npos) << r.out;
 }
 
+TEST_F(DamagedDbTest, InconsistentPostingIsNamed) {
+  // Two ids of a one-container array bitmap swapped (CRoaring's portable format: cookie
+  // 12346, container count, key and cardinality - 1, then the sorted uint16 values): the
+  // bitmap still deserializes (CRoaring 0.2 checks only byte bounds; found by
+  // tests/fuzz/postings_fuzz.cpp) but no longer answers consistently.
+  const fs::path postings = db_dir() / sig::kPostingsFile;
+  std::string bytes = cqltest::read_file(postings);
+  uint32_t entries;
+  std::memcpy(&entries, bytes.data() + 20, 4);
+  uint32_t damaged_key = UINT32_MAX;
+  for (uint32_t i = 0; i < entries && damaged_key == UINT32_MAX; ++i) {
+    uint32_t key, offset, length, cookie, containers;
+    uint16_t cardinality_minus_1, first, second;
+    std::memcpy(&key, bytes.data() + 24 + 12 * i, 4);
+    std::memcpy(&offset, bytes.data() + 24 + 12 * i + 4, 4);
+    std::memcpy(&length, bytes.data() + 24 + 12 * i + 8, 4);
+    if (offset == 0xFFFFFFFFu || length < 16) continue;
+    std::memcpy(&cookie, bytes.data() + offset, 4);
+    std::memcpy(&containers, bytes.data() + offset + 4, 4);
+    std::memcpy(&cardinality_minus_1, bytes.data() + offset + 10, 2);
+    if (cookie != 12346 || containers != 1 || cardinality_minus_1 < 1 || length != 12 + 2 * (cardinality_minus_1 + 1u))
+      continue;
+    std::memcpy(&first, bytes.data() + offset + 12, 2);
+    std::memcpy(&second, bytes.data() + offset + 14, 2);
+    std::memcpy(bytes.data() + offset + 12, &second, 2);
+    std::memcpy(bytes.data() + offset + 14, &first, 2);
+    damaged_key = key;
+  }
+  ASSERT_NE(damaged_key, UINT32_MAX) << "no small array posting";
+  std::ofstream(postings, std::ios::binary | std::ios::trunc) << bytes;
+  const Outcome r = check();
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("posting " + std::to_string(damaged_key) + " is damaged (its game set is inconsistent)"),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace
