@@ -247,7 +247,8 @@ TEST_F(DamagedDbTest, ZeroedPageIsSkippedAndTheRestChecked) {
 
 TEST_F(DamagedDbTest, InconsistentPostingIsNamed) {
   // Two ids of a one-container array bitmap swapped (CRoaring's portable format: cookie
-  // 12346, container count, key and cardinality - 1, then the sorted uint16 values): the
+  // 12346, container count, key and cardinality - 1, the container's offset, then the
+  // sorted uint16 values): the
   // bitmap still deserializes (CRoaring 0.2 checks only byte bounds; found by
   // tests/fuzz/postings_fuzz.cpp) but no longer answers consistently.
   const fs::path postings = db_dir() / sig::kPostingsFile;
@@ -265,12 +266,12 @@ TEST_F(DamagedDbTest, InconsistentPostingIsNamed) {
     std::memcpy(&cookie, bytes.data() + offset, 4);
     std::memcpy(&containers, bytes.data() + offset + 4, 4);
     std::memcpy(&cardinality_minus_1, bytes.data() + offset + 10, 2);
-    if (cookie != 12346 || containers != 1 || cardinality_minus_1 < 1 || length != 12 + 2 * (cardinality_minus_1 + 1u))
+    if (cookie != 12346 || containers != 1 || cardinality_minus_1 < 1 || length != 16 + 2 * (cardinality_minus_1 + 1u))
       continue;
-    std::memcpy(&first, bytes.data() + offset + 12, 2);
-    std::memcpy(&second, bytes.data() + offset + 14, 2);
-    std::memcpy(bytes.data() + offset + 12, &second, 2);
-    std::memcpy(bytes.data() + offset + 14, &first, 2);
+    std::memcpy(&first, bytes.data() + offset + 16, 2);
+    std::memcpy(&second, bytes.data() + offset + 18, 2);
+    std::memcpy(bytes.data() + offset + 16, &second, 2);
+    std::memcpy(bytes.data() + offset + 18, &first, 2);
     damaged_key = key;
   }
   ASSERT_NE(damaged_key, UINT32_MAX) << "no small array posting";
