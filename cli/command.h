@@ -31,6 +31,7 @@ void print_help();
 
 int run_import(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
+int run_check(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);
 int run_reindex(const std::vector<std::string>& args);
 int run_query(const std::vector<std::string>& args);

@@ -15,6 +15,12 @@ const std::vector<Command>& command_table() {
        "Prints the number of games, rejected games, size on disk, bytes per game and format "
        "version of a database; --log N also lists the first N import-log entries.",
        run_info},
+      {"check", "--db DIR",
+       "Verifies a database: every game record reads, decodes and replays, has its headers "
+       "row and a signature equal to the one the record gives; the posting index is current "
+       "and readable. Lists each damaged game (id and reason) or file and exits with 1; "
+       "exits with 0 after a summary of what was checked when nothing is damaged.",
+       run_check},
       {"export", "--db DIR [--id N | --from N --to M] [-o FILE]",
        "Writes games as PGN (with their variations, comments and NAGs) to FILE or stdout.",
        run_export},

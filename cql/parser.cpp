@@ -72,6 +72,15 @@ void Parser::fail_at(SourceLoc loc, const std::string& token, const std::string&
   throw ParseError(source_, loc, token, message, expected);
 }
 
+Parser::DepthGuard::DepthGuard(Parser& parser, const Token& at, ListKind kind) : parser_(parser) {
+  if (parser.depth_ >= kMaxNestingDepth)
+    parser.fail(at,
+                "this (" + std::string(list_head(kind)) + " ...) list is nested deeper than " +
+                    std::to_string(kMaxNestingDepth) + " lists",
+                "at most " + std::to_string(kMaxNestingDepth) + " nested lists");
+  ++parser.depth_;
+}
+
 const Token& Parser::expect(TokenKind k, const std::string& expected) {
   if (!at(k)) fail(peek(), "unexpected " + describe(peek()), expected);
   return next();
@@ -113,6 +122,7 @@ List Parser::parse_list(ListKind kind, const ListContext& ctx, bool head_optiona
   if (!at(TokenKind::LParen))
     fail(open, "unexpected " + describe(open),
          "'(' starting a (" + std::string(list_head(kind)) + " ...) list");
+  const DepthGuard guard(*this, open, kind);
   next();
   List list;
   list.kind = kind;
@@ -237,6 +247,8 @@ void Parser::parse_keyword_into(List& list, const ListContext& ctx) {
            "a negatable keyword, or ':not (" + std::string(list_head(list.kind)) + " " +
                kw.spelled() + " ...)'");
     }
+    // `!:kw` is `:not (list :kw)` (and prints so): its list counts as one level.
+    const DepthGuard guard(*this, bang, list.kind);
     List inner;
     inner.kind = list.kind;
     inner.loc = bang.loc;

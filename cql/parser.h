@@ -15,6 +15,15 @@
 
 namespace cql {
 
+/// Deepest nesting of lists a script may have: the match list is level 1, each list given
+/// as a keyword argument (or a position list inside the match list) one level more, and so
+/// does `!:kw`, which is `:not (list :kw)` and prints so. Deeper scripts are refused with a
+/// located ParseError "... nested deeper than 100 lists", so every recursive pass after the
+/// parser (AST walks and printing, compile, the planner's derive/simplify, destruction)
+/// recurses at most this deep, and a script's printed form parses again (issue 14: 20,000
+/// nested `:not` lists overflowed the stack).
+inline constexpr int kMaxNestingDepth = 100;
+
 /// The outcome of parse(): exactly one of `script` and `error` is set.
 struct ParseResult {
   std::optional<Script> script;

@@ -100,8 +100,22 @@ class Parser {
   const std::string& source() const { return source_; }
 
  private:
+  /// Counts one more list open while it lives; throws the located "nested deeper than"
+  /// ParseError at `at` when kMaxNestingDepth lists are open already.
+  class DepthGuard {
+   public:
+    DepthGuard(Parser& parser, const Token& at, ListKind kind);
+    ~DepthGuard() { --parser_.depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  int depth_ = 0;  // lists open around the one being parsed (bounded by kMaxNestingDepth)
   std::string source_;
 };
 

@@ -14,6 +14,11 @@ std::string lmdb_message(const char* function, int code, const std::string& cont
 
 }  // namespace
 
+CorruptRecord CorruptRecord::with_game(uint32_t id) const {
+  if (game_id_ != 0) return *this;
+  return CorruptRecord("game " + std::to_string(id) + ": " + what(), id);
+}
+
 LmdbError::LmdbError(const char* function, int code, const std::string& context)
     : Error(lmdb_message(function, code, context)), code_(code) {}
 

@@ -6,6 +6,7 @@
 // database) or CorruptRecord (one game record).
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -48,10 +49,24 @@ class FormatError : public Error {
   using Error::Error;
 };
 
-/// The bytes of a game record do not follow the layout documented in record_format.h.
+/// One game is damaged: the bytes of its record do not follow the layout documented in
+/// record_format.h, a stored move cannot be replayed (eval, index, export), its record is
+/// missing or unreadable in games.mdb (a damaged LMDB page), or it has no headers row. The
+/// rest of the database is usable: a query skips the game (issue 14) and `cqldb check`
+/// lists it. game_id() is 0 when the thrower did not know the game (the record decoder and
+/// the replay): the caller that read the record knows it and may add it with with_game().
 class CorruptRecord : public Error {
  public:
-  using Error::Error;
+  explicit CorruptRecord(const std::string& message, uint32_t game_id = 0)
+      : Error(message), game_id_(game_id) {}
+  /// The damaged game's id, 0 when unknown.
+  uint32_t game_id() const { return game_id_; }
+  /// The same error naming game `id`: what() becomes "game <id>: <what()>" (unchanged when
+  /// the game was already named).
+  CorruptRecord with_game(uint32_t id) const;
+
+ private:
+  uint32_t game_id_ = 0;  // 0 = unknown
 };
 
 }  // namespace db

@@ -6,6 +6,7 @@
 
 #include "db/database.h"
 #include "db/errors.h"
+#include "db/record_view.h"
 #include "db/schema.h"
 
 namespace db {
@@ -13,8 +14,16 @@ namespace db {
 namespace {
 
 [[noreturn]] void missing_record(uint32_t id) {
-  throw FormatError("game " + std::to_string(id) +
-                    " is committed in headers.sqlite but missing from games.mdb");
+  throw CorruptRecord("game " + std::to_string(id) +
+                          " is committed in headers.sqlite but missing from games.mdb",
+                      id);
+}
+
+/// The CorruptRecord for an LMDB failure while reading the `what` of game `id`.
+[[noreturn]] void unreadable(uint32_t id, const char* what, const LmdbError& e) {
+  throw CorruptRecord("game " + std::to_string(id) + ": the " + what +
+                          " cannot be read from games.mdb (" + e.what() + ")",
+                      id);
 }
 
 }  // namespace
@@ -68,7 +77,24 @@ void GameReader::refresh() {
 
 bool GameReader::record(uint32_t id, std::string_view& bytes) const {
   if (id == 0 || id > count_) return false;
-  if (!txn_->get(store_->games(), lmdb::integer_key(id), bytes)) missing_record(id);
+  bool found = false;
+  try {
+    found = txn_->get(store_->games(), lmdb::integer_key(id), bytes);
+  } catch (const LmdbError& e) {
+    unreadable(id, "record", e);
+  }
+  if (!found) missing_record(id);
+  return true;
+}
+
+bool GameReader::record_view(uint32_t id, RecordView& out) const {
+  std::string_view bytes;
+  if (!record(id, bytes)) return false;
+  try {
+    out = RecordView::parse(bytes);
+  } catch (const CorruptRecord& e) {
+    throw e.with_game(id);
+  }
   return true;
 }
 
@@ -84,7 +110,7 @@ bool GameReader::read_header(uint32_t id, GameHeader& out) {
   header_query_.bind(1, int64_t(id));
   if (!header_query_.step()) {
     header_query_.reset();
-    throw FormatError("game " + std::to_string(id) + " has no row in headers.sqlite");
+    throw CorruptRecord("game " + std::to_string(id) + " has no row in headers.sqlite", id);
   }
   out.id = id;
   out.source_file.assign(header_query_.column_text(0));
@@ -122,7 +148,11 @@ GameHeader GameReader::header(uint32_t id) {
 
 bool GameReader::signature(uint32_t id, std::string_view& bytes) const {
   if (id == 0 || id > count_) return false;
-  return txn_->get(store_->signatures(), lmdb::integer_key(id), bytes);
+  try {
+    return txn_->get(store_->signatures(), lmdb::integer_key(id), bytes);
+  } catch (const LmdbError& e) {
+    unreadable(id, "signature", e);
+  }
 }
 
 GameReader::SignatureScan GameReader::scan_signatures(uint32_t first_id, uint32_t last_id) const {
@@ -133,13 +163,19 @@ GameReader::SignatureScan GameReader::scan_signatures(uint32_t first_id, uint32_
 bool GameReader::SignatureScan::next(uint32_t& id, std::string_view& bytes) {
   if (next_id_ > last_id_) return false;
   std::string_view key;
-  if (!started_) {
-    has_entry_ = cursor_.seek(lmdb::integer_key(next_id_), key, entry_);
-    started_ = true;
-  } else if (has_entry_ && entry_id_ < next_id_) {
-    has_entry_ = cursor_.next(key, entry_);
-  } else {
-    key = {};  // the cursor stays on an entry ahead of next_id_
+  try {
+    if (!started_) {
+      has_entry_ = cursor_.seek(lmdb::integer_key(next_id_), key, entry_);
+      started_ = true;
+    } else if (has_entry_ && entry_id_ < next_id_) {
+      has_entry_ = cursor_.next(key, entry_);
+    } else {
+      key = {};  // the cursor stays on an entry ahead of next_id_
+    }
+  } catch (const LmdbError& e) {
+    started_ = false;
+    has_entry_ = false;
+    unreadable(next_id_++, "signature", e);
   }
   if (!key.empty()) {
     if (key.size() != sizeof entry_id_)
@@ -158,12 +194,21 @@ GameReader::Scan GameReader::scan(uint32_t first_id, uint32_t last_id) const {
 bool GameReader::Scan::next(uint32_t& id, std::string_view& bytes) {
   if (next_id_ > last_id_) return false;
   std::string_view key;
-  bool found =
-      started_ ? cursor_.next(key, bytes) : cursor_.seek(lmdb::integer_key(next_id_), key, bytes);
+  bool found = false;
+  try {
+    found = started_ ? cursor_.next(key, bytes)
+                     : cursor_.seek(lmdb::integer_key(next_id_), key, bytes);
+  } catch (const LmdbError& e) {
+    started_ = false;  // a later call seeks (after the reader's refresh())
+    unreadable(next_id_++, "record", e);
+  }
   started_ = true;
   uint32_t found_id = 0;
   if (found && key.size() == sizeof found_id) std::memcpy(&found_id, key.data(), sizeof found_id);
-  if (found_id != next_id_) missing_record(next_id_);
+  if (found_id != next_id_) {
+    started_ = false;  // the next call seeks the id after the missing one
+    missing_record(next_id_++);
+  }
   id = next_id_++;
   return true;
 }

@@ -11,6 +11,7 @@
 #include "db/game_store.h"
 #include "db/lmdb_cursor.h"
 #include "db/lmdb_txn.h"
+#include "db/record_view.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
 
@@ -50,13 +51,21 @@ class GameReader {
   /// Number of games in the snapshot; ids are 1..game_count().
   uint32_t game_count() const { return count_; }
   /// Sets `bytes` to the record of game `id` (view valid until refresh()/destruction).
-  /// Returns false when `id` is 0 or above game_count(). Throws FormatError when a
-  /// committed record is missing from games.mdb.
+  /// Returns false when `id` is 0 or above game_count(). Throws CorruptRecord naming the
+  /// game (CorruptRecord::game_id()) when a committed record is missing from games.mdb or
+  /// its page cannot be read (MDB_PAGE_NOTFOUND, MDB_CORRUPTED: a damaged file). After a
+  /// page error LMDB refuses every further read of the snapshot: refresh() before going on
+  /// (records <= game_count() stay the same, so a query skips the game and continues).
   bool record(uint32_t id, std::string_view& bytes) const;
+  /// Reads and validates the record of game `id` into `out` (RecordView::parse; view valid
+  /// until refresh()/destruction). False when `id` is not in the snapshot. Throws
+  /// CorruptRecord with the game's id for a missing, unreadable or malformed record.
+  bool record_view(uint32_t id, RecordView& out) const;
   /// Copies the record of game `id` into `out`; false when `id` is not in the snapshot.
   bool read_record(uint32_t id, std::string& out) const;
   /// Fills `out` with the header of game `id` (reusing its strings); false when `id` is
-  /// not in the snapshot.
+  /// not in the snapshot. Throws CorruptRecord with the id when the game has no row in
+  /// headers.sqlite.
   bool read_header(uint32_t id, GameHeader& out);
   /// The header of game `id`. Throws std::out_of_range when `id` is not in the snapshot.
   GameHeader header(uint32_t id);
@@ -65,7 +74,8 @@ class GameReader {
   Scan scan(uint32_t first_id = 1, uint32_t last_id = UINT32_MAX) const;
   /// Sets `bytes` to the encoded signature of game `id` (index/signature.h; view valid
   /// until refresh()/destruction). Returns false when `id` is not in the snapshot or the
-  /// game has no signature.
+  /// game has no signature. Throws CorruptRecord with the id when its page cannot be read
+  /// (then refresh() before going on, as for record()).
   bool signature(uint32_t id, std::string_view& bytes) const;
   /// Iterates the signatures of the games with ids in [first_id, last_id] (clamped to the
   /// snapshot) in id order, one cursor pass over the signatures sub-db: the planner's way
@@ -94,8 +104,10 @@ class GameReader {
 ///   while (scan.next(id, bytes)) { ... RecordView::parse(bytes) ... }
 class GameReader::Scan {
  public:
-  /// Moves to the next record; false past the end of the range. Throws FormatError when a
-  /// committed id is missing.
+  /// Moves to the next record; false past the end of the range. Throws CorruptRecord
+  /// with the id when a committed id is missing or its page cannot be read; the scan then
+  /// stands after that id (after a page error refresh() the reader and open a new scan
+  /// from game_id() + 1: the old cursor belongs to the ended snapshot).
   bool next(uint32_t& id, std::string_view& bytes);
 
  private:
@@ -117,7 +129,8 @@ class GameReader::Scan {
 ///   while (scan.next(id, bytes)) { if (bytes.empty()) ...; else sig::decode(bytes, s); }
 class GameReader::SignatureScan {
  public:
-  /// Moves to the next game; false past the end of the range.
+  /// Moves to the next game; false past the end of the range. Throws CorruptRecord with
+  /// the id when the signatures' page cannot be read (see Scan::next).
   bool next(uint32_t& id, std::string_view& bytes);
 
  private:

@@ -2,11 +2,35 @@
 
 #include <lmdb.h>
 
+#include <string>
+#include <system_error>
 #include <utility>
 
 #include "db/errors.h"
 
 namespace db::lmdb {
+
+namespace {
+
+/// Throws FormatError when `file` is shorter than the pages its newest meta page says are
+/// in use: reading such a page through the map would raise SIGBUS (issue 14).
+void check_file_covers_map(MDB_env* env, const std::filesystem::path& file) {
+  MDB_envinfo info;
+  if (int rc = mdb_env_info(env, &info); rc != 0) throw LmdbError("mdb_env_info", rc);
+  MDB_stat stat;
+  if (int rc = mdb_env_stat(env, &stat); rc != 0) throw LmdbError("mdb_env_stat", rc);
+  const uint64_t needed = (uint64_t(info.me_last_pgno) + 1) * stat.ms_psize;
+  std::error_code ec;
+  const uint64_t size = std::filesystem::file_size(file, ec);
+  if (ec) throw Error("cannot read the size of " + file.string() + ": " + ec.message());
+  if (size < needed)
+    throw FormatError(file.string() + " is damaged (truncated): it has " + std::to_string(size) +
+                      " bytes but its last used page (" + std::to_string(info.me_last_pgno) +
+                      ", page size " + std::to_string(stat.ms_psize) + ") needs " +
+                      std::to_string(needed) + " bytes");
+}
+
+}  // namespace
 
 Env Env::open(const std::filesystem::path& file, const EnvOptions& options) {
   MDB_env* env = nullptr;
@@ -22,6 +46,7 @@ Env Env::open(const std::filesystem::path& file, const EnvOptions& options) {
   if (options.read_only) flags |= MDB_RDONLY;
   if (int rc = mdb_env_open(env, file.c_str(), flags, 0644); rc != 0)
     throw LmdbError("mdb_env_open", rc, file.string());
+  check_file_covers_map(env, file);
   int dead = 0;
   if (int rc = mdb_reader_check(env, &dead); rc != 0) throw LmdbError("mdb_reader_check", rc);
   return owner;

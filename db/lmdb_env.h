@@ -35,7 +35,9 @@ struct EnvOptions {
 class Env {
  public:
   /// Opens or (unless read-only) creates `file`. Clears reader slots left by dead
-  /// processes. Throws LmdbError naming the failing mdb_env_* function.
+  /// processes. Throws LmdbError naming the failing mdb_env_* function, FormatError
+  /// naming the file when it is shorter than the pages its meta page counts as used (a
+  /// truncated file, which would otherwise raise SIGBUS on first read; issue 14).
   static Env open(const std::filesystem::path& file, const EnvOptions& options = {});
 
   Env(Env&& other) noexcept;

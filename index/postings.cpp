@@ -3,6 +3,7 @@
 #include <roaring/roaring.hh>
 
 #include <algorithm>
+#include <functional>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -150,11 +151,21 @@ const GameSet* Postings::find(uint32_t key) const {
   if (it == entries_.end() || it->key != key) return &empty_;
   if (it->offset == kDenseOffset) return nullptr;
   auto set = std::make_shared<GameSet>();
+  bool valid = false;
   try {
     *set->r_ = ::Roaring::readSafe(map_->data() + it->offset, it->length);
+    // CRoaring 0.2's readSafe checks only byte bounds: a damaged container (values out of
+    // order, an empty run container) deserializes, answers inconsistently and can crash an
+    // intersection (issue 14, tests/fuzz/postings_fuzz.cpp). Its values must ascend and
+    // number its cardinality; the set is then rebuilt from them, so its containers are
+    // well-formed.
+    const std::vector<uint32_t> ids = set->ids();
+    valid = ids.size() == set->size() &&
+            std::adjacent_find(ids.begin(), ids.end(), std::greater_equal<>()) == ids.end();
+    if (valid) *set->r_ = ::Roaring(ids.size(), ids.data());
   } catch (const std::exception&) {
-    throw std::runtime_error("postings.bin: posting " + std::to_string(key) + " is damaged");
   }
+  if (!valid) throw std::runtime_error("postings.bin: posting " + std::to_string(key) + " is damaged");
   cache_.emplace_back(key, set);
   return set.get();
 }

@@ -132,4 +132,35 @@ TEST_F(LmdbTest, MapIsReservedNotAllocated) {
   EXPECT_GT(env_->used_bytes(), 0u);
 }
 
+// Issue 14: a truncated file made the first read through the map raise SIGBUS; opening now
+// compares the file with the pages its meta page counts as used.
+TEST_F(LmdbTest, TruncatedFileIsAFormatErrorNamingTheFile) {
+  {
+    Txn txn = Txn::begin_write(*env_);
+    const std::string value(1000, 'x');
+    for (uint32_t key = 0; key < 2000; ++key) txn.put(dbi_, db::lmdb::integer_key(key), value);
+    txn.commit();
+  }
+  const uint64_t used = env_->used_bytes();
+  env_.reset();
+  const fs::path file = dir_ / "test.mdb";
+  ASSERT_GE(fs::file_size(file), used);
+  EXPECT_NO_THROW(Env::open(file, {.read_only = true}));  // a whole file opens
+  fs::resize_file(file, fs::file_size(file) / 2);
+  for (bool read_only : {true, false}) {
+    try {
+      Env::open(file, {.read_only = read_only});
+      ADD_FAILURE() << "a truncated file opened";
+    } catch (const db::FormatError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(file.string() + " is damaged (truncated): it has " +
+                               std::to_string(fs::file_size(file)) + " bytes but its last used page",
+                           0),
+                0u)
+          << what;
+      EXPECT_NE(what.find("needs " + std::to_string(used) + " bytes"), std::string::npos) << what;
+    }
+  }
+}
+
 }  // namespace
