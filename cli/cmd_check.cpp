@@ -3,7 +3,7 @@
 //
 // - every game record (games.mdb): it reads (no damaged LMDB page), decodes (RecordView::
 //   parse), and its main line and variations replay with the replay rule of the queries
-//   (eval::is_playable_stored, SPEC-NOTES "Replay trusts the import"); its headers row
+//   (db::is_playable_stored, the stored-move rule of db/stored_move.h); its headers row
 //   exists in headers.sqlite and counts the record's plies;
 // - every signature: present, decodes (sig::decode), and equals the encoding of the one
 //   the builder recomputes from the record (sig::compute_signature);
@@ -28,7 +28,7 @@
 #include "db/game_reader.h"
 #include "db/record_view.h"
 #include "db/schema.h"
-#include "eval/node.h"
+#include "db/stored_move.h"
 #include "index/postings.h"
 #include "index/signature.h"
 #include "index/signature_builder.h"
@@ -86,7 +86,7 @@ uint64_t replay_record(const db::RecordView& view) {
         break;
       case db::TokenKind::kMove: {
         Line& line = lines.back();
-        if (!eval::is_playable_stored(line.cur, t.move)) {
+        if (!db::is_playable_stored(line.cur, t.move)) {
           const std::string where = lines.size() == 1
                                         ? "main-line move " + std::to_string(ply + 1)
                                         : "a variation move after main-line ply " + std::to_string(ply);

@@ -1,6 +1,6 @@
 // Shared by the libFuzzer targets of tests/fuzz: a check that aborts (a crash libFuzzer
 // reports with the input) and the replay of a decoded game record with the queries' replay
-// rule (eval::is_playable_stored), main line and variations.
+// rule (db::is_playable_stored), main line and variations.
 #pragma once
 
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include "chess/position.h"
 #include "db/errors.h"
 #include "db/record_view.h"
-#include "eval/node.h"
+#include "db/stored_move.h"
 
 namespace fuzz {
 
@@ -48,7 +48,7 @@ inline bool replay_all(const db::RecordView& view) {
       lines.pop_back();
     } else if (t.kind == db::TokenKind::kMove) {
       Line& line = lines.back();
-      if (!eval::is_playable_stored(line.cur, t.move)) return false;
+      if (!db::is_playable_stored(line.cur, t.move)) return false;
       line.prev = line.cur;
       chess::UndoInfo undo;
       if (t.move == chess::Move::null()) {
