@@ -178,7 +178,7 @@ Node engine_node(const cql::KeywordItem& item, cql::Keyword k, std::vector<Desig
   q.view = a.view.value_or(cql::ScoreView::SideToMove);
   q.mate = a.mate;
   q.colors_swapped = swap && q.view == cql::ScoreView::Absolute && !a.mate;  // else no matter
-  n.value = q.pack();
+  n.set(payload::EngineQueryBits{q.pack()});
   if (!a.mate) {
     if (!a.score) throw CompileError(item.loc, cql::keyword_spelling(k) + " needs a score range");
     if (a.score->lo) n.range.lo = lower_centipawns(*a.score->lo, a.score->lo_strict);
@@ -188,7 +188,7 @@ Node engine_node(const cql::KeywordItem& item, cql::Keyword k, std::vector<Desig
 }
 
 bool match_evaluation(const Node& n, const PosCtx& c) {
-  const EngineQuery q = EngineQuery::unpack(n.value);
+  const EngineQuery q = EngineQuery::unpack(n.as<payload::EngineQueryBits>().packed);
   const EngineScore s = context_of(c).evaluate(*c.pos, q.mode, q.limit);
   if (q.mate)
     return s.kind == EngineScore::Kind::kMate &&
@@ -206,7 +206,7 @@ bool match_move_evaluation(const Node& n, const PosCtx& c) {
     to = chess::Position::castling_king_to(chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq()));
   if (!(n.d[0].matches(c) & chess::square_bb(m.from_sq())) || !(n.d[1].matches(c) & chess::square_bb(to)))
     return false;
-  const EngineQuery q = EngineQuery::unpack(n.value);
+  const EngineQuery q = EngineQuery::unpack(n.as<payload::EngineQueryBits>().packed);
   AnalysisContext& analysis = context_of(c);
   const EngineScore before = analysis.evaluate(pos, q.mode, q.limit);
   chess::Position after = pos;

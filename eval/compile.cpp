@@ -77,12 +77,12 @@ Node endgame_node(const KeywordItem& item, Keyword k, bool swap) {
                                      " (set --tablebases or CQLDB_TABLEBASES)");
   Node n;
   n.op = Op::kEndgameEvaluation;
-  n.value = int64_t(outcome) | (k == Keyword::EndgameEvaluationStar ? tablebase::kStarBit : 0);
+  payload::TablebaseProbe& probe = n.set(payload::TablebaseProbe{});
+  probe.outcome = uint8_t(outcome);
+  probe.star = k == Keyword::EndgameEvaluationStar;
   if (a.plies) n.range = int_range(*a.plies, item);
-  IntRange pieces;
-  pieces.lo = 2;
-  pieces.hi = status.max_pieces;
-  n.ranges.push_back(pieces);
+  probe.table_pieces.lo = 2;
+  probe.table_pieces.hi = status.max_pieces;
   return n;
 }
 
@@ -183,16 +183,6 @@ LineScope line_scope_of(const cql::List& list) {
   return scope;
 }
 
-/// True if `k` reads the position after the next move (PosCtx::next_facts).
-bool is_lookahead(Keyword k) {
-  switch (k) {
-    case Keyword::IsCheck: case Keyword::IsContactCheck: case Keyword::IsDoubleCheck:
-    case Keyword::IsMate: case Keyword::IsStalemate:
-      return true;
-    default: return false;
-  }
-}
-
 }  // namespace compile_detail
 
 using namespace compile_detail;
@@ -279,7 +269,7 @@ Program Program::compile(const cql::Script& script) {
         cql::walk(list, [&](const KeywordItem& item) {
           const cql::KeywordInfo& info = item.info();
           Keyword k = info.same_as ? *info.same_as : info.negation_of ? *info.negation_of : item.keyword;
-          if (is_lookahead(k)) program.needs_lookahead_ = true;
+          if (cql::keyword_info(k).lookahead) program.needs_lookahead_ = true;  // table column
           if (k == Keyword::CheckCount || k == Keyword::IsCheck)
             program.needs_check_counts_ = true;
           if (k == Keyword::Line || k == Keyword::LineStar) program.needs_line_moves_ = true;

@@ -44,28 +44,31 @@ Node check_count_node(const std::vector<IntRange>& ranges, bool plus_form, bool 
   IntRange white_received = plus_form ? ranges[1] : ranges[0];
   IntRange black_received = plus_form ? ranges[0] : ranges[1];
   if (swap) std::swap(white_received, black_received);
-  n.ranges = {white_received, black_received};
-  n.value = plus_form ? 1 : 0;
+  n.set(payload::CheckCounts{{white_received, black_received}, plus_form});
   return n;
 }
 
 Node game_keyword_node(const cql::KeywordItem& item, cql::Keyword k) {
   Node n;
   n.op = Op::kStartPosition;
+  std::vector<IntRange>& numbers = n.set(payload::StartNumbers{}).numbers;
   switch (k) {
-    case cql::Keyword::IsChess960: n.ranges = {between(1, kLastChess960Position)}; break;
-    case cql::Keyword::IsShuffleChess: n.ranges = {between(1, kLastShufflePosition)}; break;
+    case cql::Keyword::IsChess960: numbers = {between(1, kLastChess960Position)}; break;
+    case cql::Keyword::IsShuffleChess: numbers = {between(1, kLastShufflePosition)}; break;
     case cql::Keyword::StartPosition: {
       const auto& a = std::get<cql::StartPositionArgs>(item.args);
-      if (a.any) n.ranges.push_back(between(1, kLastShufflePosition));
+      if (a.any) numbers.push_back(between(1, kLastShufflePosition));
       for (const cql::StartPositionSpec& e : a.entries)
-        if (e.fics.empty()) n.ranges.push_back(between(e.first, e.last));
+        if (e.fics.empty()) numbers.push_back(between(e.first, e.last));
       break;
     }
-    case cql::Keyword::Variant:
+    case cql::Keyword::Variant: {
       n.op = Op::kVariant;
-      for (const std::string& code : std::get<cql::CodeListArgs>(item.args).codes) n.value |= variant_bits(code);
+      uint8_t bits = 0;
+      for (const std::string& code : std::get<cql::CodeListArgs>(item.args).codes) bits |= uint8_t(variant_bits(code));
+      n.set(payload::VariantRules{bits});
       break;
+    }
     default: break;
   }
   return n;

@@ -319,9 +319,10 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
       std::string sql;
       if (n.op == Op::kVariant) {
         const char* chess960 = "COALESCE(g.variant, '') = 'chess960'";
-        sql = (n.value & 3) == 3 ? "1" : (n.value & 2) ? chess960 : (n.value & 1) ? std::string("NOT ") + chess960 : "0";
+        const uint8_t bits = n.as<payload::VariantRules>().bits;
+        sql = (bits & 3) == 3 ? "1" : (bits & 2) ? chess960 : (bits & 1) ? std::string("NOT ") + chess960 : "0";
       } else {
-        for (const IntRange& r : n.ranges) {
+        for (const IntRange& r : n.as<payload::StartNumbers>().numbers) {
           if (!sql.empty()) sql += " OR ";
           sql += std::string(kSqlStartPosition) + "(g.fen) BETWEEN " + std::to_string(r.lo) + " AND " +
                  std::to_string(r.hi);

@@ -224,16 +224,17 @@ uint64_t probe_count() { return state().probes.load(); }
 bool endgame_evaluation(const Node& n, const PosCtx& c) {
   const chess::Position& pos = *c.pos;
   const int pieces = chess::popcount(pos.pieces());
-  if (!n.ranges[0].contains(pieces)) {  // no table: no probe
+  const payload::TablebaseProbe& query = n.as<payload::TablebaseProbe>();
+  if (!query.table_pieces.contains(pieces)) {  // no table: no probe
     if (pieces <= kGaviotaMaxPieces) warn_missing(pos, true);
     return false;
   }
-  if ((n.value & kStarBit) && !c.material_new) return false;
+  if (query.star && !c.material_new) return false;
   const ProbeResult r = probe(pos);
   if (r.verdict == Verdict::kUnknown) return false;
   const bool white_to_move = pos.side_to_move() == chess::WHITE;
   bool outcome = false;
-  switch (cql::EndgameOutcome(n.value & 0xff)) {
+  switch (cql::EndgameOutcome(query.outcome)) {
     case cql::EndgameOutcome::Draw: return r.verdict == Verdict::kDraw;
     case cql::EndgameOutcome::SideToMoveWins:
       outcome = r.verdict == (white_to_move ? Verdict::kWhiteWins : Verdict::kBlackWins);

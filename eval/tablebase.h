@@ -74,12 +74,9 @@ ProbeResult probe(const chess::Position& pos);
 /// Probes issued to the library since the start of the process (benchmarks).
 uint64_t probe_count();
 
-/// Node::value bit of :endgameevaluation*; the low byte holds the cql::EndgameOutcome.
-inline constexpr int64_t kStarBit = 0x100;
-
-/// Op::kEndgameEvaluation (built by compile.cpp): `n.value` = outcome (cql::EndgameOutcome,
-/// already colour-swapped) | kStarBit for the `*` form, `n.range` = distance to mate in plies,
-/// `n.ranges[0]` = total piece counts any table holds (checked before probing). The `*` form
+/// Op::kEndgameEvaluation (built by compile.cpp): payload::TablebaseProbe (outcome, `*` form,
+/// total piece counts any table holds: checked before probing), `n.range` = distance to mate
+/// in plies. The `*` form
 /// is only examined at the first position of the line with the position's material (the
 /// game's start, or a position reached by a capture or a promotion: PosCtx::material_new).
 bool endgame_evaluation(const Node& n, const PosCtx& c);

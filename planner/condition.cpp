@@ -136,7 +136,7 @@ Condition derive_node(const Node& n, size_t max_variants) {
         return leaf(CondOp::kTrue);
       Condition c = range_leaf(CondOp::kDiffRun, n.range);
       c.pieces = d.pieces;
-      c.value = (n.op == Op::kPowerDifference ? 1 : 0) + (n.value ? 2 : 0);
+      c.value = (n.op == Op::kPowerDifference ? 1 : 0) + (n.as<eval::payload::ColorsSwapped>().swapped ? 2 : 0);
       return c;
     }
     case Op::kAttackCount:
@@ -159,31 +159,32 @@ Condition derive_node(const Node& n, size_t max_variants) {
     case Op::kEnPassant: return leaf(CondOp::kEnPassant);
     case Op::kIsCastling: {
       Condition c = leaf(CondOp::kCastled);
-      c.lo = n.value;
+      c.lo = n.as<eval::payload::Castling>().rights;
       return c;
     }
     case Op::kHalfmoveNumber: return range_leaf(CondOp::kPlyWindow, n.range);
     case Op::kMoveNumber: return range_leaf(CondOp::kMoveWindow, n.range);
     case Op::kFen: {
+      const chess::Position* fen = n.as<eval::payload::FenPosition>().position.get();
       Condition c = leaf(CondOp::kMaterial);
-      c.lo = int64_t(sig::MaterialKey::of(*n.fen).bits());
+      c.lo = int64_t(sig::MaterialKey::of(*fen).bits());
       c.boards.assign(chess::PIECE_NB, 0);
       for (int pc = 0; pc < chess::PIECE_NB; ++pc)
         if (chess::type_of(chess::Piece(pc)) != chess::NO_PIECE_TYPE && chess::type_of(chess::Piece(pc)) < chess::PIECE_TYPE_NB)
-          c.boards[pc] = n.fen->pieces(chess::color_of(chess::Piece(pc)), chess::type_of(chess::Piece(pc)));
+          c.boards[pc] = fen->pieces(chess::color_of(chess::Piece(pc)), chess::type_of(chess::Piece(pc)));
       // Home pawns: present ones have not left yet, missing ones have (pawns never return).
       Condition home = leaf(CondOp::kHomePawns);
       for (int colour = 0; colour < 2; ++colour)
         for (int f = 0; f < 8; ++f) {
           chess::Square sq = chess::make_square(chess::File(f), colour ? chess::RANK_7 : chess::RANK_2);
-          bool present = n.fen->piece_on(sq) == chess::make_piece(chess::Color(colour), chess::PAWN);
+          bool present = fen->piece_on(sq) == chess::make_piece(chess::Color(colour), chess::PAWN);
           (present ? home.lo : home.hi) |= int64_t(1) << (8 * colour + f);
         }
       return all_of({c, home});
     }
     case Op::kResult: {
       Condition c = leaf(CondOp::kResult);
-      c.lo = n.value;
+      c.lo = n.as<eval::payload::ResultSet>().codes;
       return c;
     }
     case Op::kElo:
@@ -198,7 +199,7 @@ Condition derive_node(const Node& n, size_t max_variants) {
       // :line (eval/line.h): the played moves fit in the game, a numbered line starts at its
       // move number, and the first move is a :movefrom / :moveto with its designators (when
       // the colours are as written). :line*: the game has a position at ply n.
-      const eval::LineSpec& line = *n.line;
+      const eval::LineSpec& line = *n.as<eval::payload::Line>().spec;
       const eval::LineMoveSpec& m = line.moves[0];
       eval::IntRange plies;
       if (line.transposition) {
@@ -246,7 +247,7 @@ Condition derive_node(const Node& n, size_t max_variants) {
     // Tablebase probes (eval/tablebase.h) need a total piece count some table holds
     // (ranges[0], e.g. 2..3 with Debian's set): the game must reach such material.
     case Op::kEndgameEvaluation: {
-      Condition c = range_leaf(CondOp::kCountRun, n.ranges[0]);
+      Condition c = range_leaf(CondOp::kCountRun, n.as<eval::payload::TablebaseProbe>().table_pieces);
       c.pieces = cql::piece_mask::kAnyPiece;
       return c;
     }
@@ -346,7 +347,7 @@ Condition derive(const eval::PositionList& list, size_t max_variants) {
       for (const Node& move : v) {
         if (move.negate || move.op != Op::kMoveNumber) continue;
         Condition c = range_leaf(CondOp::kCastledAt, move.range);
-        c.value = int(castling.value & chess::ANY_CASTLING);
+        c.value = int(castling.as<eval::payload::Castling>().rights & chess::ANY_CASTLING);
         nodes.push_back(std::move(c));
       }
     }
