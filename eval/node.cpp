@@ -332,7 +332,12 @@ bool Node::match(const PosCtx& c) const {
       r = c.relation->at(as<payload::RelationId>().id, c.ply - c.line_first_ply);
       break;
     case Op::kLine: r = match_line(*as<payload::Line>().spec, c); break;
-    case Op::kTagMatch: r = (d[0].matches(c) & c.tag_squares[as<payload::TagNumber>().tag]) != 0; break;
+    case Op::kTagMatch: {
+      const uint8_t tag = as<payload::TagNumber>().tag;
+      assert(tag < 2 && "Node::match: at most two tags (CQL-Tagging)");
+      r = (d[0].matches(c) & c.tag_squares[tag]) != 0;
+      break;
+    }
     case Op::kEndgameEvaluation: r = tablebase::endgame_evaluation(*this, c); break;
     case Op::kExchangeEvaluation: {
       const Bitboard victims = d.empty() ? ~Bitboard(0) : d[0].matches(c);
