@@ -75,7 +75,10 @@ constexpr Rank rank_of(Square s) { return Rank(s >> 3); }
 /// The square as seen from `c`'s side (a1 <-> a8 for Black).
 constexpr Square relative_square(Color c, Square s) { return Square(s ^ (c * 56)); }
 constexpr Rank relative_rank(Color c, Rank r) { return Rank(r ^ (c * 7)); }
-constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
+constexpr Bitboard square_bb(Square s) {
+  assert(is_ok(s) && "square_bb: square outside 0..63");
+  return Bitboard(1) << s;
+}
 
 /// Direction of a pawn push for `c`, as a square-number offset (+8 for White, -8 for Black).
 constexpr int pawn_push(Color c) { return c == WHITE ? 8 : -8; }

@@ -17,18 +17,23 @@ constexpr uint8_t R = kInRelation;
 constexpr bool kNeg = true;
 constexpr bool kNoNeg = false;
 constexpr std::optional<Keyword> kNone = std::nullopt;
+using C = Cost;
+constexpr bool kLookahead = true;
 
 // Row helper: keyword, name, lists, signature, negatable, origin, usage, description.
+// Position-list keywords may add their cost class (Cost, default kCheap) and kLookahead.
 constexpr KeywordInfo row(K k, std::string_view name, uint8_t lists, S sig, bool neg, O origin,
-                          std::string_view usage, std::string_view description) {
-  return KeywordInfo{k, name, lists, sig, neg, origin, 0, false, kNone, kNone, usage, description};
+                          std::string_view usage, std::string_view description,
+                          Cost cost = Cost::kCheap, bool lookahead = false) {
+  return KeywordInfo{k,     name,  lists, sig,         neg,  origin,   0,
+                     false, kNone, kNone, usage, description, cost, lookahead};
 }
 // Row with a piece restriction.
 constexpr KeywordInfo prow(K k, std::string_view name, uint8_t lists, S sig, bool neg, O origin,
                            PieceMask allowed, bool type_only, std::string_view usage,
-                           std::string_view description) {
-  return KeywordInfo{k,       name,      lists, sig,   neg,   origin,
-                     allowed, type_only, kNone, kNone, usage, description};
+                           std::string_view description, Cost cost = Cost::kCheap) {
+  return KeywordInfo{k,       name,      lists, sig,   neg,   origin,      allowed,
+                     type_only, kNone, kNone, usage, description, cost, false};
 }
 // Row for another spelling (`same`) or a negated form (`negation`) of a keyword.
 constexpr KeywordInfo alias(K k, std::string_view name, uint8_t lists, S sig, O origin,
@@ -41,39 +46,39 @@ constexpr KeywordInfo alias(K k, std::string_view name, uint8_t lists, S sig, O 
 // clang-format off
 constexpr KeywordInfo kTable[] = {
     // Logical
-    row(K::And, "and", M | P, S::SubLists, kNoNeg, O::Cql10, "( (list) ... )", "matches if every sub-list matches"),
-    row(K::Cond, "cond", M | P, S::Cond, kNoNeg, O::CqlS, "( (cond) (expr) ... [(expr)] )", "the expression of the first matching condition decides"),
-    row(K::Not, "not", M | P, S::OptSubList, kNoNeg, O::Cql10, "[(list)]", "bare: negates the containing list; with a list: negates that list"),
-    row(K::Or, "or", M | P, S::SubLists, kNoNeg, O::Cql10, "( (list) ... )", "matches if at least one sub-list matches"),
-    row(K::Xor, "xor", M | P, S::SubLists, kNoNeg, O::CqlS, "( (list) ... )", "matches if exactly one sub-list matches"),
+    row(K::And, "and", M | P, S::SubLists, kNoNeg, O::Cql10, "( (list) ... )", "matches if every sub-list matches", C::kOrdered),
+    row(K::Cond, "cond", M | P, S::Cond, kNoNeg, O::CqlS, "( (cond) (expr) ... [(expr)] )", "the expression of the first matching condition decides", C::kOrdered),
+    row(K::Not, "not", M | P, S::OptSubList, kNoNeg, O::Cql10, "[(list)]", "bare: negates the containing list; with a list: negates that list", C::kOrdered),
+    row(K::Or, "or", M | P, S::SubLists, kNoNeg, O::Cql10, "( (list) ... )", "matches if at least one sub-list matches", C::kOrdered),
+    row(K::Xor, "xor", M | P, S::SubLists, kNoNeg, O::CqlS, "( (list) ... )", "matches if exactly one sub-list matches", C::kOrdered),
     // Simple position keywords
-    row(K::BlackCannotWin, "blackcannotwin", P, S::None, kNeg, O::CqlS, "", "black has no winning material left"),
+    row(K::BlackCannotWin, "blackcannotwin", P, S::None, kNeg, O::CqlS, "", "black has no winning material left", C::kExpensive),
     row(K::Btm, "btm", P, S::None, kNoNeg, O::Cql10, "", "black is to move"),
     prow(K::Castling, "castling", P, S::Piece, kNoNeg, O::CqlS, pm::kCastlingLetters, true, "<K|Q|k|q|[...]>", "the castling rights include one of the given letters"),
-    row(K::Check, "check", P, S::OptPiece, kNeg, O::Cql10, "[<piece>]", "the side to move is in check (optionally by the given pieces)"),
-    row(K::ContactCheck, "contactcheck", P, S::OptPiece, kNeg, O::CqlS, "[<piece>]", "the side to move is in contact check"),
-    row(K::DoubleCheck, "doublecheck", P, S::OptPiece, kNeg, O::CqlS, "[<piece>]", "the side to move is in double check"),
-    row(K::Endgame, "endgame", P, S::None, kNeg, O::CqlS, "", "the position is an endgame (Chess Assistant definition)"),
-    row(K::Fen, "fen", P, S::Fen, kNoNeg, O::CqlS, "\"<fen>\"", "the position equals the given FEN"),
+    row(K::Check, "check", P, S::OptPiece, kNeg, O::Cql10, "[<piece>]", "the side to move is in check (optionally by the given pieces)", C::kMedium),
+    row(K::ContactCheck, "contactcheck", P, S::OptPiece, kNeg, O::CqlS, "[<piece>]", "the side to move is in contact check", C::kExpensive),
+    row(K::DoubleCheck, "doublecheck", P, S::OptPiece, kNeg, O::CqlS, "[<piece>]", "the side to move is in double check", C::kExpensive),
+    row(K::Endgame, "endgame", P, S::None, kNeg, O::CqlS, "", "the position is an endgame (Chess Assistant definition)", C::kExpensive),
+    row(K::Fen, "fen", P, S::Fen, kNoNeg, O::CqlS, "\"<fen>\"", "the position equals the given FEN", C::kExpensive),
     row(K::FivefoldRepetition, "fivefoldrepetition", P, S::None, kNeg, O::CqlS, "", "first main-line position occurring the fifth time"),
-    row(K::GameIsOver, "gameisover", P, S::None, kNeg, O::CqlS, "", "the game cannot be continued (mate, stalemate, ...)"),
+    row(K::GameIsOver, "gameisover", P, S::None, kNeg, O::CqlS, "", "the game cannot be continued (mate, stalemate, ...)", C::kExpensive),
     row(K::HalfmoveClock, "halfmoveclock", P, S::Count, kNoNeg, O::CqlS, "<range>", "the half-move clock lies in the range"),
     row(K::Initial, "initial", P, S::None, kNeg, O::Cql10, "", "the start position of the game (ply 0)"),
     row(K::InsideVariation, "insidevariation", P, S::None, kNeg, O::CqlS, "", "the position is inside a variation"),
     row(K::IsPromotedPiece, "ispromotedpiece", P, S::None, kNoNeg, O::SeeAlso, "", "the next move is made by a promoted piece (index entry only)"),
     row(K::KingOnTheHill, "kingonthehill", P, S::None, kNeg, O::CqlS, "", "King-of-the-Hill win (never in standard chess)"),
     row(K::Losing, "losing", P, S::None, kNeg, O::CqlS, "", "Antichess: one side lost all pieces (never in standard chess)"),
-    row(K::Mate, "mate", P, S::None, kNeg, O::Cql10, "", "the position is checkmate"),
-    row(K::MatingMaterial, "matingmaterial", P, S::None, kNeg, O::CqlS, "", "either side still has mating material"),
+    row(K::Mate, "mate", P, S::None, kNeg, O::Cql10, "", "the position is checkmate", C::kExpensive),
+    row(K::MatingMaterial, "matingmaterial", P, S::None, kNeg, O::CqlS, "", "either side still has mating material", C::kExpensive),
     row(K::MustCapture, "mustcapture", P, S::None, kNeg, O::CqlS, "", "Antichess: capture obligation (never in standard chess)"),
     alias(K::NoCheck, "nocheck", P, S::None, O::Cql10, kNone, K::Check, "", "neither side is in check (= !:check)"),
-    row(K::Stalemate, "stalemate", P, S::None, kNeg, O::Cql10, "", "the position is stalemate"),
+    row(K::Stalemate, "stalemate", P, S::None, kNeg, O::Cql10, "", "the position is stalemate", C::kExpensive),
     row(K::Terminal, "terminal", P, S::None, kNeg, O::Cql10, "", "the last position of the game"),
     row(K::ThreeChecks, "threechecks", P, S::None, kNeg, O::CqlS, "", "Three-check win (never in standard chess)"),
     row(K::ThreefoldRepetition, "threefoldrepetition", P, S::None, kNeg, O::CqlS, "", "first main-line position occurring the third time"),
     row(K::Variations, "variations", P | R, S::None, kNoNeg, O::Cql10, "", "search the variations too"),
     row(K::VariationsOnly, "variationsonly", P | R, S::None, kNoNeg, O::Cql10, "", "search only the variations"),
-    row(K::WhiteCannotWin, "whitecannotwin", P, S::None, kNeg, O::CqlS, "", "white has no winning material left"),
+    row(K::WhiteCannotWin, "whitecannotwin", P, S::None, kNeg, O::CqlS, "", "white has no winning material left", C::kExpensive),
     row(K::Wtm, "wtm", P, S::None, kNoNeg, O::Cql10, "", "white is to move"),
     // Transformations
     row(K::Flip, "flip", P | R, S::None, kNoNeg, O::Cql10, "", "all 8 dihedral transformations (= :flipdihedral)"),
@@ -82,7 +87,7 @@ constexpr KeywordInfo kTable[] = {
     row(K::FlipDihedral, "flipdihedral", P, S::None, kNoNeg, O::Cql10, "", "all 8 dihedral transformations"),
     row(K::FlipHorizontal, "fliphorizontal", P, S::None, kNoNeg, O::Cql10, "", "flip about the horizontal bisector"),
     row(K::FlipVertical, "flipvertical", P, S::None, kNoNeg, O::Cql10, "", "flip about the vertical bisector"),
-    row(K::Inside, "inside", P, S::PieceSquares, kNoNeg, O::CqlS, "<piece> <squares>", "keeps shifts that leave a matching piece inside the region"),
+    row(K::Inside, "inside", P, S::PieceSquares, kNoNeg, O::CqlS, "<piece> <squares>", "keeps shifts that leave a matching piece inside the region", C::kMedium),
     row(K::Shift, "shift", P | R, S::None, kNoNeg, O::Cql10, "", "all shift transformations"),
     row(K::ShiftDiagonal, "shiftdiagonal", P, S::None, kNoNeg, O::Cql10, "", "main- and off-diagonal shifts"),
     row(K::ShiftHorizontal, "shifthorizontal", P, S::None, kNoNeg, O::Cql10, "", "horizontal shifts"),
@@ -90,36 +95,36 @@ constexpr KeywordInfo kTable[] = {
     row(K::ShiftOffDiagonal, "shiftoffdiagonal", P, S::None, kNoNeg, O::Cql10, "", "off-diagonal shifts"),
     row(K::ShiftVertical, "shiftvertical", P, S::None, kNoNeg, O::Cql10, "", "vertical shifts"),
     // Piece configuration
-    row(K::AttackCount, "attackcount", P, S::TwoPiecesRange, kNoNeg, O::Cql10, "<attacker> <attacked> <range>", "number of attacks of the first designator on the second"),
-    prow(K::GoodBishop, "goodbishop", P, S::GoodBishop, kNoNeg, O::CqlS, pm::kBishops, false, "<bishops> <range> : <range>", "a bishop rated good or bad by pawn counts or percentages"),
-    prow(K::Opposition, "opposition", P, S::OptPiece, kNeg, O::CqlS, pm::kKings, true, "[K|k]", "the given king (default: side to move) has the opposition"),
-    prow(K::PawnCount, "pawncount", P, S::PawnCount, kNoNeg, O::CqlS, pm::kPawns, false, "[<pawns>] <attr-attr...> <range> [: <range>]", "counts pawns with the given structure attributes"),
-    prow(K::PawnCountDifference, "pawncountdifference", P, S::PawnCountDifference, kNoNeg, O::CqlS, pm::kPawns, false, "<pawns> [<pawns>] <attr-attr...> <range>", "difference of two pawn counts"),
-    row(K::Perpendicular, "perpendicular", P, S::TwoPieces, kNoNeg, O::CqlS, "<piece> <piece>", "the line pieces' potential moves cross"),
-    row(K::PieceCount, "piececount", P, S::PieceRange, kNoNeg, O::Cql10, "<piece> <range>", "number of matching pieces"),
-    row(K::PieceCountDifference, "piececountdifference", P, S::PiecesRange, kNoNeg, O::CqlS, "<piece> [<piece>] <range>", "white minus black count, or first minus second"),
-    row(K::Power, "power", P, S::PieceRange, kNoNeg, O::Cql10, "<piece> <range>", "total power (Q9 R5 B3 N3 P1) of matching pieces"),
-    row(K::PowerDifference, "powerdifference", P, S::PiecesRange, kNoNeg, O::Cql10, "<piece> [<piece>] <range>", "white minus black power, or first minus second"),
-    row(K::Ray, "ray", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "number of rays matching the designators in order"),
-    row(K::RayAttack, "rayattack", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "rays starting on a line piece moving that way"),
-    row(K::RayDiagonal, "raydiagonal", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "diagonal rays only"),
-    row(K::RayHorizontal, "rayhorizontal", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "horizontal rays only"),
-    row(K::RayOrthogonal, "rayorthogonal", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "horizontal and vertical rays only"),
-    row(K::RayVertical, "rayvertical", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "vertical rays only"),
+    row(K::AttackCount, "attackcount", P, S::TwoPiecesRange, kNoNeg, O::Cql10, "<attacker> <attacked> <range>", "number of attacks of the first designator on the second", C::kExpensive),
+    prow(K::GoodBishop, "goodbishop", P, S::GoodBishop, kNoNeg, O::CqlS, pm::kBishops, false, "<bishops> <range> : <range>", "a bishop rated good or bad by pawn counts or percentages", C::kExpensive),
+    prow(K::Opposition, "opposition", P, S::OptPiece, kNeg, O::CqlS, pm::kKings, true, "[K|k]", "the given king (default: side to move) has the opposition", C::kExpensive),
+    prow(K::PawnCount, "pawncount", P, S::PawnCount, kNoNeg, O::CqlS, pm::kPawns, false, "[<pawns>] <attr-attr...> <range> [: <range>]", "counts pawns with the given structure attributes", C::kExpensive),
+    prow(K::PawnCountDifference, "pawncountdifference", P, S::PawnCountDifference, kNoNeg, O::CqlS, pm::kPawns, false, "<pawns> [<pawns>] <attr-attr...> <range>", "difference of two pawn counts", C::kExpensive),
+    row(K::Perpendicular, "perpendicular", P, S::TwoPieces, kNoNeg, O::CqlS, "<piece> <piece>", "the line pieces' potential moves cross", C::kExpensive),
+    row(K::PieceCount, "piececount", P, S::PieceRange, kNoNeg, O::Cql10, "<piece> <range>", "number of matching pieces", C::kMedium),
+    row(K::PieceCountDifference, "piececountdifference", P, S::PiecesRange, kNoNeg, O::CqlS, "<piece> [<piece>] <range>", "white minus black count, or first minus second", C::kMedium),
+    row(K::Power, "power", P, S::PieceRange, kNoNeg, O::Cql10, "<piece> <range>", "total power (Q9 R5 B3 N3 P1) of matching pieces", C::kMedium),
+    row(K::PowerDifference, "powerdifference", P, S::PiecesRange, kNoNeg, O::Cql10, "<piece> [<piece>] <range>", "white minus black power, or first minus second", C::kMedium),
+    row(K::Ray, "ray", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "number of rays matching the designators in order", C::kExpensive),
+    row(K::RayAttack, "rayattack", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "rays starting on a line piece moving that way", C::kExpensive),
+    row(K::RayDiagonal, "raydiagonal", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "diagonal rays only", C::kExpensive),
+    row(K::RayHorizontal, "rayhorizontal", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "horizontal rays only", C::kExpensive),
+    row(K::RayOrthogonal, "rayorthogonal", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "horizontal and vertical rays only", C::kExpensive),
+    row(K::RayVertical, "rayvertical", P, S::Ray, kNoNeg, O::Cql10, "(<piece> <piece> ...) [<range>]", "vertical rays only", C::kExpensive),
     // Moves
     row(K::CaptureForced, "captureforced", P, S::None, kNeg, O::CqlS, "", "Antichess: the next move must capture (never in standard chess)"),
     row(K::EnPassant, "enpassant", P, S::None, kNeg, O::Cql10, "", "the next move is an en-passant capture"),
-    row(K::Forced, "forced", P, S::None, kNeg, O::CqlS, "", "the next move is the only legal move"),
+    row(K::Forced, "forced", P, S::None, kNeg, O::CqlS, "", "the next move is the only legal move", C::kExpensive),
     row(K::HalfmoveNumber, "halfmovenumber", P, S::MoveCount, kNoNeg, O::CqlS, "<range>|end|end-N", "the ply number (0 = start position) lies in the range"),
     prow(K::IsCastling, "iscastling", P, S::OptPiece, kNoNeg, O::CqlS, pm::kCastlingLetters, true, "[K|Q|k|q|[...]]", "the next move castles (optionally the given side)"),
-    row(K::IsCheck, "ischeck", P, S::OptCount, kNeg, O::CqlS, "[<range>]", "the next move gives check (the n-th check of that side)"),
-    row(K::IsContactCheck, "iscontactcheck", P, S::None, kNeg, O::CqlS, "", "the next move gives contact check"),
-    row(K::IsDoubleCheck, "isdoublecheck", P, S::None, kNeg, O::CqlS, "", "the next move gives double check"),
+    row(K::IsCheck, "ischeck", P, S::OptCount, kNeg, O::CqlS, "[<range>]", "the next move gives check (the n-th check of that side)", C::kCheap, kLookahead),
+    row(K::IsContactCheck, "iscontactcheck", P, S::None, kNeg, O::CqlS, "", "the next move gives contact check", C::kCheap, kLookahead),
+    row(K::IsDoubleCheck, "isdoublecheck", P, S::None, kNeg, O::CqlS, "", "the next move gives double check", C::kCheap, kLookahead),
     row(K::IsIllegal, "isillegal", P, S::None, kNeg, O::CqlS, "", "the next move is illegal"),
     row(K::IsInvalid, "isinvalid", P, S::None, kNeg, O::CqlS, "", "the next move is invalid"),
-    row(K::IsMate, "ismate", P, S::None, kNeg, O::CqlS, "", "the next move mates"),
+    row(K::IsMate, "ismate", P, S::None, kNeg, O::CqlS, "", "the next move mates", C::kCheap, kLookahead),
     row(K::IsNull, "isnull", P, S::None, kNeg, O::CqlS, "", "the next move is a null move"),
-    row(K::IsStalemate, "isstalemate", P, S::None, kNeg, O::CqlS, "", "the next move stalemates"),
+    row(K::IsStalemate, "isstalemate", P, S::None, kNeg, O::CqlS, "", "the next move stalemates", C::kCheap, kLookahead),
     row(K::MoveFrom, "movefrom", P, S::Piece, kNoNeg, O::Cql10, "<piece>", "the next move starts from a matching piece and square"),
     row(K::MoveNumber, "movenumber", P, S::MoveCount, kNoNeg, O::Cql10, "<range>|end|end-N", "the FEN full-move number lies in the range"),
     row(K::MoveTo, "moveto", P, S::Piece, kNoNeg, O::Cql10, "<piece>", "the next move goes to a matching square (content before the move)"),
@@ -128,8 +133,8 @@ constexpr KeywordInfo kTable[] = {
     row(K::TakesLastPiece, "takeslastpiece", P, S::None, kNeg, O::CqlS, "", "Antichess: the next move takes the last piece (never in standard chess)"),
     // Sequences
     row(K::GappedSequence, "gappedsequence", P, S::SubLists, kNoNeg, O::Cql10, "( (position) ... )", "the lists match in order, with gaps allowed"),
-    row(K::Line, "line", P, S::Line, kNoNeg, O::CqlS, "( <move> ... [| <move> ...] )", "the moves are played from this position"),
-    row(K::LineStar, "line*", P, S::Line, kNoNeg, O::CqlS, "( <move> ... )", "transposition-invariant move line from the start position"),
+    row(K::Line, "line", P, S::Line, kNoNeg, O::CqlS, "( <move> ... [| <move> ...] )", "the moves are played from this position", C::kOrdered),
+    row(K::LineStar, "line*", P, S::Line, kNoNeg, O::CqlS, "( <move> ... )", "transposition-invariant move line from the start position", C::kOrdered),
     row(K::Match, "match", P, S::SubLists, kNoNeg, O::CqlS, "( (position) ... )", "every list matches some position (like a match list)"),
     row(K::MatchConsecutive, "matchconsecutive", P, S::SubLists, kNoNeg, O::CqlS, "( (position) ... )", "the lists match consecutive positions in any order"),
     row(K::Sequence, "sequence", P, S::SubLists, kNoNeg, O::Cql10, "( (position) ... )", "the lists match this and the following positions"),
@@ -143,7 +148,7 @@ constexpr KeywordInfo kTable[] = {
     row(K::Variant, "variant", M | P, S::Variants, kNoNeg, O::CqlS, "<variant>[,...]", "the game is one of the given chess variants"),
     row(K::WhiteElo, "whiteelo", M | P, S::GameRange, kNoNeg, O::Cql10, "<range>", "white's Elo lies in the range"),
     // Relation
-    row(K::Relation, "relation", P, S::RelationSpec, kNoNeg, O::Cql10, "( <relation keywords> )", "a later position relates to this one as specified"),
+    row(K::Relation, "relation", P, S::RelationSpec, kNoNeg, O::Cql10, "( <relation keywords> )", "a later position relates to this one as specified", C::kOrdered),
     // Counting
     row(K::CheckCount, "checkcount", P, S::CheckCount, kNoNeg, O::CqlS, "<range> [: <range>] | +n+m", "number of checks given (white : black)"),
     row(K::MatchCount, "matchcount", P, S::Count, kNoNeg, O::Cql10, "<range>", "number of positions of the game this list matches"),
@@ -151,25 +156,25 @@ constexpr KeywordInfo kTable[] = {
     row(K::PretransformRepetitionCount, "pretransformrepetitioncount", P, S::Count, kNoNeg, O::CqlS, "<range>", ":repetitioncount per transformation"),
     row(K::RepetitionCount, "repetitioncount", P, S::Count, kNoNeg, O::CqlS, "<range>", "number of consecutive matching positions"),
     // Analysis
-    row(K::EndgameEvaluation, "endgameevaluation", P, S::EndgameEvaluation, kNoNeg, O::CqlS, "remis|mate|*mate|+mate|-mate [<range>]", "tablebase result (and distance to mate in plies)"),
-    row(K::EndgameEvaluationStar, "endgameevaluation*", P, S::EndgameEvaluation, kNoNeg, O::CqlS, "remis|mate|*mate|+mate|-mate [<range>]", ":endgameevaluation at the first occurrence only"),
-    row(K::Evaluation, "evaluation", P, S::Evaluation, kNoNeg, O::CqlS, "depth|movetime <n> (mate | <score-range> sidetomove|absolute)", "engine evaluation in pawn units"),
-    row(K::ExchangeEvaluation, "exchangeevaluation", P, S::ExchangeEvaluation, kNoNeg, O::CqlS, "[<depth>|*] <score-range> [<piece>]", "static exchange value of the capture, in pawn units"),
-    row(K::MaxSwapEvaluation, "maxswapevaluation", P, S::TwoPiecesRange, kNoNeg, O::CqlS, "<movers> <targets> <range>", "best static exchange value of the possible moves"),
-    row(K::MoveEvaluation, "moveevaluation", P, S::MoveEvaluation, kNoNeg, O::CqlS, "<movers> <targets> depth|movetime <n> <score-range> sidetomove|absolute", "engine evaluation change of the move"),
-    prow(K::PassedPawnRace, "passedpawnrace", P, S::OptPiece, kNoNeg, O::CqlS, pm::kPawns, true, "[P|p]", "the given side wins the passed-pawn race"),
-    prow(K::UnstoppablePawns, "unstoppablepawns", P, S::UnstoppablePawns, kNoNeg, O::CqlS, pm::kPawns, false, "<pawns> <range> [: <range>]", "number of unstoppable passed pawns"),
+    row(K::EndgameEvaluation, "endgameevaluation", P, S::EndgameEvaluation, kNoNeg, O::CqlS, "remis|mate|*mate|+mate|-mate [<range>]", "tablebase result (and distance to mate in plies)", C::kOrdered),
+    row(K::EndgameEvaluationStar, "endgameevaluation*", P, S::EndgameEvaluation, kNoNeg, O::CqlS, "remis|mate|*mate|+mate|-mate [<range>]", ":endgameevaluation at the first occurrence only", C::kOrdered),
+    row(K::Evaluation, "evaluation", P, S::Evaluation, kNoNeg, O::CqlS, "depth|movetime <n> (mate | <score-range> sidetomove|absolute)", "engine evaluation in pawn units", C::kOrdered),
+    row(K::ExchangeEvaluation, "exchangeevaluation", P, S::ExchangeEvaluation, kNoNeg, O::CqlS, "[<depth>|*] <score-range> [<piece>]", "static exchange value of the capture, in pawn units", C::kExpensive),
+    row(K::MaxSwapEvaluation, "maxswapevaluation", P, S::TwoPiecesRange, kNoNeg, O::CqlS, "<movers> <targets> <range>", "best static exchange value of the possible moves", C::kExpensive),
+    row(K::MoveEvaluation, "moveevaluation", P, S::MoveEvaluation, kNoNeg, O::CqlS, "<movers> <targets> depth|movetime <n> <score-range> sidetomove|absolute", "engine evaluation change of the move", C::kOrdered),
+    prow(K::PassedPawnRace, "passedpawnrace", P, S::OptPiece, kNoNeg, O::CqlS, pm::kPawns, true, "[P|p]", "the given side wins the passed-pawn race", C::kExpensive),
+    prow(K::UnstoppablePawns, "unstoppablepawns", P, S::UnstoppablePawns, kNoNeg, O::CqlS, pm::kPawns, false, "<pawns> <range> [: <range>]", "number of unstoppable passed pawns", C::kExpensive),
     // Accumulators
-    row(K::Accumulate, "accumulate", P, S::Name, kNoNeg, O::Cql10, "<name>", "adds the number of matching transforms to the accumulator"),
-    row(K::AccumulateStar, "accumulate*", P, S::Name, kNoNeg, O::CqlS, "<name>", ":accumulate counting each colour separately"),
+    row(K::Accumulate, "accumulate", P, S::Name, kNoNeg, O::Cql10, "<name>", "adds the number of matching transforms to the accumulator", C::kOrdered),
+    row(K::AccumulateStar, "accumulate*", P, S::Name, kNoNeg, O::CqlS, "<name>", ":accumulate counting each colour separately", C::kOrdered),
     row(K::Reset, "reset", P, S::Name, kNoNeg, O::CqlS, "<name>", "clears the accumulator after each transformation"),
     row(K::SumRange, "sumrange", P, S::NameRange, kNoNeg, O::Cql10, "<name> <range>", "the accumulator lies in the range"),
     // Tagging
     row(K::TagMatch, "tagmatch", P, S::NamePiece, kNoNeg, O::Cql10, "<tag> <piece>", "the tagged piece matches the designator"),
     row(K::ForAny, "forany", M, S::NamePiece, kNoNeg, O::Cql10, "<tag> <piece>", "binds the tag to each matching piece in turn"),
     // Control
-    row(K::Cut, "cut", P, S::OptSubList, kNoNeg, O::CqlS, "[(position)]", "stops searching the line once the list (or argument) matches"),
-    row(K::Exclude, "exclude", P, S::OptSubList, kNoNeg, O::CqlS, "[(position)]", "excludes the line once the list (or argument) matches"),
+    row(K::Cut, "cut", P, S::OptSubList, kNoNeg, O::CqlS, "[(position)]", "stops searching the line once the list (or argument) matches", C::kOrdered),
+    row(K::Exclude, "exclude", P, S::OptSubList, kNoNeg, O::CqlS, "[(position)]", "excludes the line once the list (or argument) matches", C::kOrdered),
     row(K::Skip, "skip", P, S::None, kNoNeg, O::CqlS, "", "a matching position is skipped"),
     // Meaningless
     row(K::MarkAll, "markall", P, S::None, kNoNeg, O::Cql10, "", "CQL 1.0 output option; no effect"),

@@ -317,6 +317,19 @@ enum class Signature : uint8_t {
   Tag,                  ///< PGN tag name (or *) and an optional value pattern
 };
 
+/// The evaluation cost class of the node a position-list keyword compiles to (eval::Node::cost):
+/// a conjunction is evaluated cheapest first (eval::order_by_cost, SPEC-NOTES "Evaluation
+/// speed"). Exceptions decided by the compiler (eval/compile_keyword.cpp): a node that became
+/// constant (true / false) is kCheap, `:check` with a designator is kExpensive.
+enum class Cost : uint8_t {
+  kCheap,      ///< reads a stored fact (side to move, move number, the next move, headers)
+  kMedium,     ///< a few bitboard operations (designators, piece counts)
+  kExpensive,  ///< more (attacks, pawn structure, exchanges, move generation)
+  kOrdered,    ///< side effects, or slow in ways that must not be reordered (sub-lists,
+               ///< controls, accumulation, lines, relations, engine and tablebase probes):
+               ///< a conjunction holding one keeps its written order
+};
+
 /// Where a keyword is documented.
 enum class Origin : uint8_t {
   Cql10,    ///< the CQL 1.0 manual (seed 004)
@@ -338,6 +351,9 @@ struct KeywordInfo {
   std::optional<Keyword> negation_of;  ///< means `!:that` (e.g. :nocheck)
   std::string_view usage;              ///< argument summary for help, e.g. "<piece> <range>"
   std::string_view description;        ///< one line
+  Cost cost = Cost::kCheap;            ///< evaluation cost of its node (position lists)
+  bool lookahead = false;              ///< reads the position after the next move
+                                       ///< (eval::PosCtx::next_facts, eval/lookahead.h)
 };
 
 /// All keywords in enumerator order.

@@ -24,7 +24,7 @@ void accumulate(const std::vector<std::shared_ptr<const PositionList>>& lists, c
         }
       if (!all) continue;
       for (const Node& n : variant)
-        if (n.op == Op::kAccumulate) ++acc.counts[size_t(n.value)];
+        if (n.op == Op::kAccumulate) ++acc.counts[n.as<payload::Counter>().index];
     }
   }
   acc.counting = false;
@@ -61,7 +61,7 @@ void add_accumulation(const std::vector<std::shared_ptr<const PositionList>>& li
     for (const std::vector<Node>& variant : list->variants) {
       if (!std::all_of(variant.begin(), variant.end(), [&](const Node& n) { return n.match(c); })) continue;
       for (const Node& n : variant)
-        if (n.op == Op::kAccumulate) ++acc.counts[size_t(n.value)];
+        if (n.op == Op::kAccumulate) ++acc.counts[n.as<payload::Counter>().index];
     }
   acc.counting = false;
 }

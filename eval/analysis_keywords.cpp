@@ -88,7 +88,7 @@ Node engine_node(const cql::KeywordItem& item, cql::Keyword k, std::vector<Desig
   q.view = a.view.value_or(cql::ScoreView::SideToMove);
   q.mate = a.mate;
   q.colors_swapped = swap && q.view == cql::ScoreView::Absolute && !a.mate;  // else no matter
-  n.value = q.pack();
+  n.set(payload::EngineQueryBits{q.pack()});
   if (!a.mate) {
     if (!a.score) throw CompileError(item.loc, cql::keyword_spelling(k) + " needs a score range");
     if (a.score->lo) n.range.lo = lower_centipawns(*a.score->lo, a.score->lo_strict);
@@ -98,7 +98,7 @@ Node engine_node(const cql::KeywordItem& item, cql::Keyword k, std::vector<Desig
 }
 
 bool match_evaluation(const Node& n, const PosCtx& c) {
-  const EngineQuery q = EngineQuery::unpack(n.value);
+  const EngineQuery q = EngineQuery::unpack(n.as<payload::EngineQueryBits>().packed);
   const EngineScore s = context_of(c).evaluate(*c.pos, q.mode, q.limit);
   if (q.mate)
     return s.kind == EngineScore::Kind::kMate &&
@@ -116,7 +116,7 @@ bool match_move_evaluation(const Node& n, const PosCtx& c) {
     to = chess::Position::castling_king_to(chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq()));
   if (!(n.d[0].matches(c) & chess::square_bb(m.from_sq())) || !(n.d[1].matches(c) & chess::square_bb(to)))
     return false;
-  const EngineQuery q = EngineQuery::unpack(n.value);
+  const EngineQuery q = EngineQuery::unpack(n.as<payload::EngineQueryBits>().packed);
   AnalysisContext& analysis = context_of(c);
   const EngineScore before = analysis.evaluate(pos, q.mode, q.limit);
   chess::Position after = pos;
@@ -141,17 +141,18 @@ bool uses_engine(const Node& n) {
 bool endgame_evaluation(const Node& n, const PosCtx& c) {
   const chess::Position& pos = *c.pos;
   const int pieces = chess::popcount(pos.pieces());
-  if (!n.ranges[0].contains(pieces)) {  // more pieces than the tables hold
+  const payload::TablebaseProbe& query = n.as<payload::TablebaseProbe>();
+  if (!query.table_pieces.contains(pieces)) {  // more pieces than the tables hold
     // A Gaviota table could exist: probe() reports the missing size once, with no library call.
     if (pieces <= tablebase::kGaviotaMaxPieces) tablebase::probe(pos);
     return false;
   }
-  if ((n.value & kStarBit) && !c.material_new) return false;
+  if (query.star && !c.material_new) return false;
   const tablebase::ProbeResult r = tablebase::probe(pos);
   if (r.verdict == tablebase::Verdict::kUnknown) return false;
   const bool white_to_move = pos.side_to_move() == chess::WHITE;
   bool outcome = false;
-  switch (cql::EndgameOutcome(n.value & 0xff)) {
+  switch (cql::EndgameOutcome(query.outcome)) {
     case cql::EndgameOutcome::Draw: return r.verdict == tablebase::Verdict::kDraw;
     case cql::EndgameOutcome::SideToMoveWins:
       outcome = r.verdict == (white_to_move ? tablebase::Verdict::kWhiteWins : tablebase::Verdict::kBlackWins);

@@ -45,14 +45,12 @@ bool match_move_evaluation(const Node& n, const PosCtx& c);
 /// compile() orders such nodes last in their conjunction so cheap conditions prune first.
 bool uses_engine(const Node& n);
 
-/// Node::value bit of :endgameevaluation*; the low byte holds the cql::EndgameOutcome.
-inline constexpr int64_t kStarBit = 0x100;
-
-/// Op::kEndgameEvaluation (built by compile.cpp; probes analysis/tablebase.h): `n.value` = outcome (cql::EndgameOutcome,
-/// already colour-swapped) | kStarBit for the `*` form, `n.range` = distance to mate in plies,
-/// `n.ranges[0]` = total piece counts any table holds (checked before probing). The `*` form
-/// is only examined at the first position of the line with the position's material (the
-/// game's start, or a position reached by a capture or a promotion: PosCtx::material_new).
+/// Op::kEndgameEvaluation (built by compile.cpp; probes analysis/tablebase.h):
+/// payload::TablebaseProbe (outcome, already colour-swapped; the `*` form; the total piece
+/// counts the tables hold, checked before probing), `n.range` = distance to mate in plies.
+/// The `*` form is only examined at the first position of the line with the position's
+/// material (the game's start, or a position reached by a capture or a promotion:
+/// PosCtx::material_new).
 bool endgame_evaluation(const Node& n, const PosCtx& c);
 
 }  // namespace eval

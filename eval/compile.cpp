@@ -1,5 +1,5 @@
 // Program::compile: the typed AST (cql/ast.h) -> position-list nodes (eval/node.h) and header
-// filters (eval/header_filter.h). Transformations (seed 003, SPEC) are applied here, once:
+// filters (headers/header_filter.h). Transformations (seed 003, SPEC) are applied here, once:
 // every designator of a list is compiled once per distinct transformation of the list.
 // The list compiler itself is eval/list_compiler.h, its keyword cases eval/compile_keyword.cpp.
 #include "eval/list_compiler.h"
@@ -70,15 +70,15 @@ Node endgame_node(const KeywordItem& item, Keyword k, bool swap) {
     throw CompileError(item.loc, name + ": `end` is not allowed in a distance to mate");
   Node n;
   n.op = Op::kEndgameEvaluation;
-  n.value = int64_t(outcome) | (k == Keyword::EndgameEvaluationStar ? kStarBit : 0);
+  payload::TablebaseProbe& probe = n.set(payload::TablebaseProbe{});
+  probe.outcome = uint8_t(outcome);
+  probe.star = k == Keyword::EndgameEvaluationStar;
   if (a.plies) n.range = int_range(*a.plies, item);
-  IntRange pieces;
-  pieces.lo = 2;
+  probe.table_pieces.lo = 2;
   // The largest table by file name (no library call); none found: any Gaviota size, so that
   // the first probe reports the missing tables.
   const int by_files = analysis::tablebase::max_pieces_by_files();
-  pieces.hi = by_files > 0 ? by_files : analysis::tablebase::kGaviotaMaxPieces;
-  n.ranges.push_back(pieces);
+  probe.table_pieces.hi = by_files > 0 ? by_files : analysis::tablebase::kGaviotaMaxPieces;
   return n;
 }
 
@@ -179,16 +179,6 @@ LineScope line_scope_of(const cql::List& list) {
   return scope;
 }
 
-/// True if `k` reads the position after the next move (PosCtx::next_facts).
-bool is_lookahead(Keyword k) {
-  switch (k) {
-    case Keyword::IsCheck: case Keyword::IsContactCheck: case Keyword::IsDoubleCheck:
-    case Keyword::IsMate: case Keyword::IsStalemate:
-      return true;
-    default: return false;
-  }
-}
-
 }  // namespace compile_detail
 
 using namespace compile_detail;
@@ -277,7 +267,7 @@ Program Program::compile(const cql::Script& script) {
         cql::walk(list, [&](const KeywordItem& item) {
           const cql::KeywordInfo& info = item.info();
           Keyword k = info.same_as ? *info.same_as : info.negation_of ? *info.negation_of : item.keyword;
-          if (is_lookahead(k)) program.needs_lookahead_ = true;
+          if (cql::keyword_info(k).lookahead) program.needs_lookahead_ = true;  // table column
           if (k == Keyword::CheckCount || k == Keyword::IsCheck)
             program.needs_check_counts_ = true;
           if (k == Keyword::Line || k == Keyword::LineStar) program.needs_line_moves_ = true;

@@ -49,7 +49,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     case Keyword::Terminal: n.op = Op::kTerminal; break;
     case Keyword::Castling:
       n.op = Op::kCastling;
-      n.value = castling_rights_of(t.apply(pieces().at(0).pieces));
+      n.set(payload::Castling{uint8_t(castling_rights_of(t.apply(pieces().at(0).pieces)))});
       break;
     case Keyword::Endgame: n.op = Op::kEndgame; break;
     case Keyword::Fen: {
@@ -57,7 +57,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       chess::FenError err = pos->set_fen(std::get<cql::FenArgs>(item.args).fen);
       if (!err.ok()) throw CompileError(item.loc, "invalid FEN for :fen: " + err.message);
       n.op = Op::kFen;
-      n.fen = pos;
+      n.set(payload::FenPosition{pos});
       break;
     }
     case Keyword::GameIsOver: n.op = Op::kGameIsOver; break;
@@ -65,20 +65,20 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     case Keyword::WhiteCannotWin:
     case Keyword::BlackCannotWin:
       n.op = Op::kCannotWin;
-      n.value = (k == Keyword::WhiteCannotWin) != swap ? chess::WHITE : chess::BLACK;
+      n.set(payload::Side{(k == Keyword::WhiteCannotWin) != swap ? chess::WHITE : chess::BLACK});
       break;
     case Keyword::HalfmoveClock: n.op = Op::kHalfmoveClock; n.range = range0(); break;
     case Keyword::HalfmoveClockLimit: {
       IntRange r = range0();
       n.op = Op::kHalfmoveClockLimit;
-      n.value = r.hi != INT64_MAX ? r.hi : r.lo;
+      n.set(payload::ClockLimit{r.hi != INT64_MAX ? r.hi : r.lo});
       break;
     }
     case Keyword::FiftyMoveRule: n.op = Op::kFiftyMoveRule; break;
     case Keyword::ThreefoldRepetition:
     case Keyword::FivefoldRepetition:
       n.op = Op::kRepetition;
-      n.value = k == Keyword::ThreefoldRepetition ? 3 : 5;
+      n.set(payload::Occurrences{k == Keyword::ThreefoldRepetition ? 3u : 5u});
       needs_repetition_ = true;
       break;
     // ---- variant-only keywords: never satisfied in standard chess (SPEC Variants)
@@ -96,7 +96,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       with_designators(k == Keyword::PowerDifference ? Op::kPowerDifference
                                                      : Op::kPieceCountDifference);
       n.range = range0();
-      n.value = (n.d.size() == 1 && swap) ? 1 : 0;
+      n.set(payload::ColorsSwapped{n.d.size() == 1 && swap});
       break;
     case Keyword::AttackCount: with_designators(Op::kAttackCount); n.range = range0(); break;
     case Keyword::Ray: case Keyword::RayAttack: case Keyword::RayDiagonal:
@@ -106,8 +106,9 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       for (const cql::PieceDesignator& p : ray.ray) n.d.push_back(designator(p, t));
       if (ray.range) n.range = int_range(*ray.range, item);
       else n.range.lo = 1;
-      n.value = k == Keyword::Ray ? 0 : k == Keyword::RayAttack ? 1 : k == Keyword::RayDiagonal ? 2
-              : k == Keyword::RayOrthogonal ? 3 : k == Keyword::RayHorizontal ? 4 : 5;
+      n.set(payload::RayKind{uint8_t(k == Keyword::Ray ? 0 : k == Keyword::RayAttack ? 1
+                                     : k == Keyword::RayDiagonal ? 2 : k == Keyword::RayOrthogonal ? 3
+                                     : k == Keyword::RayHorizontal ? 4 : 5)});
       break;
     }
     case Keyword::Inside: {
@@ -128,7 +129,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     case Keyword::IsCastling: {
       n.op = Op::kIsCastling;
       const auto& ps = pieces();
-      n.value = ps.empty() ? chess::ANY_CASTLING : castling_rights_of(t.apply(ps[0].pieces));
+      n.set(payload::Castling{uint8_t(ps.empty() ? chess::ANY_CASTLING : castling_rights_of(t.apply(ps[0].pieces)))});
       break;
     }
     case Keyword::MoveNumber: n.op = Op::kMoveNumber; n.range = range0(); break;
@@ -136,6 +137,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     // ---- game information
     case Keyword::Result: {
       n.op = Op::kResult;
+      uint8_t& codes = n.set(payload::ResultSet{}).codes;
       for (cql::GameResult r : std::get<cql::ResultArgs>(item.args).values) {
         db::ResultCode code = db::ResultCode::kUnknown;
         switch (r) {
@@ -145,7 +147,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
           case cql::GameResult::Unknown: code = db::ResultCode::kUnknown; break;
           case cql::GameResult::BothLose: continue;  // never stored
         }
-        n.value |= int64_t(1) << int(code);
+        codes |= uint8_t(1u << int(code));
       }
       needs_game_info_ = true;
       break;
@@ -184,14 +186,14 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     case Keyword::IsCheck: {
       const auto& ranges = std::get<cql::CountArgs>(item.args).ranges;
       n.op = ranges.empty() ? Op::kNextFact : Op::kIsCheckCount;
-      n.value = next_fact::kCheck;
-      if (!ranges.empty()) n.range = range0();
+      if (ranges.empty()) n.set(payload::NextFacts{next_fact::kCheck});
+      else n.range = range0();
       break;
     }
-    case Keyword::IsContactCheck: n.op = Op::kNextFact; n.value = next_fact::kContactCheck; break;
-    case Keyword::IsDoubleCheck: n.op = Op::kNextFact; n.value = next_fact::kDoubleCheck; break;
-    case Keyword::IsMate: n.op = Op::kNextFact; n.value = next_fact::kMate; break;
-    case Keyword::IsStalemate: n.op = Op::kNextFact; n.value = next_fact::kStalemate; break;
+    case Keyword::IsContactCheck: n.op = Op::kNextFact; n.set(payload::NextFacts{next_fact::kContactCheck}); break;
+    case Keyword::IsDoubleCheck: n.op = Op::kNextFact; n.set(payload::NextFacts{next_fact::kDoubleCheck}); break;
+    case Keyword::IsMate: n.op = Op::kNextFact; n.set(payload::NextFacts{next_fact::kMate}); break;
+    case Keyword::IsStalemate: n.op = Op::kNextFact; n.set(payload::NextFacts{next_fact::kStalemate}); break;
     case Keyword::IsNull: n.op = Op::kIsNull; break;
     case Keyword::Forced: n.op = Op::kForced; break;
     // Stored moves are legal and valid (the importer and GameMatcher check every one), and
@@ -220,7 +222,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
                                          std::to_string(SequenceSpec::kMaxAnyOrder) + " position lists");
       hoist_element_controls(*spec, item, sequences_, controls);  // bare :cut ... (eval/control.h)
       n.op = Op::kSequence;
-      n.value = int64_t(sequences_.size());
+      n.set(payload::SequenceId{uint32_t(sequences_.size())});
       n.range.lo = n.range.hi = int64_t(spec->kind);  // for the planner (planner/condition.cpp)
       n.lists = spec->elements;
       sequences_.push_back(std::move(spec));
@@ -230,7 +232,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     case Keyword::Relation: {
       if (!relations_) not_supported(item);
       n.op = Op::kRelation;
-      n.value = int64_t(relations_->size());
+      n.set(payload::RelationId{uint32_t(relations_->size())});
       relations_->push_back(std::make_shared<const RelationSpec>(compile_relation(
           std::get<cql::SubListArgs>(item.args).lists.at(0), pattern_, int_range)));
       break;
@@ -238,7 +240,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     case Keyword::TagMatch: {
       const auto& a = std::get<cql::NameArgs>(item.args);
       n.op = Op::kTagMatch;
-      n.value = int64_t(tag_number(a.name, item.loc));
+      n.set(payload::TagNumber{uint8_t(tag_number(a.name, item.loc))});
       if (!a.piece) throw CompileError(item.loc, ":tagmatch needs a piece designator");
       if (!a.piece->tag.empty()) throw CompileError(a.piece->loc, ":tagmatch takes a piece designator, not a tag");
       n.d.push_back(designator(*a.piece, t));
@@ -271,11 +273,12 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       n.op = Op::kControl;  // evaluated on its own at every position (Alternative::controls)
       n.lists.push_back(compile(sub, t));
       cut_sub_list_ = outer_cut;
-      n.value = k == Keyword::Exclude ? control::kExclude
-                : sub.find(Keyword::Preceding) ? control::kCutPreceding
-                                               : control::kCut;
+      const uint8_t bits = k == Keyword::Exclude ? control::kExclude
+                           : sub.find(Keyword::Preceding) ? control::kCutPreceding
+                                                          : control::kCut;
+      n.set(payload::ControlBits{bits});
       if (!controls) not_supported(item);
-      controls->push_back(ControlArgument{n.lists[0], uint8_t(n.value), SIZE_MAX});
+      controls->push_back(ControlArgument{n.lists[0], bits, SIZE_MAX});
       break;
     }
     case Keyword::Skip: case Keyword::Reset:  // Reset: ResetPlan in compile()
@@ -288,9 +291,9 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       const auto& a = std::get<cql::NameArgs>(item.args);
       const AccumulatorNames::Entry* entry = accumulator_names ? accumulator_names->find(a.name) : nullptr;
       if (!entry) throw CompileError(item.loc, "accumulator '" + a.name + "' is never accumulated (:accumulate)");
-      n.value = int64_t(entry->index + (entry->star && swap ? 1 : 0));
+      uint32_t& counter = n.set(payload::Counter{uint32_t(entry->index + (entry->star && swap ? 1 : 0))}).index;
       if (auto group = reset_.first ? reset_.first->counter(a.name, reset_.second, swap) : std::nullopt)
-        n.value = int64_t(*group);
+        counter = uint32_t(*group);
       if (k == Keyword::SumRange) {
         n.op = Op::kSumRange;
         if (!a.range) throw CompileError(item.loc, ":sumrange needs a range");
@@ -304,9 +307,9 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     // shifted off the board) drops this transformation of the list
     case Keyword::Line:
     case Keyword::LineStar: {
-      n.line = compile_line(std::get<cql::LineArgs>(item.args), t, item.loc);
+      const payload::Line& line = n.set(payload::Line{compile_line(std::get<cql::LineArgs>(item.args), t, item.loc)});
       n.op = Op::kLine;
-      for (const LineMoveSpec& m : n.line->moves)
+      for (const LineMoveSpec& m : line.spec->moves)
         if (m.kind == LineMoveSpec::Kind::kNever) n.op = Op::kFalse;
       break;
     }
@@ -324,7 +327,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       n.op = difference ? Op::kPawnCountDifference : Op::kPawnCount;
       for (const cql::PieceDesignator& p : a.pieces) n.d.push_back(designator(p, t));
       if (n.d.empty()) n.d.push_back(Designator{cql::piece_mask::kWhitePawn | cql::piece_mask::kBlackPawn});
-      n.pawn = std::make_shared<const PawnCountSpec>(make_pawn_count_spec(a, difference, swap));
+      n.set(payload::PawnSpec{std::make_shared<const PawnCountSpec>(make_pawn_count_spec(a, difference, swap))});
       if (difference) n.range = int_range(a.ranges.at(0), item);
       break;
     }
@@ -332,7 +335,7 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       with_designators(Op::kGoodBishop);
       auto spec = std::make_shared<PawnCountSpec>();
       spec->ranges = std::get<cql::CountArgs>(item.args).ranges;
-      n.pawn = spec;
+      n.set(payload::PawnSpec{spec});
       break;
     }
     case Keyword::Opposition: with_designators(Op::kOpposition); break;
@@ -344,10 +347,10 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       spec->ranges = std::get<cql::CountArgs>(item.args).ranges;
       if (swap && spec->ranges.size() == 2) std::swap(spec->ranges[0], spec->ranges[1]);
       spec->swapped = swap;
-      n.pawn = spec;
+      n.set(payload::PawnSpec{spec});
       break;
     }
-    // ---- tablebases (eval/tablebase.h)
+    // ---- tablebases (analysis/tablebase.h)
     case Keyword::EndgameEvaluation:
     case Keyword::EndgameEvaluationStar: n = endgame_node(item, k, swap); break;
     // ---- static exchange evaluation (eval/exchange.h); values are the mover's, so a
@@ -357,13 +360,13 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
       if (a.exchange_depth && *a.exchange_depth < 1)
         throw CompileError(item.loc, ":exchangeevaluation: the depth counts plies and must be at least 1 (or *)");
       n.op = Op::kExchangeEvaluation;
-      n.value = a.exchange_depth ? std::min<int64_t>(*a.exchange_depth, kMaxExchangePlies) : 0;
+      n.set(payload::ExchangeDepth{a.exchange_depth ? int(std::min<int64_t>(*a.exchange_depth, kMaxExchangePlies)) : 0});
       n.range = whole_pawn_range(a.score.value());
       for (const cql::PieceDesignator& p : a.pieces) n.d.push_back(designator(p, t));
       break;
     }
     case Keyword::MaxSwapEvaluation: with_designators(Op::kMaxSwapEvaluation); n.range = range0(); break;
-    // ---- engine evaluation (eval/analysis.h)
+    // ---- engine evaluation (eval/analysis_keywords.h)
     case Keyword::Evaluation:
     case Keyword::MoveEvaluation: {
       std::vector<Designator> ds;
@@ -374,6 +377,11 @@ Node ListCompiler::keyword_node(const KeywordItem& item, Keyword k, const Transf
     }
     default: not_supported(item);
   }
+  // the cost class is the keyword table's column (cql/keywords.h), but a node that became a
+  // constant costs nothing, and :check with a designator looks for the checking pieces
+  n.cost = n.op == Op::kTrue || n.op == Op::kFalse ? Cost::kCheap
+           : n.op == Op::kCheck && !n.d.empty()    ? Cost::kExpensive
+                                                   : cql::keyword_info(k).cost;
   return n;
 }
 

@@ -153,7 +153,7 @@ void hoist_element_controls(const SequenceSpec& spec, const cql::KeywordItem& it
       prefix->elements.assign(spec.elements.begin(), spec.elements.begin() + std::ptrdiff_t(i + 1));
       Node n;
       n.op = Op::kLineTable;
-      n.value = int64_t(sequences.size());
+      n.set(payload::SequenceId{uint32_t(sequences.size())});
       n.lists.push_back(spec.elements[i]);
       sequences.push_back(std::move(prefix));
       auto list = std::make_shared<PositionList>();

@@ -27,8 +27,7 @@ Node check_count_node(const std::vector<IntRange>& ranges, bool plus_form, bool 
   IntRange white_received = plus_form ? ranges[1] : ranges[0];
   IntRange black_received = plus_form ? ranges[0] : ranges[1];
   if (swap) std::swap(white_received, black_received);
-  n.ranges = {white_received, black_received};
-  n.value = plus_form ? 1 : 0;
+  n.set(payload::CheckCounts{{white_received, black_received}, plus_form});
   return n;
 }
 
@@ -37,11 +36,12 @@ Node game_keyword_node(const cql::KeywordItem& item, cql::Keyword k) {
   Node n;
   if (v.is_variant) {
     n.op = Op::kVariant;
-    n.value = v.variant_bits;
+    n.set(payload::VariantRules{v.variant_bits});
     return n;
   }
   n.op = Op::kStartPosition;
-  for (const auto& [lo, hi] : v.start_ranges) n.ranges.push_back(between(lo, hi));
+  std::vector<IntRange>& numbers = n.set(payload::StartNumbers{}).numbers;
+  for (const auto& [lo, hi] : v.start_ranges) numbers.push_back(between(lo, hi));
   return n;
 }
 

@@ -338,4 +338,6 @@ bool match_line(const LineSpec& spec, const PosCtx& c) {
   return continuation(spec, spec.played, pos, promoted);
 }
 
+std::string payload::Line::key() const { return spec->canonical(); }
+
 }  // namespace eval

@@ -152,12 +152,14 @@ class ListCompiler {
       Node n;
       n.d.push_back(designator(*p, t));
       n.op = n.d[0].squares ? Op::kDesignator : Op::kFalse;
+      n.cost = n.op == Op::kDesignator ? Cost::kMedium : Cost::kCheap;
       return n;
     }
     if (auto* item = std::get_if<KeywordItem>(&e)) return keyword(*item, t);
     const cql::List& sub = **std::get_if<cql::Box<cql::List>>(&e);
     Node n;
     n.op = Op::kList;
+    n.cost = Cost::kOrdered;
     n.lists.push_back(compile(sub, t));
     return n;
   }
@@ -185,10 +187,13 @@ class ListCompiler {
     std::string s;
     for (const Node& n : nodes) {
       // a sequence's id differs per transformation; its elements and kind identify it
-      int64_t value = n.op == Op::kSequence || n.op == Op::kLineTable ? int64_t(sequences_[size_t(n.value)]->kind) : n.value;
+      std::string data = n.op == Op::kSequence || n.op == Op::kLineTable
+                                ? "q" + std::to_string(int(sequences_[n.as<payload::SequenceId>().id]->kind))
+                                : payload_key(n.payload);
       // a relation's id differs per transformation too; only its allowable squares vary
-      if (n.op == Op::kRelation) value = 0;
-      s += std::to_string(int(n.op)) + (n.negate ? "!" : "") + ":" + std::to_string(value) + ":" +
+      if (n.op == Op::kRelation)
+        data = "R" + std::to_string((*relations_)[n.as<payload::RelationId>().id]->allowable);
+      s += std::to_string(int(n.op)) + (n.negate ? "!" : "") + ":" + data + ":" +
            std::to_string(n.range.lo) + "," + std::to_string(n.range.hi) + ":";
       for (const Designator& d : n.d)
         s += std::to_string(d.pieces) + "/" + std::to_string(d.promoted) + "/" +
@@ -199,11 +204,6 @@ class ListCompiler {
         for (const auto& v : l->variants) s += "[" + canonical(v) + "]";
         s += l->negated ? ")!" : ")";
       }
-      if (n.fen) s += n.fen->fen();
-      if (n.op == Op::kRelation) s += "R" + std::to_string((*relations_)[size_t(n.value)]->allowable);
-      if (n.pawn) s += n.pawn->swapped ? "~" : "=";
-      if (n.line) s += n.line->canonical();
-      for (const IntRange& r : n.ranges) s += "#" + std::to_string(r.lo) + "," + std::to_string(r.hi);
       s += '|';
     }
     return s;

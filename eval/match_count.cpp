@@ -174,7 +174,7 @@ std::shared_ptr<const PositionList> wrap_line_rules(
   spec->elements.push_back(base);
   Node n;
   n.op = Op::kLineTable;
-  n.value = int64_t(sequences.size());
+  n.set(payload::SequenceId{uint32_t(sequences.size())});
   n.range.lo = spec->count_lo;
   n.range.hi = spec->count_hi;
   n.lists.push_back(std::move(base));

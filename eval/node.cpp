@@ -1,6 +1,7 @@
 #include "eval/node.h"
 
 #include <algorithm>
+#include <cassert>
 #include <climits>
 
 #include "chess/bitboard.h"
@@ -23,8 +24,8 @@ using chess::Bitboard;
 
 namespace {
 
-/// The rays filters by Node::value for Op::kRay.
-constexpr RayFilter kRayFilters[] = {ray_filter::kRay,          ray_filter::kRayAttack,
+/// The ray filters by payload::RayKind::filter for Op::kRay.
+constexpr RayFilter kRayFilters[payload::RayKind::kCount] = {ray_filter::kRay,          ray_filter::kRayAttack,
                                      ray_filter::kRayDiagonal,  ray_filter::kRayOrthogonal,
                                      ray_filter::kRayHorizontal, ray_filter::kRayVertical};
 
@@ -54,6 +55,8 @@ bool designator_on(const Designator& d, const PosCtx& c, chess::Square s) {
 }  // namespace
 
 Bitboard Designator::matches(const PosCtx& c) const {
+  assert(c.pos && "Designator::matches: no position");
+  assert(tag < 2 && "Designator::matches: at most two tags (CQL-Tagging)");
   if (tag >= 0) return c.tag_squares[tag] & c.pos->pieces() & squares;
   if (!(promoted | not_promoted)) return squares_of(*c.pos, pieces) & squares;
   Bitboard plain = squares_of(*c.pos, PieceMask(pieces & ~(promoted | not_promoted)));
@@ -62,45 +65,10 @@ Bitboard Designator::matches(const PosCtx& c) const {
   return plain & squares;
 }
 
-namespace {
-
-/// Cost class of a node for order_by_cost: 0 reads a stored fact (side to move, move
-/// number, the next move, headers), 1 a few bitboard operations, 2 more (attacks, pawn
-/// structure, exchanges, move generation). -1: the node has side effects or may be slow in
-/// ways that must not be reordered (sub-lists, controls, accumulation, lines, relations,
-/// engine and tablebase probes).
-int evaluation_cost(const Node& n) {
-  switch (n.op) {
-    case Op::kTrue: case Op::kFalse: case Op::kWtm: case Op::kBtm: case Op::kInitial:
-    case Op::kTerminal: case Op::kCastling: case Op::kHalfmoveClock:
-    case Op::kHalfmoveClockLimit: case Op::kFiftyMoveRule: case Op::kRepetition:
-    case Op::kMoveFrom: case Op::kMoveTo: case Op::kPromote: case Op::kNoPromotion:
-    case Op::kEnPassant: case Op::kIsCastling: case Op::kMoveNumber: case Op::kHalfmoveNumber:
-    case Op::kResult: case Op::kElo: case Op::kWhiteElo: case Op::kBlackElo:
-    case Op::kNextFact: case Op::kIsCheckCount: case Op::kIsNull: case Op::kCheckCount:
-    case Op::kNthCheck: case Op::kStartPosition: case Op::kVariant: case Op::kInsideVariation:
-    case Op::kSumRange: case Op::kSequence: case Op::kLineTable: case Op::kTagMatch:
-      return 0;
-    case Op::kDesignator: case Op::kPieceCount: case Op::kPower: case Op::kPowerDifference:
-    case Op::kPieceCountDifference: case Op::kInside:
-      return 1;
-    case Op::kCheck: return n.d.empty() ? 1 : 2;
-    case Op::kList: case Op::kAnd: case Op::kOr: case Op::kXor: case Op::kCond:
-    case Op::kControl: case Op::kAccumulate: case Op::kLine: case Op::kRelation:
-    case Op::kEndgameEvaluation: case Op::kEvaluation: case Op::kMoveEvaluation:
-      return -1;
-    default: return 2;
-  }
-}
-
-}  // namespace
-
 void order_by_cost(std::vector<Node>& nodes) {
   for (const Node& n : nodes)
-    if (evaluation_cost(n) < 0) return;
-  std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) {
-    return evaluation_cost(a) < evaluation_cost(b);
-  });
+    if (n.cost == Cost::kOrdered) return;
+  std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.cost < b.cost; });
 }
 
 bool PositionList::match(const PosCtx& c) const {
@@ -128,6 +96,8 @@ bool PositionList::match(const PosCtx& c) const {
 }
 
 bool Node::match(const PosCtx& c) const {
+  assert(c.pos && "Node::match: no position");
+  assert(c.ply >= c.line_first_ply && "Node::match: ply before the line's first");
   const chess::Position& pos = *c.pos;
   bool r = false;
   switch (op) {
@@ -147,9 +117,12 @@ bool Node::match(const PosCtx& c) const {
     case Op::kBtm: r = pos.side_to_move() == chess::BLACK; break;
     case Op::kInitial: r = c.ply == 0; break;
     case Op::kTerminal: r = c.ply == c.last_ply; break;
-    case Op::kCastling: r = chess::popcount(Bitboard(pos.castling_rights() & value)) == 1; break;
+    case Op::kCastling:
+      r = chess::popcount(Bitboard(pos.castling_rights() & as<payload::Castling>().rights)) == 1;
+      break;
     case Op::kEndgame: r = is_endgame(pos); break;
-    case Op::kFen:
+    case Op::kFen: {
+      const chess::Position* fen = as<payload::FenPosition>().position.get();
       r = pos.key() == fen->key() && pos.pieces() == fen->pieces() &&
           pos.pieces(chess::WHITE) == fen->pieces(chess::WHITE) &&
           pos.pieces(chess::PAWN) == fen->pieces(chess::PAWN) &&
@@ -158,21 +131,22 @@ bool Node::match(const PosCtx& c) const {
           pos.pieces(chess::ROOK) == fen->pieces(chess::ROOK) &&
           pos.pieces(chess::QUEEN) == fen->pieces(chess::QUEEN);
       break;
+    }
     case Op::kGameIsOver: r = no_mating_material(pos) || !chess::has_legal_move(pos); break;
     case Op::kMatingMaterial: r = has_mating_material(pos); break;
-    case Op::kCannotWin: r = cannot_win(pos, chess::Color(value)); break;
+    case Op::kCannotWin: r = cannot_win(pos, as<payload::Side>().color); break;
     case Op::kHalfmoveClock: r = range.contains(pos.rule50_count()); break;
-    case Op::kHalfmoveClockLimit: r = pos.rule50_count() <= value; break;
+    case Op::kHalfmoveClockLimit: r = pos.rule50_count() <= as<payload::ClockLimit>().max_clock; break;
     case Op::kFiftyMoveRule:
       r = pos.rule50_count() == 100 || (c.ply == 0 && pos.rule50_count() > 100);
       break;
-    case Op::kRepetition: r = c.occurrences == uint32_t(value); break;
+    case Op::kRepetition: r = c.occurrences == as<payload::Occurrences>().count; break;
     case Op::kPieceCount: r = range.contains(chess::popcount(d[0].matches(c))); break;
     case Op::kPower: r = range.contains(power(pos, d[0].matches(c))); break;
     case Op::kPowerDifference:
       if (d.size() == 1) {
         int diff = power_difference(pos, d[0].matches(c));
-        r = range.contains(value ? -diff : diff);  // value = 1: colours swapped
+        r = range.contains(as<payload::ColorsSwapped>().swapped ? -diff : diff);
       } else {
         r = range.contains(power(pos, d[0].matches(c)) - power(pos, d[1].matches(c)));
       }
@@ -182,7 +156,7 @@ bool Node::match(const PosCtx& c) const {
         Bitboard m = d[0].matches(c);
         int diff = chess::popcount(m & pos.pieces(chess::WHITE)) -
                    chess::popcount(m & pos.pieces(chess::BLACK));
-        r = range.contains(value ? -diff : diff);
+        r = range.contains(as<payload::ColorsSwapped>().swapped ? -diff : diff);
       } else {
         r = range.contains(chess::popcount(d[0].matches(c)) - chess::popcount(d[1].matches(c)));
       }
@@ -199,7 +173,8 @@ bool Node::match(const PosCtx& c) const {
       size_t n = d.size();
       bool empty = false;  // a step no square matches: no ray
       for (size_t i = 0; i < n && !empty; ++i) empty = !(steps[i] = d[i].matches(c));
-      r = range.contains(empty ? 0 : ray_count(pos, std::span<const Bitboard>(steps, n), kRayFilters[value]));
+      r = range.contains(empty ? 0 : ray_count(pos, std::span<const Bitboard>(steps, n),
+                                                 kRayFilters[as<payload::RayKind>().filter]));
       break;
     }
     case Op::kInside: r = d[0].matches(c) != 0; break;
@@ -222,12 +197,16 @@ bool Node::match(const PosCtx& c) const {
     case Op::kEnPassant: r = c.next.is_ok() && c.next.kind() == chess::Move::EN_PASSANT; break;
     case Op::kIsCastling:
       r = c.next.is_ok() && c.next.kind() == chess::Move::CASTLING &&
-          (castling_of(pos, c.next) & value);
+          (castling_of(pos, c.next) & as<payload::Castling>().rights);
       break;
     case Op::kMoveNumber: r = range.contains(pos.fullmove_number(), c.last_movenumber); break;
     case Op::kHalfmoveNumber: r = range.contains(c.ply, c.last_ply); break;
-    case Op::kResult: r = (value >> c.info->result) & 1; break;
+    case Op::kResult:
+      assert(c.info && "Node::match: :result without game information");
+      r = (as<payload::ResultSet>().codes >> c.info->result) & 1;
+      break;
     case Op::kElo:
+      assert(c.info && "Node::match: Elo without game information");
       r = range.contains(c.info->white_elo) || range.contains(c.info->black_elo);
       break;
     case Op::kWhiteElo: r = range.contains(c.info->white_elo); break;
@@ -262,17 +241,19 @@ bool Node::match(const PosCtx& c) const {
       r = i < lists.size() ? lists[i]->match(c) : false;  // default expression
       break;
     }
-    case Op::kPawnCount: r = pawn_count_matches(*pawn, pos, d[0].matches(c)); break;
+    case Op::kPawnCount: r = pawn_count_matches(*as<payload::PawnSpec>().spec, pos, d[0].matches(c)); break;
     case Op::kPawnCountDifference: {
       std::optional<Bitboard> second;
       if (d.size() > 1) second = d[1].matches(c);
-      r = range.contains(pawn_count_difference(*pawn, pos, d[0].matches(c), second));
+      r = range.contains(pawn_count_difference(*as<payload::PawnSpec>().spec, pos, d[0].matches(c), second));
       break;
     }
-    case Op::kGoodBishop:
+    case Op::kGoodBishop: {
+      const PawnCountSpec& spec = *as<payload::PawnSpec>().spec;
       for (Bitboard b = d[0].matches(c) & pos.pieces(chess::BISHOP); b && !r;)
-        r = good_bishop(pos, chess::pop_lsb(b), pawn->ranges[0], pawn->ranges[1]);
+        r = good_bishop(pos, chess::pop_lsb(b), spec.ranges[0], spec.ranges[1]);
       break;
+    }
     case Op::kPassedPawnRace: {
       if (d.empty()) {  // no designator: the side to move
         r = wins_passed_pawn_race(pos, pos.side_to_move());
@@ -288,8 +269,9 @@ bool Node::match(const PosCtx& c) const {
       const Bitboard pawns = d[0].matches(c);
       const int white = unstoppable_pawns(pos, chess::WHITE, pawns);
       const int black = unstoppable_pawns(pos, chess::BLACK, pawns);
-      r = pawn->ranges.size() == 2 ? pawn->ranges[0].contains(white) && pawn->ranges[1].contains(black)
-                                   : pawn->ranges[0].contains(white + black);
+      const std::vector<cql::Range>& ranges = as<payload::PawnSpec>().spec->ranges;
+      r = ranges.size() == 2 ? ranges[0].contains(white) && ranges[1].contains(black)
+                             : ranges[0].contains(white + black);
       break;
     }
     case Op::kOpposition: {
@@ -302,7 +284,7 @@ bool Node::match(const PosCtx& c) const {
           ((kings & pos.pieces(chess::BLACK)) && has_opposition(pos, chess::BLACK));
       break;
     }
-    case Op::kNextFact: r = (c.next_facts & value) != 0; break;
+    case Op::kNextFact: r = (c.next_facts & as<payload::NextFacts>().bits) != 0; break;
     case Op::kIsCheckCount:
       r = (c.next_facts & next_fact::kCheck) &&
           range.contains(c.checks_given[pos.side_to_move()] + 1);
@@ -315,33 +297,50 @@ bool Node::match(const PosCtx& c) const {
         r = moves.size() == 1;
       }
       break;
-    case Op::kCheckCount:
-      r = ranges[0].contains(c.checks_given[chess::BLACK]) &&
-          ranges[1].contains(c.checks_given[chess::WHITE]) &&
-          (value == 0 || c.ply == 0 || pos.in_check());
+    case Op::kCheckCount: {
+      const payload::CheckCounts& counts = as<payload::CheckCounts>();
+      r = counts.received[chess::WHITE].contains(c.checks_given[chess::BLACK]) &&
+          counts.received[chess::BLACK].contains(c.checks_given[chess::WHITE]) &&
+          (!counts.at_reach || c.ply == 0 || pos.in_check());
       break;
+    }
     case Op::kNthCheck:
       r = c.ply > 0 && pos.in_check() && range.contains(c.checks_given[~pos.side_to_move()]);
       break;
     case Op::kStartPosition:
-      for (const IntRange& e : ranges) r = r || e.contains(c.start_position);
+      for (const IntRange& e : as<payload::StartNumbers>().numbers) r = r || e.contains(c.start_position);
       break;
-    case Op::kVariant: r = (value >> (c.chess960 ? 1 : 0)) & 1; break;
+    case Op::kVariant: r = (as<payload::VariantRules>().bits >> (c.chess960 ? 1 : 0)) & 1; break;
     case Op::kInsideVariation: r = c.inside_variation; break;
     case Op::kControl: r = true; break;  // its argument is evaluated on its own (control.h)
     case Op::kAccumulate: r = true; break;
     case Op::kSumRange:
-      r = c.accumulators && (c.accumulators->counting || range.contains(c.accumulators->value(size_t(value))));
+      r = c.accumulators &&
+          (c.accumulators->counting || range.contains(c.accumulators->value(as<payload::Counter>().index)));
       break;
     case Op::kSequence:
-    case Op::kLineTable: r = (*c.sequence_hits)[size_t(value)][c.ply - c.line_first_ply] != 0; break;
-    case Op::kRelation: r = c.relation->at(size_t(value), c.ply - c.line_first_ply); break;
-    case Op::kLine: r = match_line(*line, c); break;
-    case Op::kTagMatch: r = (d[0].matches(c) & c.tag_squares[value]) != 0; break;
+    case Op::kLineTable: {
+      assert(c.sequence_hits && "Node::match: sequence without sequence hits");
+      const std::vector<uint8_t>& hits = (*c.sequence_hits)[as<payload::SequenceId>().id];
+      assert(c.ply - c.line_first_ply < hits.size() && "Node::match: ply beyond the sequence hits");
+      r = hits[c.ply - c.line_first_ply] != 0;
+      break;
+    }
+    case Op::kRelation:
+      assert(c.relation && "Node::match: :relation without relations");
+      r = c.relation->at(as<payload::RelationId>().id, c.ply - c.line_first_ply);
+      break;
+    case Op::kLine: r = match_line(*as<payload::Line>().spec, c); break;
+    case Op::kTagMatch: {
+      const uint8_t tag = as<payload::TagNumber>().tag;
+      assert(tag < 2 && "Node::match: at most two tags (CQL-Tagging)");
+      r = (d[0].matches(c) & c.tag_squares[tag]) != 0;
+      break;
+    }
     case Op::kEndgameEvaluation: r = endgame_evaluation(*this, c); break;
     case Op::kExchangeEvaluation: {
       const Bitboard victims = d.empty() ? ~Bitboard(0) : d[0].matches(c);
-      const std::optional<int> v = next_move_exchange(pos, c.next, victims, int(value));
+      const std::optional<int> v = next_move_exchange(pos, c.next, victims, as<payload::ExchangeDepth>().max_plies);
       r = v && range.contains(*v);
       break;
     }

@@ -3,13 +3,17 @@
 // per position by node.cpp without allocation or string work.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "chess/position.h"
 #include "chess/types.h"
+#include "cql/keywords.h"
 #include "db/stored_move.h"
+#include "eval/int_range.h"
+#include "eval/node_payload.h"
 #include "headers/game_info.h"
 #include "eval/pawn_structure.h"
 #include "eval/piece_mask.h"
@@ -103,85 +107,81 @@ struct Designator {
   bool operator==(const Designator&) const = default;
 };
 
-/// An integer range with bounds resolved to inclusive values; bounds written `end` / `end-N`
-/// are relative to the game's last main-line position and resolved per game.
-struct IntRange {
-  int64_t lo = INT64_MIN;  ///< inclusive lower bound (or N of end-N when lo_from_end)
-  int64_t hi = INT64_MAX;  ///< inclusive upper bound (or N of end-N when hi_from_end)
-  bool lo_from_end = false;
-  bool hi_from_end = false;
-  bool contains(int64_t v) const { return v >= lo && v <= hi; }
-  /// Membership with `end` = `end_value`.
-  bool contains(int64_t v, int64_t end_value) const {
-    int64_t l = lo_from_end ? end_value - lo : lo;
-    int64_t h = hi_from_end ? end_value - hi : hi;
-    return v >= l && v <= h;
-  }
-  bool operator==(const IntRange&) const = default;
-};
-
 /// What a node tests. Keyword ops are named after the keyword (seed 004, CQL-Position-List).
+/// The payload type an op reads (Node::payload, eval/node_payload.h) is named after
+/// "payload:"; ops without one carry payload::None.
 enum class Op : uint8_t {
   kTrue, kFalse,
   kDesignator,       // d[0] matches somewhere
   kMate, kStalemate, kCheck, kDoubleCheck, kContactCheck,  // d[0] optional checker filter
   kWtm, kBtm, kInitial, kTerminal,
-  kCastling,         // value = CastlingRight set given; exactly one of them held
-  kEndgame, kFen, kGameIsOver, kMatingMaterial, kCannotWin,  // kCannotWin: value = Color
-  kHalfmoveClock, kHalfmoveClockLimit, kFiftyMoveRule,
-  kRepetition,       // value = occurrence count (3 or 5)
-  kPieceCount, kPower, kPowerDifference, kPieceCountDifference, kAttackCount,
-  kRay,              // d = steps, value = RayFilter index
+  kCastling,         // payload: Castling (rights given); exactly one of them held
+  kEndgame,
+  kFen,              // payload: FenPosition
+  kGameIsOver, kMatingMaterial,
+  kCannotWin,        // payload: Side
+  kHalfmoveClock,
+  kHalfmoveClockLimit,  // payload: ClockLimit
+  kFiftyMoveRule,
+  kRepetition,       // payload: Occurrences (3 or 5)
+  kPieceCount, kPower,
+  kPowerDifference, kPieceCountDifference,  // payload: ColorsSwapped (one designator)
+  kAttackCount,
+  kRay,              // d = steps, payload: RayKind
   kInside,           // d[0] on d[0].squares restricted to the region
   kMoveFrom, kMoveTo, kPromote, kNoPromotion, kEnPassant,
-  kIsCastling,       // value = CastlingRight set (ANY_CASTLING if none given)
+  kIsCastling,       // payload: Castling (ANY_CASTLING if none given)
   kMoveNumber, kHalfmoveNumber,
-  kResult,           // value = bit set over db::ResultCode
+  kResult,           // payload: ResultSet
   kElo, kWhiteElo, kBlackElo,  // range; Elo 0 = none
   kList,             // lists[0] matches (a nested position list, e.g. :not (position ...))
   kAnd, kOr, kXor,   // over lists
   kCond,             // lists: condition, expression, ..., [default]
   // pawn and piece structure (CQL-S, eval/pawn_structure.h, eval/piece_structure.h)
-  kPawnCount,            // d[0] pawns, pawn = chain and ranges
-  kPawnCountDifference,  // d[0] [, d[1]], pawn = chain, range = difference
-  kGoodBishop,           // d[0] bishops, pawn->ranges = opponents : own
+  kPawnCount,            // d[0] pawns, payload: PawnSpec (chain and ranges)
+  kPawnCountDifference,  // d[0] [, d[1]], payload: PawnSpec (chain), range = difference
+  kGoodBishop,           // d[0] bishops, payload: PawnSpec (ranges = opponents : own)
   kOpposition,           // d[0] kings (K and/or k)
   kPerpendicular,        // d[0], d[1] line pieces
-  kUnstoppablePawns,     // d[0] pawns, pawn->ranges: none/one (sum) or two (white : black)
+  kUnstoppablePawns,     // d[0] pawns, payload: PawnSpec (ranges: none/one (sum) or two
+                         // (white : black))
   kPassedPawnRace,       // d[0] P and/or p; none: the side to move
   // ---- game traversal (eval/lookahead.h, eval/start_position.h)
-  kNextFact,         // value = next_fact bit the next move must produce
+  kNextFact,         // payload: NextFacts (the next move must produce one of them)
   kIsCheckCount,     // next move checks, and the mover's check count with it is in range
   kIsNull, kForced,  // the next move is a null move / the only legal move
-  kCheckCount,       // ranges[0], ranges[1]: checks White / Black received so far;
-                     // value = 1: only where that count was reached (start, or after a check)
+  kCheckCount,       // payload: CheckCounts (checks White / Black received so far)
   kNthCheck,         // the last move checked, and it was its side's n-th check, n in range
-  kStartPosition,    // the start position's Shuffle Chess number is in some of `ranges`
-  kVariant,          // value bits: 1 standard start rules (no variant tag), 2 chess960 tag
+  kStartPosition,    // payload: StartNumbers (the start's Shuffle Chess number is in one)
+  kVariant,          // payload: VariantRules
   kInsideVariation,  // the position belongs to a variation
-  kSequence,         // :sequence / :gappedsequence: value = sequence id (eval/sequence.h),
+  kSequence,         // :sequence / :gappedsequence: payload: SequenceId (eval/sequence.h),
                      // lists = its element lists (for the canonical form only),
                      // range.lo = range.hi = its SequenceSpec::Kind (for the planner)
-  kControl,          // :cut / :exclude with an argument lists[0], value = control bits;
+  kControl,          // :cut / :exclude with an argument lists[0], payload: ControlBits;
                      // true (the argument is evaluated on its own: Alternative::controls)
-  kAccumulate,       // :accumulate / :accumulate*: value = counter index (eval/accumulator.h);
+  kAccumulate,       // :accumulate / :accumulate*: payload: Counter (eval/accumulator.h);
                      // true (the counting is done before the lists are evaluated)
-  kSumRange,         // :sumrange: counter `value` is in range (eval/accumulator.h)
+  kSumRange,         // :sumrange: payload: Counter, whose value is in range
   kLineTable,        // a list decided over the line (nested counting keyword, :endmost,
-                     // :following, :preceding; eval/match_count.h): value = sequence id,
+                     // :following, :preceding; eval/match_count.h): payload: SequenceId,
                      // lists[0] = the list, range = the count range (canonical form only)
-  kLine,             // :line / :line*: `line` (eval/line.h)
-  kRelation,         // :relation: value = relation id (eval/relation.h)
-  kTagMatch,         // :tagmatch: the piece of tag number `value` matches d[0]
-  kEndgameEvaluation,  // Gaviota tablebases (eval/tablebase.h): value = outcome | star bit,
-                       // range = plies to mate, ranges[0] = piece counts with tables
+  kLine,             // :line / :line*: payload: Line (eval/line.h)
+  kRelation,         // :relation: payload: RelationId (eval/relation.h)
+  kTagMatch,         // :tagmatch: payload: TagNumber; the tagged piece matches d[0]
+  kEndgameEvaluation,  // Gaviota tablebases (analysis/tablebase.h): payload: TablebaseProbe,
+                       // range = plies to mate
   kExchangeEvaluation,  // next move's static exchange value (eval/exchange.h) in range;
-                        // value = max plies (0 = unlimited), d[0] = captured-piece filter
+                        // payload: ExchangeDepth, d[0] = captured-piece filter
   kMaxSwapEvaluation,   // best exchange value of d[0]'s moves to d[1] (eval/exchange.h) in range
-  kEvaluation,       // engine score in range (centipawns) or mate (eval/analysis.h);
-                     // value = EngineQuery::pack()
+  kEvaluation,       // engine score in range (centipawns) or mate (eval/analysis_keywords.h);
+                     // payload: EngineQueryBits
   kMoveEvaluation,   // engine score change of the next move of d[0] to d[1] in range (same)
 };
+
+/// How much a node costs to evaluate, for order_by_cost (SPEC-NOTES "Evaluation speed"): the
+/// keyword table's `cost` column (cql/keywords.h), copied by the compiler.
+using Cost = cql::Cost;
 
 class PositionList;
 struct LineSpec;  // compiled :line / :line* (eval/line.h)
@@ -190,14 +190,25 @@ struct LineSpec;  // compiled :line / :line* (eval/line.h)
 struct Node {
   Op op = Op::kTrue;
   bool negate = false;              ///< result inverted
-  int64_t value = 0;                ///< op-specific constant (see Op)
-  IntRange range;                   ///< op-specific range
-  std::vector<IntRange> ranges;     ///< op-specific further ranges (kCheckCount, kStartPosition)
-  std::vector<Designator> d;        ///< op-specific designators
+  Cost cost = Cost::kCheap;         ///< evaluation cost class (order_by_cost)
+  IntRange range;                   ///< the range the op's value must lie in (see Op)
+  std::vector<Designator> d;        ///< the designator arguments, in keyword order
   std::vector<std::shared_ptr<const PositionList>> lists;  ///< sub-lists (logic ops)
-  std::shared_ptr<const chess::Position> fen;  ///< kFen: the position to compare with
-  std::shared_ptr<const PawnCountSpec> pawn;  ///< pawn-structure ops: chain and ranges
-  std::shared_ptr<const LineSpec> line;       ///< kLine: the compiled move line
+  NodePayload payload;              ///< the op's constant data (see Op, eval/node_payload.h)
+
+  /// The payload of type `T`; asserts (debug builds) that the op carries that type.
+  template <class T>
+  const T& as() const {
+    const T* p = std::get_if<T>(&payload);
+    assert(p && "Node::as: payload of another type (see Op)");
+    return *p;
+  }
+  /// Sets the payload to `v` and returns it.
+  template <class T>
+  T& set(T v) {
+    payload = std::move(v);
+    return *std::get_if<T>(&payload);
+  }
 
   /// Evaluates the node in the position `c`.
   bool match(const PosCtx& c) const;

@@ -1,4 +1,5 @@
 #include "eval/pawn_structure.h"
+#include "eval/node_payload.h"
 
 #include <algorithm>
 #include <atomic>
@@ -494,5 +495,7 @@ bool wins_passed_pawn_race(const chess::Position& pos, Color c) {
   const int theirs = fastest_pawn(pos, them, pawns_only(c));
   return mine < theirs || (mine == theirs && pos.side_to_move() == c);
 }
+
+std::string payload::PawnSpec::key() const { return spec->swapped ? "~" : "="; }
 
 }  // namespace eval

@@ -100,7 +100,7 @@ class Program {
   /// True if some position list counts the checks given so far (:checkcount, :ischeck with
   /// a range: PosCtx::checks_given); replay skips the check test of every move otherwise.
   bool needs_check_counts() const { return needs_check_counts_; }
-  /// The sequences of all lists, indexed by sequence id (Node::value of Op::kSequence).
+  /// The sequences of all lists, indexed by sequence id (payload::SequenceId of Op::kSequence).
   /// A sequence nested in another's element list has the smaller id, so computing the
   /// tables in id order meets every sequence after the ones it contains.
   const std::vector<std::shared_ptr<const SequenceSpec>>& sequences() const { return sequences_; }
@@ -114,7 +114,7 @@ class Program {
   bool negated() const { return negated_; }
   /// True if some position list has :line / :line* (PosCtx::line_moves and start needed).
   bool needs_line_moves() const { return needs_line_moves_; }
-  /// The relations of all lists, indexed by relation id (Node::value of Op::kRelation).
+  /// The relations of all lists, indexed by relation id (payload::RelationId of Op::kRelation).
   const std::vector<std::shared_ptr<const RelationSpec>>& relations() const { return relations_; }
   /// True if some relation searches P2 in variations (relation:variations / :variationsonly).
   bool needs_relation_variations() const { return needs_relation_variations_; }

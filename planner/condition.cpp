@@ -31,16 +31,20 @@ bool run_holds(const Condition& c, const sig::MaterialKey& key) {
   switch (c.op) {
     case CondOp::kCountRun:
     case CondOp::kPowerRun: {
-      const int64_t v = material_of(key, c.pieces, c.op == CondOp::kPowerRun);
-      return v >= c.lo && v <= c.hi;
+      const cond::RunMaterial& m = c.as<cond::RunMaterial>();
+      const int64_t v = material_of(key, m.pieces, c.op == CondOp::kPowerRun);
+      return v >= m.lo && v <= m.hi;
     }
     case CondOp::kCountAtLeast:
-    case CondOp::kPowerAtLeast:
-      return material_of(key, c.pieces, c.op == CondOp::kPowerAtLeast) >= c.lo;
+    case CondOp::kPowerAtLeast: {
+      const cond::RunMaterial& m = c.as<cond::RunMaterial>();
+      return material_of(key, m.pieces, c.op == CondOp::kPowerAtLeast) >= m.lo;
+    }
     case CondOp::kDiffRun: {
-      int64_t v = material_of(key, c.pieces, c.value & 1, 1);
-      if (c.value & 2) v = -v;
-      return v >= c.lo && v <= c.hi;
+      const cond::RunMaterial& m = c.as<cond::RunMaterial>();
+      int64_t v = material_of(key, m.pieces, m.power, 1);
+      if (m.black_minus_white) v = -v;
+      return v >= m.lo && v <= m.hi;
     }
     default: return true;
   }
@@ -70,17 +74,21 @@ Condition ever(const eval::Designator& d) {
   if (d.pieces & cql::piece_mask::kEmpty) return leaf(CondOp::kTrue);
   if (!d.squares || !(d.pieces & cql::piece_mask::kAnyPiece)) return leaf(CondOp::kFalse);
   Condition c = leaf(CondOp::kEver);
-  c.pieces = d.pieces;
-  c.squares = d.squares;
+  c.set(cond::PieceSquares{d.pieces, d.squares, false});
   return c;
 }
 
-Condition range_leaf(CondOp op, const eval::IntRange& r) {
+/// A kPlyWindow / kMoveWindow leaf.
+Condition window(CondOp op, const eval::IntRange& r) {
   Condition c = leaf(op);
-  c.lo = r.lo;
-  c.hi = r.hi;
-  c.lo_from_end = r.lo_from_end;
-  c.hi_from_end = r.hi_from_end;
+  c.set(cond::Window{r});
+  return c;
+}
+
+/// A run test leaf over `pieces` with the bounds of `r`.
+Condition run_leaf(CondOp op, cql::PieceMask pieces, const eval::IntRange& r) {
+  Condition c = leaf(op);
+  c.set(cond::RunMaterial{pieces, r.lo, r.hi, false, false});
   return c;
 }
 
@@ -90,15 +98,9 @@ Condition count_condition(const eval::Designator& d, const eval::IntRange& r, bo
   // `~`, `~~` and tags count a part of the pieces of the kinds: like a part of the board,
   // only a lower bound carries over to the material.
   const bool part = d.promoted || d.not_promoted || d.tag >= 0;
-  if (d.squares == kAll && !part) {
-    Condition c = range_leaf(power ? CondOp::kPowerRun : CondOp::kCountRun, r);
-    c.pieces = d.pieces;
-    return c;
-  }
+  if (d.squares == kAll && !part) return run_leaf(power ? CondOp::kPowerRun : CondOp::kCountRun, d.pieces, r);
   if (r.lo < 1) return leaf(CondOp::kTrue);  // a part of the board may hold none
-  Condition c = range_leaf(power ? CondOp::kPowerAtLeast : CondOp::kCountAtLeast, r);
-  c.pieces = d.pieces;
-  return all_of({c, ever(d)});
+  return all_of({run_leaf(power ? CondOp::kPowerAtLeast : CondOp::kCountAtLeast, d.pieces, r), ever(d)});
 }
 
 Condition derive_node(const Node& n, size_t max_variants);
@@ -135,9 +137,10 @@ Condition derive_node(const Node& n, size_t max_variants) {
       if (n.d.size() != 1 || d.squares != kAll || (d.pieces & cql::piece_mask::kEmpty) ||
           d.promoted || d.not_promoted || d.tag >= 0)
         return leaf(CondOp::kTrue);
-      Condition c = range_leaf(CondOp::kDiffRun, n.range);
-      c.pieces = d.pieces;
-      c.value = (n.op == Op::kPowerDifference ? 1 : 0) + (n.value ? 2 : 0);
+      Condition c = run_leaf(CondOp::kDiffRun, d.pieces, n.range);
+      cond::RunMaterial& m = c.as<cond::RunMaterial>();
+      m.power = n.op == Op::kPowerDifference;
+      m.black_minus_white = n.as<eval::payload::ColorsSwapped>().swapped;
       return c;
     }
     case Op::kAttackCount:
@@ -153,45 +156,47 @@ Condition derive_node(const Node& n, size_t max_variants) {
     case Op::kMoveTo: return all_of({leaf(CondOp::kHasMove), ever(n.d[0])});
     case Op::kPromote: {
       Condition c = leaf(CondOp::kPromotion);
-      c.pieces = n.d[0].pieces;
+      c.set(cond::Promotion{n.d[0].pieces});
       return c;
     }
     case Op::kNoPromotion: return leaf(CondOp::kHasMove);
     case Op::kEnPassant: return leaf(CondOp::kEnPassant);
     case Op::kIsCastling: {
       Condition c = leaf(CondOp::kCastled);
-      c.lo = n.value;
+      c.set(cond::Castling{n.as<eval::payload::Castling>().rights, {}});
       return c;
     }
-    case Op::kHalfmoveNumber: return range_leaf(CondOp::kPlyWindow, n.range);
-    case Op::kMoveNumber: return range_leaf(CondOp::kMoveWindow, n.range);
+    case Op::kHalfmoveNumber: return window(CondOp::kPlyWindow, n.range);
+    case Op::kMoveNumber: return window(CondOp::kMoveWindow, n.range);
     case Op::kFen: {
+      const chess::Position* fen = n.as<eval::payload::FenPosition>().position.get();
       Condition c = leaf(CondOp::kMaterial);
-      c.lo = int64_t(sig::MaterialKey::of(*n.fen).bits());
-      c.boards.assign(chess::PIECE_NB, 0);
+      cond::FenMaterial& material = c.set(cond::FenMaterial{sig::MaterialKey::of(*fen).bits(), {}});
+      material.boards.assign(chess::PIECE_NB, 0);
       for (int pc = 0; pc < chess::PIECE_NB; ++pc)
         if (chess::type_of(chess::Piece(pc)) != chess::NO_PIECE_TYPE && chess::type_of(chess::Piece(pc)) < chess::PIECE_TYPE_NB)
-          c.boards[pc] = n.fen->pieces(chess::color_of(chess::Piece(pc)), chess::type_of(chess::Piece(pc)));
+          material.boards[pc] = fen->pieces(chess::color_of(chess::Piece(pc)), chess::type_of(chess::Piece(pc)));
       // Home pawns: present ones have not left yet, missing ones have (pawns never return).
       Condition home = leaf(CondOp::kHomePawns);
+      cond::HomePawns& pawns = home.set(cond::HomePawns{});
       for (int colour = 0; colour < 2; ++colour)
         for (int f = 0; f < 8; ++f) {
           chess::Square sq = chess::make_square(chess::File(f), colour ? chess::RANK_7 : chess::RANK_2);
-          bool present = n.fen->piece_on(sq) == chess::make_piece(chess::Color(colour), chess::PAWN);
-          (present ? home.lo : home.hi) |= int64_t(1) << (8 * colour + f);
+          bool present = fen->piece_on(sq) == chess::make_piece(chess::Color(colour), chess::PAWN);
+          (present ? pawns.present : pawns.gone) |= uint16_t(1u << (8 * colour + f));
         }
       return all_of({c, home});
     }
     case Op::kResult: {
       Condition c = leaf(CondOp::kResult);
-      c.lo = n.value;
+      c.set(cond::Results{n.as<eval::payload::ResultSet>().codes});
       return c;
     }
     case Op::kElo:
     case Op::kWhiteElo:
     case Op::kBlackElo: {
-      Condition c = range_leaf(CondOp::kElo, n.range);
-      c.value = n.op == Op::kElo ? 0 : n.op == Op::kWhiteElo ? 1 : 2;
+      Condition c = leaf(CondOp::kElo);
+      c.set(cond::Elo{n.range, uint8_t(n.op == Op::kElo ? 0 : n.op == Op::kWhiteElo ? 1 : 2)});
       return c;
     }
     case Op::kList: return derive(*n.lists[0], max_variants);
@@ -199,21 +204,21 @@ Condition derive_node(const Node& n, size_t max_variants) {
       // :line (eval/line.h): the played moves fit in the game, a numbered line starts at its
       // move number, and the first move is a :movefrom / :moveto with its designators (when
       // the colours are as written). :line*: the game has a position at ply n.
-      const eval::LineSpec& line = *n.line;
+      const eval::LineSpec& line = *n.as<eval::payload::Line>().spec;
       const eval::LineMoveSpec& m = line.moves[0];
       eval::IntRange plies;
       if (line.transposition) {
         plies.lo = plies.hi = int64_t(line.moves.size());
-        return range_leaf(CondOp::kPlyWindow, plies);
+        return window(CondOp::kPlyWindow, plies);
       }
       plies.lo = 0;
       plies.hi = int64_t(line.played);  // end - played
       plies.hi_from_end = true;
-      std::vector<Condition> kids{range_leaf(CondOp::kPlyWindow, plies)};
+      std::vector<Condition> kids{window(CondOp::kPlyWindow, plies)};
       if (line.first_fullmove) {
         eval::IntRange number;
         number.lo = number.hi = line.first_fullmove;
-        kids.push_back(range_leaf(CondOp::kMoveWindow, number));
+        kids.push_back(window(CondOp::kMoveWindow, number));
       }
       if (!line.relative_colors && m.kind == eval::LineMoveSpec::Kind::kNormal) {
         kids.push_back(ever(eval::Designator{m.from, m.from_promoted, m.from_not_promoted, m.from_squares}));
@@ -249,16 +254,14 @@ Condition derive_node(const Node& n, size_t max_variants) {
     // Exchange values depend on the whole board (eval/exchange.h): no signature condition.
     case Op::kExchangeEvaluation:
     case Op::kMaxSwapEvaluation: return leaf(CondOp::kTrue);
-    // Engine scores (eval/analysis.h) follow from no signature: no condition; the list's
+    // Engine scores (eval/analysis_keywords.h) follow from no signature: no condition; the list's
     // other items still prune before any engine search.
     case Op::kEvaluation:
     case Op::kMoveEvaluation: return leaf(CondOp::kTrue);
-    // Tablebase probes (eval/tablebase.h) need a total piece count some table holds
+    // Tablebase probes (analysis/tablebase.h) need a total piece count some table holds
     // (ranges[0], e.g. 2..3 with Debian's set): the game must reach such material.
     case Op::kEndgameEvaluation: {
-      Condition c = range_leaf(CondOp::kCountRun, n.ranges[0]);
-      c.pieces = cql::piece_mask::kAnyPiece;
-      return c;
+      return run_leaf(CondOp::kCountRun, cql::piece_mask::kAnyPiece, n.as<eval::payload::TablebaseProbe>().table_pieces);
     }
     default: return leaf(CondOp::kTrue);
   }
@@ -281,15 +284,14 @@ Condition weaken(const std::vector<std::vector<Node>>& variants, size_t max_vari
     for (const auto& v : variants) {
       Condition c = derive_node(v[i], max_variants);
       if (c.op == CondOp::kTrue) any_true = true;
-      else if (c.op == CondOp::kEver) ever_union[c.pieces] |= c.squares;
+      else if (c.op == CondOp::kEver) ever_union[c.as<cond::PieceSquares>().pieces] |= c.as<cond::PieceSquares>().squares;
       else if (c.op != CondOp::kFalse) others.emplace(c.describe(), std::move(c));
     }
     if (any_true || others.size() > max_variants) continue;  // position i tells nothing
     std::vector<Condition> kids;
     for (const auto& [pieces, squares] : ever_union) {
       Condition c = leaf(CondOp::kEver);
-      c.pieces = pieces;
-      c.squares = squares;
+      c.set(cond::PieceSquares{pieces, squares, false});
       kids.push_back(c);
     }
     for (auto& [text, c] : others) kids.push_back(std::move(c));
@@ -338,6 +340,7 @@ Condition derive(const eval::PositionList& list, size_t max_variants) {
     // in one material run together (kSameRun), not each in some run.
     std::vector<Condition> nodes;
     Condition same_run = leaf(CondOp::kSameRun);
+    same_run.set(cond::SameRun{});
     for (const Node& n : v) {
       Condition c = derive_node(n, max_variants);
       if (c.op == CondOp::kAnd) {
@@ -355,8 +358,8 @@ Condition derive(const eval::PositionList& list, size_t max_variants) {
       if (castling.negate || castling.op != Op::kIsCastling) continue;
       for (const Node& move : v) {
         if (move.negate || move.op != Op::kMoveNumber) continue;
-        Condition c = range_leaf(CondOp::kCastledAt, move.range);
-        c.value = int(castling.value & chess::ANY_CASTLING);
+        Condition c = leaf(CondOp::kCastledAt);
+        c.set(cond::Castling{uint8_t(castling.as<eval::payload::Castling>().rights & chess::ANY_CASTLING), move.range});
         nodes.push_back(std::move(c));
       }
     }
@@ -370,20 +373,19 @@ Condition derive(const eval::PositionList& list, size_t max_variants) {
       if (n.op == Op::kBtm) side = chess::BLACK;
     }
     if (terminal || mate) {
-      const int escape = terminal ? 0 : 1;  // value bit 0: null moves keep the game
+      const bool escape = !terminal;  // null moves keep the game
       for (Condition& c : nodes)
         if (c.op == CondOp::kEver) {
           c.op = CondOp::kFinalEver;
-          c.value = escape;
+          c.as<cond::PieceSquares>().or_null_moves = escape;
         }
       if (!same_run.kids.empty()) {
-        same_run.value = 2 | escape;
+        same_run.set(cond::SameRun{true, escape});
         nodes.push_back(std::move(same_run));
       }
       if (side >= 0) {
         Condition c = leaf(CondOp::kFinalSide);
-        c.lo = side;
-        c.value = escape;
+        c.set(cond::FinalSide{chess::Color(side), escape});
         nodes.push_back(std::move(c));
       }
     } else if (same_run.kids.size() == 1) {
@@ -428,10 +430,12 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
       for (const Condition& k : kids)
         if (k.holds(s, info)) return true;
       return false;
-    case CondOp::kEver:
+    case CondOp::kEver: {
+      const cond::PieceSquares& e = as<cond::PieceSquares>();
       for (int i = 0; i < 12; ++i)
-        if ((pieces >> i & 1) && (s.ever[piece_of_bit(i)] & squares)) return true;
+        if ((e.pieces >> i & 1) && (s.ever[piece_of_bit(i)] & e.squares)) return true;
       return false;
+    }
     case CondOp::kCountRun:
     case CondOp::kPowerRun:
     case CondOp::kCountAtLeast:
@@ -441,8 +445,9 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
         if (run_holds(*this, r.key)) return true;
       return false;
     case CondOp::kSameRun: {
-      if ((value & 1) && s.null_moves) return true;
-      size_t first = (value & 2) && !s.material.empty() ? s.material.size() - 1 : 0;
+      const cond::SameRun& runs = as<cond::SameRun>();
+      if (runs.or_null_moves && s.null_moves) return true;
+      size_t first = runs.last_only && !s.material.empty() ? s.material.size() - 1 : 0;
       for (size_t i = first; i < s.material.size(); ++i) {
         bool all = true;
         for (const Condition& k : kids) all = all && run_holds(k, s.material[i].key);
@@ -450,19 +455,24 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
       }
       return false;
     }
-    case CondOp::kFinalEver:
-      if ((value & 1) && s.null_moves) return true;
+    case CondOp::kFinalEver: {
+      const cond::PieceSquares& e = as<cond::PieceSquares>();
+      if (e.or_null_moves && s.null_moves) return true;
       for (int i = 0; i < 12; ++i)
-        if ((pieces >> i & 1) && (s.final[piece_of_bit(i)] & squares)) return true;
+        if ((e.pieces >> i & 1) && (s.final[piece_of_bit(i)] & e.squares)) return true;
       return false;
-    case CondOp::kFinalSide: return ((value & 1) && s.null_moves) || s.final_side() == chess::Color(lo);
+    }
+    case CondOp::kFinalSide: {
+      const cond::FinalSide& f = as<cond::FinalSide>();
+      return (f.or_null_moves && s.null_moves) || s.final_side() == f.side;
+    }
     case CondOp::kFinalMate: return s.null_moves || s.final_mate();
     case CondOp::kFinalStalemate: return s.null_moves || s.final_stalemate();
     case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
     case CondOp::kDoubleCheck: return s.double_checks != 0;
     case CondOp::kPromotion:
       for (int i = 0; i < 12; ++i) {
-        if (!(pieces >> i & 1)) continue;
+        if (!(as<cond::Promotion>().pieces >> i & 1)) continue;
         chess::PieceType pt = kPieceTypeOfBit[i % 6];
         if (pt >= chess::KNIGHT && pt <= chess::QUEEN && s.promoted(chess::Color(i / 6), pt)) return true;
       }
@@ -476,22 +486,25 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
     case CondOp::kMoveWindow:
     case CondOp::kResult:
     case CondOp::kElo: return *shared_field_test(*this, s, info);
-    case CondOp::kMaterial:
+    case CondOp::kMaterial: {
+      const cond::FenMaterial& m = as<cond::FenMaterial>();
       for (const sig::MaterialRun& r : s.material) {
-        if (int64_t(r.key.bits()) != lo) continue;
+        if (r.key.bits() != m.key) continue;
         bool fits = true;
-        for (int pc = 0; pc < chess::PIECE_NB && fits; ++pc) fits = (boards[pc] & ~s.ever[pc]) == 0;
+        for (int pc = 0; pc < chess::PIECE_NB && fits; ++pc) fits = (m.boards[pc] & ~s.ever[pc]) == 0;
         if (fits) return true;
       }
       return false;
+    }
     case CondOp::kHomePawns: {
       // Ply p has home pawn (c, f) iff p < home_pawn_until[c][f]: the wanted plies are
       // [max until of the gone ones, min until of the present ones).
+      const cond::HomePawns& home = as<cond::HomePawns>();
       int64_t from = 0, to = int64_t(s.plies) + 1;
       for (int i = 0; i < 16; ++i) {
         int64_t until = s.home_pawn_until[i / 8][i % 8];
-        if (lo >> i & 1) to = std::min(to, until);
-        if (hi >> i & 1) from = std::max(from, until);
+        if (home.present >> i & 1) to = std::min(to, until);
+        if (home.gone >> i & 1) from = std::max(from, until);
       }
       return from < to;
     }
@@ -530,7 +543,15 @@ bool Condition::needs_game_info() const {
 }
 
 std::string Condition::describe() const {
-  std::string r = range_text(lo, hi, lo_from_end, hi_from_end);
+  // the range of the op's payload, if it has one
+  std::string r;
+  if (const auto* m = std::get_if<cond::RunMaterial>(&payload)) r = range_text(m->lo, m->hi, false, false);
+  if (const auto* w = std::get_if<cond::Window>(&payload))
+    r = range_text(w->range.lo, w->range.hi, w->range.lo_from_end, w->range.hi_from_end);
+  if (const auto* c = std::get_if<cond::Castling>(&payload))
+    r = range_text(c->moves.lo, c->moves.hi, c->moves.lo_from_end, c->moves.hi_from_end);
+  if (const auto* e = std::get_if<cond::Elo>(&payload))
+    r = range_text(e->range.lo, e->range.hi, e->range.lo_from_end, e->range.hi_from_end);
   switch (op) {
     case CondOp::kTrue: return "true";
     case CondOp::kFalse: return "false";
@@ -544,38 +565,48 @@ std::string Condition::describe() const {
       }
       return s;
     }
-    case CondOp::kEver: return "ever(" + mask_text(pieces) + squares_text(squares) + ")";
-    case CondOp::kCountRun: return "material count " + mask_text(pieces) + " in " + r;
-    case CondOp::kCountAtLeast: return "material count " + mask_text(pieces) + " >= " + std::to_string(lo);
-    case CondOp::kPowerRun: return "material power " + mask_text(pieces) + " in " + r;
-    case CondOp::kPowerAtLeast: return "material power " + mask_text(pieces) + " >= " + std::to_string(lo);
-    case CondOp::kDiffRun:
-      return std::string("material ") + (value & 1 ? "power" : "count") + " difference " +
-             mask_text(pieces) + (value & 2 ? " (black-white)" : "") + " in " + r;
+    case CondOp::kEver:
+      return "ever(" + mask_text(as<cond::PieceSquares>().pieces) + squares_text(as<cond::PieceSquares>().squares) + ")";
+    case CondOp::kCountRun: return "material count " + mask_text(as<cond::RunMaterial>().pieces) + " in " + r;
+    case CondOp::kCountAtLeast:
+      return "material count " + mask_text(as<cond::RunMaterial>().pieces) + " >= " + std::to_string(as<cond::RunMaterial>().lo);
+    case CondOp::kPowerRun: return "material power " + mask_text(as<cond::RunMaterial>().pieces) + " in " + r;
+    case CondOp::kPowerAtLeast:
+      return "material power " + mask_text(as<cond::RunMaterial>().pieces) + " >= " + std::to_string(as<cond::RunMaterial>().lo);
+    case CondOp::kDiffRun: {
+      const cond::RunMaterial& m = as<cond::RunMaterial>();
+      return std::string("material ") + (m.power ? "power" : "count") + " difference " + mask_text(m.pieces) +
+             (m.black_minus_white ? " (black-white)" : "") + " in " + r;
+    }
     case CondOp::kFinalMate: return "final position mate";
     case CondOp::kFinalStalemate: return "final position stalemate";
     case CondOp::kAnyCheck: return "some check";
     case CondOp::kDoubleCheck: return "some double check";
-    case CondOp::kPromotion: return "promotion to " + mask_text(pieces);
+    case CondOp::kPromotion: return "promotion to " + mask_text(as<cond::Promotion>().pieces);
     case CondOp::kEnPassant: return "en passant played";
     case CondOp::kHasVariations: return "has variations";
-    case CondOp::kCastled: return "castled (rights " + std::to_string(lo) + ")";
-    case CondOp::kCastledAt: return "castled (rights " + std::to_string(value) + ") at move number in " + r;
+    case CondOp::kCastled: return "castled (rights " + std::to_string(as<cond::Castling>().rights) + ")";
+    case CondOp::kCastledAt:
+      return "castled (rights " + std::to_string(as<cond::Castling>().rights) + ") at move number in " + r;
     case CondOp::kHasMove: return "has a move";
     case CondOp::kPlyWindow: return "ply in " + r;
     case CondOp::kMoveWindow: return "move number in " + r;
     case CondOp::kMaterial: return "material and squares of a :fen position";
     case CondOp::kHomePawns: return "home pawns present/gone at one ply";
-    case CondOp::kFinalEver: return "final(" + mask_text(pieces) + squares_text(squares) + ")";
-    case CondOp::kFinalSide: return std::string("final side to move ") + (lo ? "black" : "white");
+    case CondOp::kFinalEver:
+      return "final(" + mask_text(as<cond::PieceSquares>().pieces) + squares_text(as<cond::PieceSquares>().squares) + ")";
+    case CondOp::kFinalSide:
+      return std::string("final side to move ") + (as<cond::FinalSide>().side == chess::BLACK ? "black" : "white");
     case CondOp::kSameRun: {
       std::string t;
       for (const Condition& k : kids) t += (t.empty() ? "" : ", ") + k.describe();
-      return std::string(value & 2 ? "last material run with {" : "one material run with {") + t + "}";
+      return std::string(as<cond::SameRun>().last_only ? "last material run with {" : "one material run with {") + t + "}";
     }
-    case CondOp::kResult: return "result in set " + std::to_string(lo);
-    case CondOp::kElo:
-      return std::string(value == 1 ? "white " : value == 2 ? "black " : "either ") + "Elo in " + r;
+    case CondOp::kResult: return "result in set " + std::to_string(as<cond::Results>().codes);
+    case CondOp::kElo: {
+      const uint8_t which = as<cond::Elo>().which;
+      return std::string(which == 1 ? "white " : which == 2 ? "black " : "either ") + "Elo in " + r;
+    }
   }
   return "?";
 }

@@ -4,8 +4,10 @@
 // always decides.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "chess/types.h"
@@ -15,56 +17,143 @@
 
 namespace planner {
 
-/// What a condition tests.
+/// What a condition tests. The payload type an op reads (Condition::payload) follows
+/// "payload:"; ops without one carry cond::None.
 enum class CondOp : uint8_t {
   kTrue,          ///< nothing known: keep the game
   kFalse,         ///< the list can never match
   kAnd,           ///< all kids hold
   kOr,            ///< some kid holds
-  kEver,          ///< some kind of `pieces` stood on a square of `squares` in some position
-  kCountRun,      ///< some material run has count(pieces) in [lo, hi] (whole board)
-  kCountAtLeast,  ///< some material run has count(pieces) >= lo (a part of the board)
-  kPowerRun,      ///< some material run has power(pieces) in [lo, hi]
-  kPowerAtLeast,  ///< some material run has power(pieces) >= lo
-  kDiffRun,       ///< some run has (white - black) count or power of `pieces` in [lo, hi]
+  kEver,          ///< payload: PieceSquares; some of its kinds stood on one of its squares in
+                  ///< some position
+  kCountRun,      ///< payload: RunMaterial; some material run has count(pieces) in [lo, hi]
+                  ///< (whole board)
+  kCountAtLeast,  ///< payload: RunMaterial; some run has count(pieces) >= lo (a part of the board)
+  kPowerRun,      ///< payload: RunMaterial; some run has power(pieces) in [lo, hi]
+  kPowerAtLeast,  ///< payload: RunMaterial; some run has power(pieces) >= lo
+  kDiffRun,       ///< payload: RunMaterial; some run has (white - black) count or power of
+                  ///< `pieces` in [lo, hi]
   kFinalMate,     ///< the final position is mate (or a null move makes it unknowable)
   kFinalStalemate,///< the final position is stalemate (or null moves)
   kAnyCheck,      ///< some position has the side to move in check
   kDoubleCheck,   ///< some position has the side to move in double check (either colour:
                   ///< Signature::double_checks != 0; colour-blind, so :flipcolor needs nothing)
-  kPromotion,     ///< a promotion to one of the kinds in `pieces` was played
+  kPromotion,     ///< payload: Promotion; a promotion to one of its kinds was played
   kEnPassant,     ///< an en-passant capture was played
   kHasVariations, ///< the record has variations (Signature::has_variations)
-  kCastled,       ///< a castling with one of the rights in `lo` was played
-  kCastledAt,     ///< a castling with one of the rights in `value` was played from a position
-                  ///< whose full-move number lies in the range (lo, hi, *_from_end): one
-                  ///< variant's `:iscastling` and `:movenumber` at the same position
+  kCastled,       ///< payload: Castling; a castling with one of its rights was played
+  kCastledAt,     ///< payload: Castling; a castling with one of its rights was played from a
+                  ///< position whose full-move number lies in `moves`: one variant's
+                  ///< `:iscastling` and `:movenumber` at the same position
   kHasMove,       ///< the main line has at least one move
-  kPlyWindow,     ///< some ply 0..N lies in the range (lo, hi, *_from_end)
-  kMoveWindow,    ///< some position's full-move number lies in the range
-  kMaterial,      ///< some run has exactly the material key `lo` and every piece of `boards`
-                  ///< stands on squares it ever occupied (:fen)
-  kSameRun,       ///< one material run satisfies every kid (kids: run tests only); value
-                  ///< bit 1: the last run only, bit 0: or the game has null moves
-  kFinalEver,     ///< like kEver on the final position (value bit 0: or null moves)
-  kFinalSide,     ///< the side to move at the final position is `lo` (value bit 0: or null
-                  ///< moves)
-  kHomePawns,     ///< some ply has the home pawns of mask `lo` present and those of `hi`
-                  ///< gone (bit 8 * colour + file), by Signature::home_pawn_until
-  kResult,        ///< GameInfo result bit in `lo`
-  kElo,           ///< GameInfo Elo (`lo`.. `hi`; which: value 0 either, 1 white, 2 black)
+  kPlyWindow,     ///< payload: Window; some ply 0..N lies in the range
+  kMoveWindow,    ///< payload: Window; some position's full-move number lies in the range
+  kMaterial,      ///< payload: FenMaterial; some run has exactly its material key and every
+                  ///< piece of its boards stands on squares it ever occupied (:fen)
+  kSameRun,       ///< payload: SameRun; one material run satisfies every kid (kids: run
+                  ///< tests only)
+  kFinalEver,     ///< payload: PieceSquares; like kEver on the final position
+  kFinalSide,     ///< payload: FinalSide; the side to move at the final position
+  kHomePawns,     ///< payload: HomePawns; some ply has its present home pawns there and its
+                  ///< gone ones gone, by Signature::home_pawn_until
+  kResult,        ///< payload: Results; the GameInfo result is one of them
+  kElo,           ///< payload: Elo; a GameInfo Elo in its range
 };
+
+/// The typed per-family payloads of a Condition (issue 15).
+namespace cond {
+
+/// The ops without data.
+struct None {};
+/// kEver, kFinalEver: some kind of `pieces` on a square of `squares`.
+struct PieceSquares {
+  cql::PieceMask pieces = 0;
+  chess::Bitboard squares = ~chess::Bitboard(0);
+  bool or_null_moves = false;  ///< kFinalEver: a game with null moves also holds
+};
+/// The run tests (kCountRun, kCountAtLeast, kPowerRun, kPowerAtLeast, kDiffRun): the count or
+/// power of the kinds `pieces` in one material run, in [lo, hi] (the AtLeast ops: >= lo).
+struct RunMaterial {
+  cql::PieceMask pieces = 0;
+  int64_t lo = 0, hi = 0;
+  bool power = false;              ///< kDiffRun: power instead of count
+  bool black_minus_white = false;  ///< kDiffRun: black - white (colours swapped)
+};
+/// kPlyWindow, kMoveWindow: the plies / full-move numbers (bounds may count from the end).
+struct Window {
+  eval::IntRange range;
+};
+/// kCastled, kCastledAt: chess::CastlingRight bits; kCastledAt: the full-move numbers.
+struct Castling {
+  uint8_t rights = 0;
+  eval::IntRange moves;
+};
+/// kPromotion: the kinds promoted to.
+struct Promotion {
+  cql::PieceMask pieces = 0;
+};
+/// kMaterial: the material key (sig::MaterialKey::bits) and the squares of every piece
+/// (16 boards, index chess::Piece) of a :fen position.
+struct FenMaterial {
+  uint64_t key = 0;
+  std::vector<chess::Bitboard> boards;
+};
+/// kHomePawns: home pawns present / gone at one ply (bit 8 * colour + file).
+struct HomePawns {
+  uint16_t present = 0, gone = 0;
+};
+/// kResult: bit set over db::ResultCode.
+struct Results {
+  uint8_t codes = 0;
+};
+/// kElo: the Elo range; which: 0 either player, 1 White, 2 Black.
+struct Elo {
+  eval::IntRange range;
+  uint8_t which = 0;
+};
+/// kFinalSide: the side to move at the final position.
+struct FinalSide {
+  chess::Color side = chess::WHITE;
+  bool or_null_moves = false;  ///< a game with null moves also holds
+};
+/// kSameRun: which runs count.
+struct SameRun {
+  bool last_only = false;      ///< the last material run only (the final position)
+  bool or_null_moves = false;  ///< a game with null moves also holds
+};
+
+}  // namespace cond
+
+using CondPayload = std::variant<cond::None, cond::PieceSquares, cond::RunMaterial, cond::Window,
+                                 cond::Castling, cond::Promotion, cond::FenMaterial,
+                                 cond::HomePawns, cond::Results, cond::Elo, cond::FinalSide,
+                                 cond::SameRun>;
 
 /// A node of a necessary condition.
 struct Condition {
   CondOp op = CondOp::kTrue;
-  cql::PieceMask pieces = 0;               ///< kinds tested (kEver, counts, promotions)
-  chess::Bitboard squares = ~chess::Bitboard(0);  ///< kEver squares
-  int64_t lo = 0, hi = 0;                  ///< op-specific bounds / values
-  bool lo_from_end = false, hi_from_end = false;  ///< kPlyWindow / kMoveWindow `end-N`
-  int value = 0;                           ///< op-specific (kDiffRun: 0 count, 1 power; +2 = negate)
-  std::vector<chess::Bitboard> boards;     ///< kMaterial: squares per chess::Piece (16)
-  std::vector<Condition> kids;             ///< kAnd / kOr
+  CondPayload payload;                     ///< the op's data (see CondOp)
+  std::vector<Condition> kids;             ///< kAnd / kOr / kSameRun
+
+  /// The payload of type `T`; asserts (debug builds) that the op carries that type.
+  template <class T>
+  const T& as() const {
+    const T* p = std::get_if<T>(&payload);
+    assert(p && "Condition::as: payload of another type (see CondOp)");
+    return *p;
+  }
+  template <class T>
+  T& as() {
+    T* p = std::get_if<T>(&payload);
+    assert(p && "Condition::as: payload of another type (see CondOp)");
+    return *p;
+  }
+  /// Sets the payload to `v` and returns it.
+  template <class T>
+  T& set(T v) {
+    payload = std::move(v);
+    return *std::get_if<T>(&payload);
+  }
 
   /// Evaluates on a decoded signature (decoded at least to scope()) and header values.
   bool holds(const sig::Signature& s, const eval::GameInfo* info) const;

@@ -22,21 +22,22 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     // sum, so "some run has at most hi" needs that sum <= hi. Lower bounds say nothing else.
     case CondOp::kCountRun:
     case CondOp::kPowerRun:
-      return material_of(s.min_material, pieces, op == CondOp::kPowerRun) <= hi;
+      return material_of(s.min_material, as<cond::RunMaterial>().pieces, op == CondOp::kPowerRun) <=
+             as<cond::RunMaterial>().hi;
     case CondOp::kSameRun:
-      if ((value & 1) && s.null_moves()) return true;
+      if (as<cond::SameRun>().or_null_moves && s.null_moves()) return true;
       for (const Condition& k : kids)
         if (!k.holds_summary(s, info)) return false;
       return true;
     case CondOp::kMaterial: {  // an exact key has at least the least counts of every kind
-      const sig::MaterialKey key(uint64_t(lo) & sig::MaterialKey::kValidBits);
+      const sig::MaterialKey key(as<cond::FenMaterial>().key & sig::MaterialKey::kValidBits);
       for (int nibble = 0; nibble < 10; ++nibble)
         if ((key.bits() >> (4 * nibble) & 15) < (s.min_material.bits() >> (4 * nibble) & 15)) return false;
       return true;
     }
     case CondOp::kPromotion:
       for (int i = 0; i < 12; ++i) {
-        if (!(pieces >> i & 1)) continue;
+        if (!(as<cond::Promotion>().pieces >> i & 1)) continue;
         chess::PieceType pt = kPieceTypeOfBit[i % 6];
         if (pt >= chess::KNIGHT && pt <= chess::QUEEN && (s.promoted_types >> (pt - chess::KNIGHT) & 1)) return true;
       }
@@ -48,7 +49,10 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     case CondOp::kFinalEver:
     case CondOp::kHomePawns: return true;
     // The header-scope tests, exactly as holds() computes them.
-    case CondOp::kFinalSide: return ((value & 1) && s.null_moves()) || s.final_side() == chess::Color(lo);
+    case CondOp::kFinalSide: {
+      const cond::FinalSide& f = as<cond::FinalSide>();
+      return (f.or_null_moves && s.null_moves()) || s.final_side() == f.side;
+    }
     case CondOp::kFinalMate: return s.null_moves() || s.final_mate();
     case CondOp::kFinalStalemate: return s.null_moves() || s.final_stalemate();
     case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;

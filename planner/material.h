@@ -71,29 +71,36 @@ inline bool in_window(int64_t lo, int64_t hi, bool lo_end, bool hi_end, int64_t 
 template <class S>
 std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval::GameInfo* info) {
   switch (c.op) {
-    case CondOp::kCastled: return (s.castlings & c.lo) != 0;
+    case CondOp::kCastled: return (s.castlings & c.as<cond::Castling>().rights) != 0;
     case CondOp::kCastledAt: {
+      const cond::Castling& castling = c.as<cond::Castling>();
+      const eval::IntRange& r = castling.moves;
       const int64_t last = sig::full_move_number(s.start_game_ply, s.plies);
       for (int bit = 0; bit < 4; ++bit) {
-        if (!((s.castlings & c.value) >> bit & 1)) continue;
+        if (!((s.castlings & castling.rights) >> bit & 1)) continue;
         const int64_t move = sig::full_move_number(s.start_game_ply, s.castling_plies[bit]);
-        if (in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, move, move, last)) return true;
+        if (in_window(r.lo, r.hi, r.lo_from_end, r.hi_from_end, move, move, last)) return true;
       }
       return false;
     }
     case CondOp::kHasMove: return s.plies > 0;
-    case CondOp::kPlyWindow: return in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, 0, s.plies, s.plies);
+    case CondOp::kPlyWindow: {
+      const eval::IntRange& r = c.as<cond::Window>().range;
+      return in_window(r.lo, r.hi, r.lo_from_end, r.hi_from_end, 0, s.plies, s.plies);
+    }
     case CondOp::kMoveWindow: {
+      const eval::IntRange& r = c.as<cond::Window>().range;
       const int64_t first = sig::full_move_number(s.start_game_ply, 0);
       const int64_t last = sig::full_move_number(s.start_game_ply, s.plies);
-      return in_window(c.lo, c.hi, c.lo_from_end, c.hi_from_end, first, last, last);
+      return in_window(r.lo, r.hi, r.lo_from_end, r.hi_from_end, first, last, last);
     }
-    case CondOp::kResult: return !info || ((c.lo >> info->result) & 1);
+    case CondOp::kResult: return !info || ((c.as<cond::Results>().codes >> info->result) & 1);
     case CondOp::kElo: {
       if (!info) return true;
-      auto in = [&](int64_t v) { return v >= c.lo && v <= c.hi; };
-      if (c.value == 1) return in(info->white_elo);
-      if (c.value == 2) return in(info->black_elo);
+      const cond::Elo& elo = c.as<cond::Elo>();
+      auto in = [&](int64_t v) { return v >= elo.range.lo && v <= elo.range.hi; };
+      if (elo.which == 1) return in(info->white_elo);
+      if (elo.which == 2) return in(info->black_elo);
       return in(info->white_elo) || in(info->black_elo);
     }
     default: return std::nullopt;

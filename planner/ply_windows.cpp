@@ -35,7 +35,7 @@ bool item_of(const eval::Node& n, PlyWindows::Item& item) {
     case eval::Op::kMoveNumber: item.kind = PlyWindows::Item::kMove; item.range = n.range; return true;
     case eval::Op::kIsCastling:  // the next (main-line) move is a castling of these rights
       item.kind = PlyWindows::Item::kCastling;
-      item.pieces = uint32_t(n.value) & chess::ANY_CASTLING;
+      item.pieces = n.as<eval::payload::Castling>().rights & chess::ANY_CASTLING;
       return true;
     default: return false;
   }

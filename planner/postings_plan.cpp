@@ -47,12 +47,12 @@ Result material_classes(const std::vector<Condition>& kids, const Postings& p) {
   auto field_of = [](int bit) { return 4 * (bit / 6) + (bit % 6 - 1); };  // bits Q R B N of a side
   for (const Condition& k : kids) {
     if (k.op != CondOp::kCountRun) continue;
-    uint32_t mask = k.pieces & 0xFFF;
+    uint32_t mask = k.as<cond::RunMaterial>().pieces & 0xFFF;
     if (mask & ((1u << 5) | (1u << 11))) continue;  // pawns: not in the class
     const int64_t kings = ((mask & 1) ? 1 : 0) + ((mask >> 6 & 1) ? 1 : 0);
     mask &= ~((1u << 0) | (1u << 6));
     if (!mask) continue;
-    const int64_t lo = k.lo - kings, hi = k.hi - kings;
+    const int64_t lo = k.as<cond::RunMaterial>().lo - kings, hi = k.as<cond::RunMaterial>().hi - kings;
     if (std::popcount(mask) == 1) {  // one kind: count in [lo, hi]
       const int f = field_of(std::countr_zero(mask));
       uint8_t values = 0;
@@ -141,8 +141,9 @@ void and_into(Result& acc, Result s) {
 /// A run test (kCountRun, kPowerRun) with a sum over the kinds of `c.pieces` in [lo, hi]:
 /// every kind contributes >= 0 (kings a fixed amount), so each non-king kind on its own is at
 /// most hi minus the kings' part, and a lone kind also at least lo minus it.
-Result run_sum(const Condition& c, const Postings& p) {
-  const bool power = c.op == CondOp::kPowerRun;
+Result run_sum(const Condition& test, const Postings& p) {
+  const bool power = test.op == CondOp::kPowerRun;
+  const cond::RunMaterial& c = test.as<cond::RunMaterial>();
   int64_t fixed = 0;  // kings
   std::vector<int> kinds;
   for (int i = 0; i < 12; ++i) {
@@ -191,9 +192,11 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
       for (const GameSet& s : kids) ptrs.push_back(&s);
       return GameSet::unite(ptrs);
     }
-    case CondOp::kEver: return ever(p, c.pieces, c.squares);
-    case CondOp::kFinalEver:  // final[] is a subset of ever[]
-      return or_null_moves(ever(p, c.pieces, c.squares), p, c.value & 1);
+    case CondOp::kEver: return ever(p, c.as<cond::PieceSquares>().pieces, c.as<cond::PieceSquares>().squares);
+    case CondOp::kFinalEver: {  // final[] is a subset of ever[]
+      const cond::PieceSquares& e = c.as<cond::PieceSquares>();
+      return or_null_moves(ever(p, e.pieces, e.squares), p, e.or_null_moves);
+    }
     case CondOp::kCountRun:
     case CondOp::kPowerRun: return run_sum(c, p);
     case CondOp::kSameRun: {
@@ -201,13 +204,14 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
       Result acc;
       for (const Condition& k : c.kids) and_into(acc, posting_set(k, p));
       and_into(acc, material_classes(c.kids, p));  // ... and all of them in one run
-      return or_null_moves(std::move(acc), p, c.value & 1);
+      return or_null_moves(std::move(acc), p, c.as<cond::SameRun>().or_null_moves);
     }
     case CondOp::kFinalMate: return or_null_moves(flag(p, sig::kFlagFinalMate), p, true);
     case CondOp::kFinalStalemate: return or_null_moves(flag(p, sig::kFlagFinalStalemate), p, true);
     case CondOp::kFinalSide:
-      return or_null_moves(flag(p, c.lo == chess::WHITE ? sig::kFlagFinalWhiteToMove : sig::kFlagFinalBlackToMove),
-                           p, c.value & 1);
+      return or_null_moves(flag(p, c.as<cond::FinalSide>().side == chess::WHITE ? sig::kFlagFinalWhiteToMove
+                                                                                : sig::kFlagFinalBlackToMove),
+                           p, c.as<cond::FinalSide>().or_null_moves);
     case CondOp::kAnyCheck:
       return unite_keys(p, {sig::flag_key(sig::kFlagWhiteInCheck), sig::flag_key(sig::kFlagBlackInCheck)});
     case CondOp::kDoubleCheck:
@@ -215,7 +219,7 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
     case CondOp::kPromotion: {
       std::vector<uint32_t> keys;
       for (int i = 0; i < 12; ++i) {
-        if (!(c.pieces >> i & 1)) continue;
+        if (!(c.as<cond::Promotion>().pieces >> i & 1)) continue;
         const chess::PieceType pt = kPieceTypeOfBit[i % 6];
         if (pt >= chess::KNIGHT && pt <= chess::QUEEN) keys.push_back(sig::promotion_key(chess::Color(i / 6), pt));
       }
@@ -226,19 +230,21 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
     case CondOp::kCastled: {
       std::vector<uint32_t> keys;
       for (int bit = 0; bit < 4; ++bit)
-        if (c.lo >> bit & 1) keys.push_back(sig::castling_key(bit));
+        if (c.as<cond::Castling>().rights >> bit & 1) keys.push_back(sig::castling_key(bit));
       return unite_keys(p, keys);
     }
     case CondOp::kCastledAt: {
       // The move-number buckets overlapping the range; a bound from the game's end is
       // known only per game: every bucket then.
       std::vector<uint32_t> keys;
+      const cond::Castling& castling = c.as<cond::Castling>();
+      const eval::IntRange& r = castling.moves;
       for (int bit = 0; bit < 4; ++bit) {
-        if (!(c.value >> bit & 1)) continue;
+        if (!(castling.rights >> bit & 1)) continue;
         for (int b = 0; b < 8; ++b) {
           const int64_t first = sig::kCastlingMoveBuckets[b];
           const int64_t last = b < 7 ? sig::kCastlingMoveBuckets[b + 1] - 1 : INT64_MAX;
-          if (c.lo_from_end || c.hi_from_end || (c.lo <= last && c.hi >= first))
+          if (r.lo_from_end || r.hi_from_end || (r.lo <= last && r.hi >= first))
             keys.push_back(sig::castling_move_key(bit, b));
         }
       }
@@ -248,7 +254,8 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
     case CondOp::kMaterial: {
       // :fen: exactly this material in some run (each kind's count in some run) and every
       // piece on a square its kind ever occupied.
-      const sig::MaterialKey key(uint64_t(c.lo));
+      const cond::FenMaterial& material = c.as<cond::FenMaterial>();
+      const sig::MaterialKey key(material.key);
       Result acc;
       for (int colour = 0; colour < 2; ++colour)
         for (int pt = chess::PAWN; pt <= chess::QUEEN; ++pt) {
@@ -256,8 +263,8 @@ std::optional<GameSet> posting_set(const Condition& c, const Postings& p) {
           const int n = key.count(chess::Color(colour), chess::PieceType(pt));
           and_into(acc, unite_keys(p, {sig::count_key(pc, n)}));
         }
-      for (size_t pc = 0; pc < c.boards.size(); ++pc)
-        for (chess::Bitboard b = c.boards[pc]; b; b &= b - 1)
+      for (size_t pc = 0; pc < material.boards.size(); ++pc)
+        for (chess::Bitboard b = material.boards[pc]; b; b &= b - 1)
           and_into(acc, unite_keys(p, {sig::ever_key(chess::Piece(pc), __builtin_ctzll(b))}));
       return acc;
     }

@@ -17,6 +17,7 @@
 #include "db/database.h"
 #include "cli_test_util.h"
 #include "import/importer.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -41,10 +42,8 @@ size_t count_of(const std::string& text, const std::string& what) {
 class CliQueryTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ =
-        new fs::path(fs::temp_directory_path() / ("cqldb-cli-query-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
+    tmp_ = new cqltest::TempDir("cli-query");
+    dir_ = &tmp_->path;
     // A game whose names need JSON escaping.
     std::ofstream(*dir_ / "escape.pgn", std::ios::binary)
         << "[Event \"Tab\there\"]\n[Site \"?\"]\n[Date \"2001.02.03\"]\n[Round \"1\"]\n"
@@ -58,8 +57,9 @@ class CliQueryTest : public ::testing::Test {
                          import::ImportOptions{}, nullptr);
   }
   static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete tmp_;
+    tmp_ = nullptr;
+    dir_ = nullptr;
   }
 
   /// Runs `cqldb query --db DB ARGS...`.
@@ -77,10 +77,12 @@ class CliQueryTest : public ::testing::Test {
     return p.string();
   }
 
-  static fs::path* dir_;
+  static cqltest::TempDir* tmp_;
+  static const fs::path* dir_;  ///< tmp_->path
 };
 
-fs::path* CliQueryTest::dir_ = nullptr;
+cqltest::TempDir* CliQueryTest::tmp_ = nullptr;
+const fs::path* CliQueryTest::dir_ = nullptr;
 
 const char* kAlekhineMates = "(match :player Alekhine (position :mate))";
 

@@ -18,25 +18,13 @@
 #include "db/game_record.h"
 #include "db/lmdb_txn.h"
 #include "db/schema.h"
+#include "temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh directory under the test temp dir, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::path(testing::TempDir()) / "cqldb_crash_XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  /// The database directory inside the temp dir.
-  fs::path db() const { return path_ / "db"; }
-
- private:
-  fs::path path_;
-};
+using cqltest::TempDir;
 
 /// The record of game `id` in these tests: 20-60 pseudo-moves derived from the id, so any
 /// mix-up of ids or bytes shows.

@@ -15,25 +15,13 @@
 #include "db/lmdb_txn.h"
 #include "db/schema.h"
 #include "db/sqlite_statement.h"
+#include "temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh directory under the test temp dir, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::path(testing::TempDir()) / "cqldb_db_XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  /// The database directory inside the temp dir (not yet created).
-  fs::path db() const { return path_ / "db"; }
-
- private:
-  fs::path path_;
-};
+using cqltest::TempDir;
 
 /// The synthetic header of game `id` as imported from `file`.
 db::GameHeader make_header(uint32_t id, const std::string& file = "games.pgn") {

@@ -12,6 +12,7 @@
 #include "db/lmdb_cursor.h"
 #include "db/lmdb_env.h"
 #include "db/lmdb_txn.h"
+#include "temp_dir.h"
 
 namespace {
 
@@ -24,8 +25,6 @@ using db::lmdb::Txn;
 class LmdbTest : public testing::Test {
  protected:
   LmdbTest() {
-    std::string pattern = (fs::path(testing::TempDir()) / "cqldb_lmdb_XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
     env_ = std::make_unique<Env>(Env::open(dir_ / "test.mdb"));
     Txn txn = Txn::begin_write(*env_);
     dbi_ = *txn.open_dbi("ints", db::lmdb::kDbiCreate | db::lmdb::kDbiIntegerKey);
@@ -33,10 +32,10 @@ class LmdbTest : public testing::Test {
   }
   ~LmdbTest() override {
     env_.reset();
-    fs::remove_all(dir_);
   }
 
-  fs::path dir_;
+  cqltest::TempDir tmp_{"lmdb"};
+  fs::path dir_ = tmp_.path;
   std::unique_ptr<Env> env_;
   Dbi dbi_;
 };

@@ -12,6 +12,7 @@
 #include "db/errors.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "temp_dir.h"
 
 namespace {
 
@@ -23,14 +24,11 @@ using db::sqlite::Statement;
 class SqliteTest : public testing::Test {
  protected:
   SqliteTest() {
-    std::string pattern = (fs::path(testing::TempDir()) / "cqldb_sqlite_XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
     db_ = std::make_unique<Connection>(dir_ / "t.sqlite", OpenMode::kReadWriteCreate);
     db_->exec("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT UNIQUE, n INTEGER)");
   }
   ~SqliteTest() override {
     db_.reset();
-    fs::remove_all(dir_);
   }
 
   /// what() of the SqliteError thrown by `f`.
@@ -45,7 +43,8 @@ class SqliteTest : public testing::Test {
     return {};
   }
 
-  fs::path dir_;
+  cqltest::TempDir tmp_{"sqlite"};
+  fs::path dir_ = tmp_.path;
   std::unique_ptr<Connection> db_;
 };
 

@@ -1,6 +1,6 @@
 // :endgameevaluation and :endgameevaluation* against the real Gaviota tables Debian ships
 // (package gaviotatb: the 3-piece set, /usr/share/gaviotatb/gtb4 by default). Seed 000 /
-// CQL-Position-List ":endgameevaluation"; eval/tablebase.h.
+// CQL-Position-List ":endgameevaluation"; analysis/tablebase.h.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -20,6 +20,7 @@
 #include "import/game_builder.h"
 #include "import/input_stream.h"
 #include "import/pgn_splitter.h"
+#include "temp_dir.h"
 
 namespace cqltest {
 
@@ -114,22 +115,5 @@ inline Plies plies(const std::string& items, const std::string& movetext,
 /// Captures at plies 5 6 7 8 (one run of four, all on d4) and 12 (a run of one).
 inline constexpr const char* kScotch =
     "1. e4 e5 2. Nf3 Nc6 3. d4 exd4 4. Nxd4 Nxd4 5. Qxd4 Nf6 6. e5 Nd5 7. Qxd5 *";
-
-/// A fresh directory `cqldb-<name>-<pid>` under the system temp directory, removed (with
-/// its contents) by the destructor.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() / ("cqldb-" + name + "-" + std::to_string(getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
 
 }  // namespace cqltest

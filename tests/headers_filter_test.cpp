@@ -23,6 +23,7 @@
 #include "headers/header_pattern.h"
 #include "eval/program.h"
 #include "import/importer.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -84,9 +85,8 @@ Predicate dated_within(int64_t lo, int64_t hi) {
 class HeaderFilterTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("cqldb-header-filter-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
+    tmp_ = new cqltest::TempDir("header-filter");
+    dir_ = new fs::path(tmp_->db());
     const std::string corpus = CQLDB_CORPUS_DIR;
     const std::string sample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
     db::Database database = db::Database::create_or_open(*dir_);
@@ -99,8 +99,10 @@ class HeaderFilterTest : public ::testing::Test {
     for (uint32_t id = 1; id <= reader.game_count(); ++id) headers_->push_back(reader.header(id));
   }
   static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
     delete dir_;
+    delete tmp_;
+    dir_ = nullptr;
+    tmp_ = nullptr;
     delete headers_;
   }
 
@@ -138,10 +140,12 @@ class HeaderFilterTest : public ::testing::Test {
     EXPECT_TRUE(got == want) << items << (flipped ? " (flipped)" : "");
   }
 
-  static fs::path* dir_;
+  static cqltest::TempDir* tmp_;
+  static fs::path* dir_;  ///< the database, inside tmp_
   static std::vector<db::GameHeader>* headers_;
 };
 
+cqltest::TempDir* HeaderFilterTest::tmp_ = nullptr;
 fs::path* HeaderFilterTest::dir_ = nullptr;
 std::vector<db::GameHeader>* HeaderFilterTest::headers_ = nullptr;
 

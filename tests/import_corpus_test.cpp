@@ -20,6 +20,7 @@
 #include "db/record_view.h"
 #include "import/importer.h"
 #include "import/input_stream.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -28,19 +29,7 @@ namespace {
 const std::string kCorpus = CQLDB_CORPUS_DIR;
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
-/// A fresh, empty directory under the system temp dir, removed at destruction.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("cqldb-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using cqltest::TempDir;
 
 import::ImportSummary import_into(const std::string& dir, const std::vector<std::string>& files) {
   db::Database database = db::Database::create_or_open(dir);

@@ -17,6 +17,7 @@
 #include "import/importer.h"
 #include "index/material_key.h"
 #include "index/signature.h"
+#include "temp_dir.h"
 
 namespace {
 
@@ -26,17 +27,7 @@ using namespace chess;
 const std::string kCorpus = CQLDB_CORPUS_DIR;
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
-/// A fresh directory under the system temp dir, removed at destruction.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("cqldb-index-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using cqltest::TempDir;
 
 constexpr Piece kPieces[12] = {W_PAWN, W_KNIGHT, W_BISHOP, W_ROOK, W_QUEEN, W_KING,
                                B_PAWN, B_KNIGHT, B_BISHOP, B_ROOK, B_QUEEN, B_KING};

@@ -25,6 +25,7 @@
 #include "index/reindex.h"
 #include "index/signature.h"
 #include "index/signature_builder.h"
+#include "temp_dir.h"
 
 namespace {
 
@@ -32,20 +33,7 @@ namespace fs = std::filesystem;
 
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
-/// A fresh directory under the test temp dir, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::path(testing::TempDir()) / "cqldb_sig_XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  /// The database directory inside the temp dir (not yet created).
-  fs::path db() const { return path_ / "db"; }
-
- private:
-  fs::path path_;
-};
+using cqltest::TempDir;
 
 /// A real game (header, record, signature) built from PGN movetext.
 import::BuiltGame game(const std::string& movetext){import::RawGame raw;

@@ -18,6 +18,7 @@
 #include "import/pgn_splitter.h"
 #include "planner/explain.h"
 #include "planner/plan.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -29,9 +30,8 @@ const std::string kCorpus = CQLDB_CORPUS_DIR;
 class PlannerSoundness : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("cqldb-planner-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    tmp_ = new cqltest::TempDir("planner");
+    dir_ = tmp_->path;
     // The first 50,000 games of the players corpus as a plain PGN file.
     {
       import::PgnSplitter splitter{import::InputStream(kCorpus + "/players-344k.pgn.zst")};
@@ -45,7 +45,10 @@ class PlannerSoundness : public ::testing::Test {
                           kCorpus + "/studies.pgn", kCorpus + "/mates.pgn"},
                          {}, nullptr);
   }
-  static void TearDownTestSuite() { fs::remove_all(dir_); }
+  static void TearDownTestSuite() {
+    delete tmp_;
+    tmp_ = nullptr;
+  }
 
   /// Runs `script` with the planner off and on; expects identical answers. Returns the
   /// number of matches and the games the planner pruned.
@@ -87,9 +90,11 @@ class PlannerSoundness : public ::testing::Test {
     return {on_stats.matches, off_stats.candidates - on_stats.after_signatures};
   }
 
-  static fs::path dir_;
+  static cqltest::TempDir* tmp_;
+  static fs::path dir_;  ///< tmp_->path
 };
 
+cqltest::TempDir* PlannerSoundness::tmp_ = nullptr;
 fs::path PlannerSoundness::dir_;
 
 // At least 60 queries over every implemented keyword family, transformations and negations.

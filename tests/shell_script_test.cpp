@@ -20,6 +20,7 @@
 #include "db/database.h"
 #include "cli_test_util.h"
 #include "import/importer.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -44,15 +45,15 @@ std::string without_times(const std::string& text) {
 class ShellScriptTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("cqldb-shell-" + std::to_string(getpid())));
-    fs::remove_all(*dir_);
-    fs::create_directories(*dir_);
+    tmp_ = new cqltest::TempDir("shell");
+    dir_ = &tmp_->path;
     db::Database database = db::Database::create_or_open(*dir_ / "players");
     import::import_files(database, {kSample}, import::ImportOptions{}, nullptr);
   }
   static void TearDownTestSuite() {
-    fs::remove_all(*dir_);
-    delete dir_;
+    delete tmp_;
+    tmp_ = nullptr;
+    dir_ = nullptr;
   }
 
   static std::string db() { return (*dir_ / "players").string(); }
@@ -65,10 +66,12 @@ class ShellScriptTest : public ::testing::Test {
   /// `cqldb -c COMMANDS --db DB`.
   static Outcome commands(const std::string& text) { return run({"-c", text, "--db", db()}); }
 
-  static fs::path* dir_;
+  static cqltest::TempDir* tmp_;
+  static const fs::path* dir_;  ///< tmp_->path
 };
 
-fs::path* ShellScriptTest::dir_ = nullptr;
+cqltest::TempDir* ShellScriptTest::tmp_ = nullptr;
+const fs::path* ShellScriptTest::dir_ = nullptr;
 
 TEST_F(ShellScriptTest, CountFilterAndResetThroughDashC) {
   Outcome r = commands("count; filter player=alekhine; count; reset; count");

@@ -19,6 +19,7 @@
 
 #include "db/database.h"
 #include "import/importer.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -104,9 +105,8 @@ size_t count_of(const std::string& text, const std::string& what) {
 
 TEST(ShellTerminalTest, PromptMultiLineCtrlCAndHistory) {
   if (std::system("tmux -V >/dev/null 2>&1") != 0) GTEST_SKIP() << "tmux is not installed";
-  const fs::path dir = fs::temp_directory_path() / ("cqldb-shell-tty-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const cqltest::TempDir tmp("shell-tty");
+  const fs::path& dir = tmp.path;
   {
     db::Database database = db::Database::create_or_open(dir / "players");
     import::import_files(database,
@@ -182,7 +182,6 @@ TEST(ShellTerminalTest, PromptMultiLineCtrlCAndHistory) {
   ASSERT_TRUE(tmux.wait_for(mates + " of 3,000 games match")) << tmux.screen();
   ASSERT_TRUE(tmux.wait_for(prompt + "$")) << tmux.screen();
   EXPECT_EQ(count_of(tmux.screen(), "of 3,000 games match"), 1u);
-  fs::remove_all(dir);
 }
 
 }  // namespace
