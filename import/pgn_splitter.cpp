@@ -4,6 +4,8 @@
 // piece when the game ends, the buffer is refilled, or bytes must be dropped.
 #include "import/pgn_splitter.h"
 
+#include "import/text_encoding.h"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -215,8 +217,13 @@ bool PgnSplitter::start_line(RawGame& out) {
       // `[pgn]`, `[/pgn]`, `[C54]`: no tag and no game boundary; the line is dropped.
       const char* b = buf_.get() + pos_;
       const char* e = static_cast<const char*>(std::memchr(b, ']', end_ - pos_));
+      // The line as UTF-8 text with control bytes shown as '?' (a message is always text).
+      std::string raw(b, size_t(e - b + 1)), shown;
+      for (char& ch : raw)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+      to_utf8(raw, shown);
       warnings_.push_back({PgnSeverity::kWarning, PgnIssue::kNotATag, line_,
-                           "line '" + std::string(b, size_t(e - b + 1)) + "' is no tag; ignored"});
+                           "line '" + shown + "' is no tag; ignored"});
       flush();
       mode_ = Mode::kEscape;
       return false;

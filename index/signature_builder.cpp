@@ -20,6 +20,33 @@ chess::Bitboard home_rank(chess::Color c) {
 }
 
 
+/// True if `m` is a move the piece on its origin can make by the movement rules (the
+/// precondition of Position::is_legal and do_move). Stored records were legal when
+/// imported; this guards a replay against damaged bytes without generating all moves.
+bool pseudo_legal(const chess::Position& pos, chess::Move m) {
+  using namespace chess;
+  const Color us = pos.side_to_move();
+  const Square from = m.from_sq(), to = m.to_sq();
+  const Piece pc = pos.piece_on(from);
+  if (pc == NO_PIECE || color_of(pc) != us) return false;
+  if (m.kind() == Move::CASTLING) return type_of(pc) == KING;  // is_legal checks the rest
+  const Piece target = pos.piece_on(to);
+  if (target != NO_PIECE && (color_of(target) == us || type_of(target) == KING)) return false;
+  if (type_of(pc) != PAWN)
+    return m.kind() == Move::NORMAL &&
+           (attacks_bb(type_of(pc), from, pos.pieces()) & square_bb(to));
+  if (m.kind() == Move::EN_PASSANT)
+    return to == pos.ep_square() && (pawn_attacks_bb(us, from) & square_bb(to));
+  const bool last_rank = relative_rank(us, rank_of(to)) == RANK_8;
+  if (last_rank != (m.kind() == Move::PROMOTION)) return false;
+  if (pawn_attacks_bb(us, from) & square_bb(to)) return target != NO_PIECE;
+  if (target != NO_PIECE) return false;
+  if (to == square_offset(from, pawn_push(us))) return true;
+  return relative_rank(us, rank_of(from)) == RANK_2 &&
+         to == square_offset(from, 2 * pawn_push(us)) &&
+         pos.empty(square_offset(from, pawn_push(us)));
+}
+
 }  // namespace
 
 void SignatureBuilder::begin(const chess::Position& start, bool start_fen, bool chess960) {
@@ -123,6 +150,13 @@ void compute_signature(const db::RecordView& record, SignatureBuilder& builder) 
   builder.begin(replay.position(), record.flags() & db::kHasStartFen, record.chess960());
   while (!replay.done()) {
     const chess::Move m = replay.next_move();
+    // Signatures are facts of legal play (index/signature.h checks their consistency), so
+    // beyond the stored-move rule that every replay applies, a signature is computed only
+    // from moves that are legal on their board; anything else is a damaged record.
+    if (m != chess::Move::null() && (!m.is_ok() || !pseudo_legal(replay.position(), m) ||
+                                     !replay.position().is_legal(m)))
+      throw db::CorruptRecord("stored move at ply " + std::to_string(replay.ply() + 1) +
+                              " is illegal on its board");
     replay.advance();
     builder.add_move(replay.position(), m, replay.last_undo());
   }
