@@ -10,6 +10,8 @@
 // (SPEC-NOTES "Replay trusts the import"). Every reader of stored moves (the replay of eval/,
 // the signatures of index/, the shell's `show`, `cqldb check`) applies this rule and treats a
 // move that breaks it as a damaged record (db::CorruptRecord); so does import, before storing.
+// Signatures (index/signature_builder.cpp) are facts of legal play and also refuse a
+// well-formed move that is not legal on its board: such a record gets no signature.
 #pragma once
 
 #include <cstdint>
