@@ -30,15 +30,21 @@ namespace import {
 
 /// The outcome of parsing one game.
 struct ParseStatus {
-  bool rejected = false;  ///< an error was found (the last diagnostic): do not keep the game
+  bool rejected = false;  ///< an error was found (error()): do not keep the game
   bool skipped = false;   ///< the visitor called skip_rest_of_game()
   uint32_t moves = 0;     ///< move() callbacks made, variations included
   /// The splitter's warnings for this game, then the parser's problems in text order; when
   /// `rejected`, the last one is the error.
   std::vector<PgnDiagnostic> diagnostics;
 
-  /// The error that rejected the game, or nullptr.
-  const PgnDiagnostic* error() const { return rejected ? &diagnostics.back() : nullptr; }
+  /// The error that rejected the game (the last diagnostic of error severity: a lenient
+  /// token may still be reported after it), or nullptr.
+  const PgnDiagnostic* error() const {
+    if (!rejected) return nullptr;
+    for (auto it = diagnostics.rbegin(); it != diagnostics.rend(); ++it)
+      if (it->severity == PgnSeverity::kError) return &*it;
+    return &diagnostics.back();
+  }
 };
 
 /// A reusable parser: keeps scratch buffers (for unescaped or re-encoded text) between

@@ -13,6 +13,7 @@
 #include "import/input_stream.h"
 #include "import/pgn_parser.h"
 #include "import/pgn_splitter.h"
+#include "import/pgn_visitor.h"
 #include "import/text_encoding.h"
 #include "index/signature.h"
 #include "index/signature_builder.h"
@@ -46,6 +47,23 @@ TEST(FuzzRegress, BracketLineWithBinaryBytesIsReportedAsText) {
   }
   EXPECT_EQ(games, 1u);
   EXPECT_GE(warnings, 1u);
+}
+
+TEST(FuzzRegress, ARejectedGameNamesItsError) {
+  // A lenient token reported after the error that rejects the game: error() is the error.
+  import::PgnSplitter splitter(
+      import::InputStream::from_memory(regress_input("pgn-warning-after-error.bin"), "fuzz"));
+  import::PgnParser parser;
+  struct Visitor : import::PgnVisitor {} visitor;
+  import::RawGame game;
+  size_t rejected = 0;
+  while (splitter.next(game)) {
+    const import::ParseStatus status = parser.parse(game, visitor);
+    if (!status.rejected) continue;
+    ++rejected;
+    EXPECT_EQ(status.error()->severity, import::PgnSeverity::kError) << status.error()->message;
+  }
+  EXPECT_EQ(rejected, 1u);
 }
 
 }  // namespace
