@@ -3,8 +3,6 @@
 // failing the query (issue 14), on real games of the bundled sample.
 #include <gtest/gtest.h>
 
-#include <stdlib.h>
-
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -16,10 +14,9 @@
 #include "import/importer.h"
 #include "query/executor.h"
 #include "query/query.h"
+#include "temp_dir.h"
 
 namespace {
-
-namespace fs = std::filesystem;
 
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
@@ -27,16 +24,18 @@ const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 class QueryExecutor : public testing::Test {
  protected:
   static void SetUpTestSuite() {
-    std::string pattern = (fs::path(testing::TempDir()) / "cqldb_query_XXXXXX").string();
-    dir_ = mkdtemp(pattern.data());
-    db::Database database = db::Database::create_or_open(dir_ / "db");
+    dir_ = new cqltest::TempDir("query");
+    db::Database database = db::Database::create_or_open(dir_->db());
     import::import_files(database, {kSample + "/annotated-40.pgn", kSample + "/studies-30.pgn"}, {}, nullptr);
   }
-  static void TearDownTestSuite() { fs::remove_all(dir_); }
-  static fs::path dir_;
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static cqltest::TempDir* dir_;
 };
 
-fs::path QueryExecutor::dir_;
+cqltest::TempDir* QueryExecutor::dir_ = nullptr;
 
 TEST(Query, ParseAndCompileErrorsAreLocated) {
   try {
@@ -57,7 +56,7 @@ TEST(Query, ParseAndCompileErrorsAreLocated) {
 }
 
 TEST_F(QueryExecutor, StagesReportAndSwitchOffByName) {
-  db::Database database = db::Database::open_readonly(dir_ / "db");
+  db::Database database = db::Database::open_readonly(dir_->db());
   const query::Query q = query::Query::compile("(match :result 1-0 (position :mate))", "q.cql");
   const query::Result on = query::execute(q, database, {});
   ASSERT_EQ(on.stats.stages.size(), 5u);
@@ -82,8 +81,7 @@ TEST_F(QueryExecutor, StagesReportAndSwitchOffByName) {
 }
 
 TEST(QueryDamaged, ADamagedRecordIsSkippedAndCounted) {
-  std::string pattern = (fs::path(testing::TempDir()) / "cqldb_damaged_XXXXXX").string();
-  const fs::path dir = mkdtemp(pattern.data());
+  const cqltest::TempDir dir("damaged");
   auto build = [](const std::string& movetext) {
     import::RawGame raw;
     raw.text = "[White \"A\"]\n[Black \"B\"]\n\n" + movetext;
@@ -102,7 +100,7 @@ TEST(QueryDamaged, ADamagedRecordIsSkippedAndCounted) {
   record.add_move(chess::Move(chess::SQ_E3, chess::SQ_E4));  // no piece on e3: damaged
   const std::string bad(record.finish());
   {
-    db::Database database = db::Database::create_or_open(dir / "db");
+    db::Database database = db::Database::create_or_open(dir.db());
     db::GameWriter writer = database.writer();
     writer.add_game(mate.header, mate.record, mate.signature);
     db::GameHeader header = mate.header;
@@ -111,7 +109,7 @@ TEST(QueryDamaged, ADamagedRecordIsSkippedAndCounted) {
     writer.add_game(mate.header, mate.record, mate.signature);
     writer.finish();
   }
-  db::Database database = db::Database::open_readonly(dir / "db");
+  db::Database database = db::Database::open_readonly(dir.db());
   const query::Query q = query::Query::compile("(match (position :check))", "q.cql");
   for (bool planner : {true, false}) {
     query::ExecuteOptions options;
@@ -123,7 +121,6 @@ TEST(QueryDamaged, ADamagedRecordIsSkippedAndCounted) {
     EXPECT_EQ(r.stats.damaged, std::vector<uint32_t>{2}) << planner;
     EXPECT_NE(query::explain_stats(r.stats).find("damaged games skipped"), std::string::npos);
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace
