@@ -1,5 +1,7 @@
 #include "eval/accumulator.h"
 
+#include <unordered_set>
+
 #include <algorithm>
 
 #include "cql/ast.h"
@@ -137,11 +139,14 @@ ResetPlan::ResetPlan(const cql::List& list, std::span<const TransformKeyword> ke
   } else {
     const std::vector<Transform> rest = compose(keywords.first(keywords.size() - 1));
     const std::vector<Transform> last = transform_set(keywords.back());
+    if (rest.size() * last.size() > kMaxComposeSteps)
+      throw TransformLimitError("the transformation keywords of this position list give too many variants to "
+                                "compose (more than " + std::to_string(kMaxComposeSteps) + " steps)");
     for (size_t g = 0; g < last.size(); ++g) {
-      const size_t first = transforms_.size();
+      std::unordered_set<Transform, TransformHash> in_group;
       for (const Transform& x : rest) {
         const Transform t = x.then(last[g]);
-        if (std::find(transforms_.begin() + std::ptrdiff_t(first), transforms_.end(), t) != transforms_.end()) continue;
+        if (!in_group.insert(t).second) continue;
         transforms_.push_back(t);
         group_.push_back(g);
       }

@@ -53,6 +53,12 @@ MatchCount match_count_of(const cql::List& list);
 /// Compiles position lists under a transformation.
 class ListCompiler {
  public:
+  /// At most this many transformed list variants are compiled for one script, nested lists
+  /// included (each variant of an outer list compiles every variant of its inner lists);
+  /// beyond it compile() throws a located CompileError (issue 14: no script may make
+  /// compilation run for minutes).
+  static constexpr size_t kMaxCompiledVariants = 250'000;
+
   ListCompiler(bool& needs_game_info, bool& needs_repetition,
                std::vector<std::shared_ptr<const SequenceSpec>>& sequences,
                std::vector<std::shared_ptr<const RelationSpec>>* relations = nullptr,
@@ -76,10 +82,24 @@ class ListCompiler {
     const chess::Bitboard outer_pattern = pattern_;
     static const AccumulatorNames kNoNames;
     size_t no_counters = 0;
-    const ResetPlan plan(list, keywords, accumulator_names ? *accumulator_names : kNoNames,
-                         accumulator_counters ? *accumulator_counters : no_counters);  // :reset groups
+    if (keywords.size() > kMaxTransformKeywords)
+      throw CompileError(list.loc, "too many transformation keywords in one position list (" +
+                                       std::to_string(keywords.size()) + "; at most " +
+                                       std::to_string(kMaxTransformKeywords) + ")");
+    std::optional<ResetPlan> plan_storage;
+    try {
+      plan_storage.emplace(list, keywords, accumulator_names ? *accumulator_names : kNoNames,
+                           accumulator_counters ? *accumulator_counters : no_counters);  // :reset groups
+    } catch (const TransformLimitError& e) {
+      throw CompileError(list.loc, e.what());
+    }
+    const ResetPlan& plan = *plan_storage;
     const auto outer_reset = reset_;
     for (size_t ti = 0; ti < plan.transforms().size(); ++ti) {
+      if (++variants_compiled_ > kMaxCompiledVariants)
+        throw CompileError(list.loc, "the transformations of nested position lists give more than " +
+                                         std::to_string(kMaxCompiledVariants) +
+                                         " list variants to compile; use fewer transformation keywords");
       reset_ = {&plan, ti};
       Transform t = plan.transforms()[ti].then(outer);
       // relation:pattern: the squares of the list's top-level designators under t
@@ -213,6 +233,7 @@ class ListCompiler {
   bool& needs_repetition_;
   std::vector<std::shared_ptr<const SequenceSpec>>& sequences_;  ///< ids in post-order
   std::vector<std::shared_ptr<const RelationSpec>>* relations_;  ///< null: :relation unsupported
+  size_t variants_compiled_ = 0;  ///< transformed list variants compiled so far (kMaxCompiledVariants)
   const std::vector<TagSpec>* tags_;                             ///< :forany tags (may be null)
   chess::Bitboard pattern_ = 0;  ///< top-level designator squares of the list being compiled
   const cql::List* cut_sub_list_ = nullptr;  ///< the argument of the :cut being compiled

@@ -2,6 +2,8 @@
 // their composition. See transform.h for the definitions (seed 003, SPEC "Transformations").
 #include "eval/transform.h"
 
+#include <string>
+
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -284,7 +286,10 @@ std::vector<Transform> transform_set(TransformKeyword k) {
 
 std::vector<Transform> compose_sets(std::span<const std::vector<Transform>> sets) {
   const size_t n = sets.size();
-  assert(n < 20 && "position lists hold a handful of transformation keywords");
+  if (n > kMaxTransformKeywords)
+    throw TransformLimitError("too many transformation keywords in one position list (" + std::to_string(n) +
+                              "; at most " + std::to_string(kMaxTransformKeywords) + ")");
+  size_t steps = 0;
   // results[m]: every composition of one element of each set in m, in every order.
   // results[m] = union over i in m of { x then t : x in results[m - i], t in sets[i] }.
   std::vector<std::vector<Transform>> results(size_t(1) << n);
@@ -296,6 +301,9 @@ std::vector<Transform> compose_sets(std::span<const std::vector<Transform>> sets
       if (!(m & (size_t(1) << i))) continue;
       for (const Transform& x : results[m & ~(size_t(1) << i)])
         for (const Transform& t : sets[i]) {
+          if (++steps > kMaxComposeSteps)
+            throw TransformLimitError("the transformation keywords of this position list give too many variants "
+                                      "to compose (more than " + std::to_string(kMaxComposeSteps) + " steps)");
           Transform c = x.then(t);
           if (seen.insert(c).second) out.push_back(c);
         }

@@ -30,6 +30,8 @@
 // so never matches a position (SPEC); a count over it (:piececount, :attackcount ...) is 0.
 #pragma once
 
+#include <stdexcept>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -173,6 +175,22 @@ std::vector<Transform> compose(std::span<const TransformKeyword> keywords);
 
 /// compose() over explicit sets (each should contain the identity, as keyword sets do).
 std::vector<Transform> compose_sets(std::span<const std::vector<Transform>> sets);
+
+/// Bounds on transformation composition (issue 14: a script must not make compilation run for
+/// minutes or exhaust memory). A position list may hold at most kMaxTransformKeywords
+/// transformation keywords, and composing them may try at most kMaxComposeSteps
+/// compositions; compose() and compose_sets() throw TransformLimitError beyond either. The
+/// largest legitimate combination (`:shift :flip :flipcolor`, 3,600 variants) takes about
+/// 20,000 steps.
+inline constexpr size_t kMaxTransformKeywords = 8;
+inline constexpr size_t kMaxComposeSteps = 2'000'000;
+
+/// Thrown by compose() / compose_sets() past the bounds above; the compiler turns it into a
+/// located CompileError at the list.
+class TransformLimitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// Keeps, in order, the first transformation of each group that gives the same transformed
 /// position list: `content(t)` must return a value (with == and std::hash, e.g. a
