@@ -183,7 +183,7 @@ std::vector<Transform> compose_sets(std::span<const std::vector<Transform>> sets
 /// largest legitimate combination (`:shift :flip :flipcolor`, 3,600 variants) takes about
 /// 20,000 steps.
 inline constexpr size_t kMaxTransformKeywords = 8;
-inline constexpr size_t kMaxComposeSteps = 2'000'000;
+inline constexpr size_t kMaxComposeSteps = 500'000;
 
 /// Thrown by compose() / compose_sets() past the bounds above; the compiler turns it into a
 /// located CompileError at the list.
