@@ -47,16 +47,19 @@ class MovetextWriter {
   /// keeps lines short); inner line breaks become blanks.
   void comment(std::string_view text) {
     std::string word = "{";
+    bool opening = true;  // `word` is still the opening brace with no text after it
     auto flush = [&](bool last) {
       if (last) word += '}';
       if (!word.empty()) token(word);
       word.clear();
+      opening = false;
     };
     for (char ch : text) {
       if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
-        if (!word.empty() && word != "{") flush(false);
+        if (!word.empty() && !opening) flush(false);
       } else {
         word += ch;
+        opening = false;
       }
     }
     flush(true);

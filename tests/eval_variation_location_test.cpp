@@ -298,3 +298,15 @@ TEST_F(EvalVariationLocationCorpus, PgnOutputMarksEachVariationMateAfterTheMatin
 }
 
 }  // namespace
+
+TEST(PgnExport, ACommentWordThatIsABraceKeepsItsBlanks) {
+  // A `{` inside a comment is legal PGN; exporting kept it glued to the next word.
+  const std::string record = record_of("1. e4 { a { b  c } e5 {  lead  } 2. Nf3 *\n");
+  db::GameHeader header;
+  header.result = "*";
+  db::PgnWriteOptions options;
+  options.line_width = 1000;
+  std::string text;
+  db::write_pgn(header, db::RecordView::parse(record), text, options);
+  EXPECT_NE(text.find("1. e4 {a { b c} 1... e5 {lead} 2. Nf3 *"), std::string::npos) << text;
+}
