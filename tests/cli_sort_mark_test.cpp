@@ -120,9 +120,11 @@ TEST_F(CliSortMarkTest, ShellListSortsLikeQuery) {
   Outcome s = run({"shell", "-c", "filter player=Capablanca; list 10 sort by -date"});
   ASSERT_EQ(s.code, 0) << s.err;
   std::vector<std::string> ids;
+  bool rows = false;  // after the table's heading
   for (const std::string& l : lines(s.out)) {
     std::smatch m;
-    if (std::regex_search(l, m, std::regex("^([0-9]+) "))) ids.push_back(m[1].str());
+    if (l.rfind("id ", 0) == 0) rows = true;
+    else if (rows && std::regex_search(l, m, std::regex("^([0-9]+) "))) ids.push_back(m[1].str());
   }
   std::vector<std::string> want = lines(q.out);
   want.resize(std::min<size_t>(10, want.size()));
