@@ -16,6 +16,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cli/command.h"
@@ -23,6 +24,8 @@
 #include "cli/query_output.h"
 #include "analysis/tablebase.h"
 #include "db/database.h"
+#include "headers/game_order.h"
+#include "headers/header_store.h"
 #include "query/executor.h"
 #include "query/query.h"
 
@@ -67,6 +70,19 @@ void print_summary(const query::Stats& s) {
                  with_commas(s.engine_calls).c_str(), with_commas(s.cache_hits).c_str());
 }
 
+/// Reorders `matches` by `order` (headers::HeaderStore::sort_ids, as the shell's `list`).
+void sort_matches(const std::string& db_dir, headers::SortOrder order, std::vector<eval::GameMatch>& matches) {
+  std::vector<uint32_t> ids;
+  ids.reserve(matches.size());
+  for (const eval::GameMatch& m : matches) ids.push_back(m.id);
+  ids = headers::HeaderStore(db_dir).sort_ids(std::move(ids), order);
+  std::unordered_map<uint32_t, size_t> position;
+  for (size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
+  std::vector<eval::GameMatch> sorted(matches.size());
+  for (eval::GameMatch& m : matches) sorted[position.at(m.id)] = std::move(m);
+  matches.swap(sorted);
+}
+
 }  // namespace
 
 int run_query(const std::vector<std::string>& args) {
@@ -81,6 +97,9 @@ int run_query(const std::vector<std::string>& args) {
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl or pgn")(
       "output,o", po::value(&output), "file to write the results to (default: stdout)")(
       "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
+      "sort", po::value<std::string>(),
+      "order the matches: date, elo, white, black, event or id; a leading - reverses (date "
+      "oldest first, elo strongest first, names A-Z; with --limit the first N found are sorted)")(
       "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
       "quiet,q", "no progress display")(
       "explain", "print the plan (header SQL, signature conditions) and the figures of each stage")(
@@ -107,6 +126,15 @@ int run_query(const std::vector<std::string>& args) {
     std::fprintf(stderr,
                  "cqldb query: give either a script file or -e TEXT (see `cqldb query --help`)\n");
     return 2;
+  }
+  std::optional<headers::SortOrder> sort_order;
+  if (vm.count("sort")) {
+    sort_order = headers::parse_sort_order(vm["sort"].as<std::string>());
+    if (!sort_order) {
+      std::fprintf(stderr, "cqldb query: cannot sort by '%s' (expected %s)\n", vm["sort"].as<std::string>().c_str(),
+                   std::string(headers::sort_order_names()).c_str());
+      return 2;
+    }
   }
   std::optional<OutputFormat> format = parse_output_format(format_name);
   if (!format) {
@@ -177,7 +205,8 @@ int run_query(const std::vector<std::string>& args) {
   std::signal(SIGINT, previous);
   if (show_progress) std::fprintf(stderr, "\r\033[K");
   const query::Stats& stats = result.stats;
-  const std::vector<eval::GameMatch>& matches = result.matches;
+  std::vector<eval::GameMatch>& matches = result.matches;
+  if (sort_order) sort_matches(db_dir, *sort_order, matches);
 
   db::GameReader reader = database.reader();
   write_matches(out, *format, reader, matches);

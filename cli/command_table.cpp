@@ -47,6 +47,12 @@ const std::vector<Command>& command_table() {
        "summarized and exported; `help` inside lists the commands. With -c (or commands on "
        "stdin) the commands run without a terminal.",
        run_shell},
+      {"mark", "--db DIR --id N (--marker M [--clear] | --clear)",
+       "Sets a Scid-style marker on game N (w b m e n p t k q ! ? u 1-6: white/black opening, "
+       "middlegame, endgame, novelty, pawn structure, tactics, kingside, queenside, "
+       "brilliancy, blunder, user, custom) or clears it (--clear without --marker clears all "
+       "of the game's markers); CQL's match:hasmarker finds marked games.",
+       run_mark},
   };
   return table;
 }

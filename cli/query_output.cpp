@@ -58,18 +58,41 @@ void write_cell(std::ostream& out, const std::string& text, size_t width, bool l
     for (size_t n = char_count(text); n < width + 2; ++n) out << ' ';
 }
 
-constexpr size_t kTableColumns = 7;
-constexpr std::array<size_t, kTableColumns> kMaxWidth = {10, 24, 24, 7, 10, 30, 5};
+constexpr size_t kTableColumns = 10;
+constexpr std::array<size_t, kTableColumns> kMaxWidth = {10, 24, 24, 9, 7, 10, 4, 30, 24, 5};
+
+/// The game's ECO code and opening name as the outputs show them (issue 17): [ECO] and the
+/// [Opening] tag until import classifies every game; empty when absent.
+struct OpeningCells {
+  std::string eco;
+  std::string opening;
+};
+OpeningCells opening_cells(const db::GameHeader& h) {
+  OpeningCells c;
+  c.eco = h.eco;
+  for (const auto& [name, value] : h.other_tags)
+    if (name == "Opening") c.opening = value;
+  return c;
+}
+
+/// "2875/2819", "2875/?" or "-" when neither player has an Elo.
+std::string elo_pair(const db::GameHeader& h) {
+  if (!h.white_elo && !h.black_elo) return "-";
+  auto one = [](int e) { return e ? std::to_string(e) : std::string("?"); };
+  return one(h.white_elo) + "/" + one(h.black_elo);
+}
 
 void write_table(std::ostream& out, db::GameReader& reader,
                  const std::vector<eval::GameMatch>& matches) {
   using Row = std::array<std::string, kTableColumns>;
   std::vector<Row> rows;
-  rows.push_back({"id", "White", "Black", "result", "date", "event", "ply"});
+  rows.push_back({"id", "White", "Black", "Elo", "result", "date", "ECO", "event", "opening", "ply"});
   db::GameHeader h;
   for (const eval::GameMatch& m : matches) {
     if (!reader.read_header(m.id, h)) throw std::out_of_range("no game " + std::to_string(m.id));
-    rows.push_back({std::to_string(m.id), h.white, h.black, h.result, h.date, h.event,
+    const OpeningCells o = opening_cells(h);
+    rows.push_back({std::to_string(m.id), h.white, h.black, elo_pair(h), h.result, h.date,
+                    o.eco.empty() ? "-" : o.eco, h.event, o.opening,
                     m.plies.empty() ? "-" : std::to_string(m.plies.front())});
   }
   std::array<size_t, kTableColumns> width{};
@@ -90,7 +113,12 @@ void write_json_line(std::ostream& out, const db::GameHeader& h, const eval::Gam
       << ",\"ordinal\":" << h.ordinal << ",\"white\":" << json_string(h.white)
       << ",\"black\":" << json_string(h.black) << ",\"event\":" << json_string(h.event)
       << ",\"site\":" << json_string(h.site) << ",\"date\":" << json_string(h.date)
-      << ",\"round\":" << json_string(h.round) << ",\"result\":" << json_string(h.result)
+      << ",\"round\":" << json_string(h.round) << ",\"result\":" << json_string(h.result);
+  // issue 17: both Elos (null when none), ECO and opening name ("" when none)
+  const OpeningCells o = opening_cells(h);
+  auto elo = [](int e) { return e ? std::to_string(e) : std::string("null"); };
+  out << ",\"white_elo\":" << elo(h.white_elo) << ",\"black_elo\":" << elo(h.black_elo)
+      << ",\"eco\":" << json_string(o.eco) << ",\"opening\":" << json_string(o.opening)
       << ",\"game_plies\":" << h.plies << ",\"plies\":[";
   // main-line plies as numbers, variation positions as ply paths ([31,1,2]), merged in the
   // order of the main-line ply (a main-line ply before the variations leaving there)

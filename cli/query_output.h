@@ -16,7 +16,8 @@ namespace cli {
 /// The output formats.
 enum class OutputFormat {
   kIds,    ///< one game id per line
-  kTable,  ///< aligned columns: id, White, Black, result, date, event, first matched ply
+  kTable,  ///< aligned columns: id, White, Black, Elo (white/black), result, date, ECO,
+           ///< event, opening, first matched ply
   kJsonl,  ///< one JSON object per line (see write_matches)
   kPgn,    ///< the games as PGN with a {MATCH} comment at each matched position
 };
@@ -32,7 +33,8 @@ std::string_view output_format_names();
 ///
 /// jsonl objects have the keys id, file (source PGN path), ordinal (1-based position in that
 /// file), white, black, event, site, date (as in the PGN, e.g. "1921.??.??"), round,
-/// result, game_plies (main-line length) and plies: the matched positions, a number for a
+/// result, white_elo and black_elo (numbers, null when none), eco and opening (strings, ""
+/// when none), game_plies (main-line length) and plies: the matched positions, a number for a
 /// main-line ply (0 = the start position) and an array for a position inside a variation,
 /// its ply path (eval/match_location.h: `[31,1,2]` = the first variation of the main-line
 /// move from ply 31, after its 2nd move; sub-variations add pairs), in main-line order. Table cells longer than their column are cut and end in "…"; a game

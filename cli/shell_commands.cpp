@@ -28,10 +28,11 @@ const std::vector<ShellCommand>& shell_command_table() {
       {"reset", ArgsKind::kNone, shell_reset, "",
        "Forgets the current result: every game is in scope again."},
       {"count", ArgsKind::kNone, shell_count, "", "Prints the number of games in scope."},
-      {"list", ArgsKind::kWords, shell_list, "[N|all] [sort by date|elo|id]",
+      {"list", ArgsKind::kWords, shell_list, "[N|all] [sort by date|elo|white|black|event|id]",
        "Lists the first N (default 20) games of the current result: id, White, Black, Elo "
        "(white/black), result, date, event and the first matched ply. `sort by date` is "
-       "oldest first, `sort by elo` strongest first (average of both Elos)."},
+       "oldest first, `sort by elo` strongest first (average of both Elos), names A-Z; a "
+       "leading - reverses (`sort by -date`: newest first), as `cqldb query --sort`."},
       {"show", ArgsKind::kWords, shell_show, "ID [PLY]",
        "Shows game ID: its header, its main-line moves with the matched positions in "
        "[brackets], and a board diagram after PLY plies (default: the first matched "
@@ -43,6 +44,9 @@ const std::vector<ShellCommand>& shell_command_table() {
       {"explain", ArgsKind::kText, shell_explain, "(match ...) | SCRIPT.cql",
        "Shows how a query would run without running it: the query as parsed (canonical "
        "form), the SQL of its header conditions and the number of candidate games."},
+      {"mark", ArgsKind::kWords, shell_mark, "ID MARKER | ID -MARKER | ID clear",
+       "Sets a Scid-style marker on game ID (w b m e n p t k q ! ? u 1-6), removes one "
+       "(-MARKER) or all (clear); match:hasmarker finds marked games (as `cqldb mark`)."},
       {"import", ArgsKind::kWords, shell_import, "FILE...",
        "Reads PGN files (plain, .gz or .zst) into the database, with a progress bar. Ctrl-C "
        "stops after the current batch; the games read so far are kept."},

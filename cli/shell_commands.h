@@ -75,5 +75,6 @@ CommandStatus shell_show(ShellState&, const CommandInput&);
 // shell_files.cpp
 CommandStatus shell_export(ShellState&, const CommandInput&);
 CommandStatus shell_import(ShellState&, const CommandInput&);
+CommandStatus shell_mark(ShellState&, const CommandInput&);
 
 }  // namespace cli

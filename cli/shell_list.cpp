@@ -54,9 +54,6 @@ void write_rows(std::ostream& out, std::vector<Row>& rows) {
   }
 }
 
-/// The order of `list`.
-enum class SortKey { kId, kDate, kElo };
-
 /// Membership of game ids in the current result, indexed by id.
 std::vector<bool> scope_bitmap(const ShellState& state) {
   std::vector<bool> in(size_t(state.game_count()) + 1, state.result().all);
@@ -67,36 +64,13 @@ std::vector<bool> scope_bitmap(const ShellState& state) {
   return in;
 }
 
-/// The ids in scope ordered by `key` (date: oldest first, unknown dates last; elo: highest
-/// average of the known Elos first), read in one scan of the games table.
-std::vector<uint32_t> sorted_ids(ShellState& state, SortKey key) {
-  std::vector<bool> in = scope_bitmap(state);
-  struct Entry {
-    uint32_t id;
-    std::string date;
-    int64_t elo;
-  };
-  std::vector<Entry> entries;
-  state.header_store().scan_rows(state.game_count(), [&](const headers::GameRow& r) {
-    if (r.id >= in.size() || !in[r.id]) return;
-    int64_t w = r.white_elo, b = r.black_elo;
-    int64_t elo = w && b ? (w + b) / 2 : std::max(w, b);
-    entries.push_back({r.id, r.date, elo});
-  });
-  if (key == SortKey::kDate)
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-      if (a.date.empty() != b.date.empty()) return b.date.empty();
-      return a.date < b.date;  // '?' sorts after digits: unknown parts come last
-    });
-  else
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const Entry& a, const Entry& b) { return a.elo > b.elo; });
-  std::vector<uint32_t> ids;
-  for (const Entry& e : entries) ids.push_back(e.id);
-  return ids;
+/// The ids in scope in `order` (headers::HeaderStore::sort_ids, the order of `cqldb query
+/// --sort`).
+std::vector<uint32_t> sorted_ids(ShellState& state, headers::SortOrder order) {
+  return state.header_store().sort_ids(state.result_ids(), order);
 }
 
-bool parse_list_args(const std::vector<std::string>& words, uint64_t& limit, SortKey& key,
+bool parse_list_args(const std::vector<std::string>& words, uint64_t& limit, headers::SortOrder& key,
                      std::string& error) {
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
@@ -107,16 +81,13 @@ bool parse_list_args(const std::vector<std::string>& words, uint64_t& limit, Sor
       if (limit == 0) return error = "N must be at least 1 (or `all`)", false;
     } else if (w == "sort") {
       if (i + 1 < words.size() && words[i + 1] == "by") ++i;
-      if (i + 1 >= words.size()) return error = "sort by what? (date, elo or id)", false;
+      if (i + 1 >= words.size())
+        return error = "sort by what? (" + std::string(headers::sort_order_names()) + ")", false;
       const std::string& k = words[++i];
-      if (k == "date")
-        key = SortKey::kDate;
-      else if (k == "elo")
-        key = SortKey::kElo;
-      else if (k == "id")
-        key = SortKey::kId;
-      else
-        return error = "cannot sort by '" + k + "' (date, elo or id)", false;
+      std::optional<headers::SortOrder> order = headers::parse_sort_order(k);
+      if (!order)
+        return error = "cannot sort by '" + k + "' (" + std::string(headers::sort_order_names()) + ")", false;
+      key = *order;
     } else {
       return error = "unexpected '" + w + "'", false;
     }
@@ -134,14 +105,15 @@ std::string elo_cell(const db::GameHeader& h) {
 
 CommandStatus shell_list(ShellState& state, const CommandInput& input) {
   uint64_t limit = 20;
-  SortKey key = SortKey::kId;
+  headers::SortOrder key;
   std::string error;
   if (!parse_list_args(input.words, limit, key, error)) {
-    state.err() << "list: " << error << "\nusage: list [N|all] [sort by date|elo|id]\n";
+    state.err() << "list: " << error << "\nusage: list [N|all] [sort by date|elo|white|black|event|id]\n";
     return CommandStatus::kFailed;
   }
   state.refresh_game_count();
-  std::vector<uint32_t> ids = key == SortKey::kId ? state.result_ids() : sorted_ids(state, key);
+  std::vector<uint32_t> ids =
+      key.key == headers::SortKey::kId && !key.reversed ? state.result_ids() : sorted_ids(state, key);
   const size_t total = ids.size();
   if (limit && ids.size() > limit) ids.resize(limit);
 

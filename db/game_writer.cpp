@@ -53,18 +53,52 @@ std::optional<int64_t> part(std::optional<int> value) {
   return value ? std::optional<int64_t>(*value) : std::nullopt;
 }
 
+/// headers.sqlite opened for writing, with the tables of issue 17 B added if it predates them.
+sqlite::Connection open_headers(const std::filesystem::path& file) {
+  sqlite::Connection sql(file, sqlite::OpenMode::kReadWrite);
+  schema::ensure_match_tables(sql);
+  return sql;
+}
+
+/// games.flags of a record: bit 0 comments, bit 1 NAGs, bit 2 variations; and the text of
+/// its comments for the comment index (schema.h), each without its [%cmd ...] commands
+/// (clock times, evaluations), separated by U+001F, blank ones left out.
+uint32_t game_data(const RecordView& view, std::string& comments) {
+  uint32_t flags = view.has_variations() ? 4 : 0;
+  comments.clear();
+  if (!view.has_comments()) return flags;
+  for (const Token& t : view.tokens()) {
+    if (t.kind == TokenKind::kNag) flags |= 2;
+    if (t.kind != TokenKind::kComment && t.kind != TokenKind::kCommentBefore) continue;
+    flags |= 1;
+    std::string text;
+    std::string_view c = t.comment;
+    while (!c.empty()) {
+      const size_t open = c.find("[%");
+      text.append(c.substr(0, open));
+      if (open == std::string_view::npos) break;
+      const size_t close = c.find(']', open);
+      c = close == std::string_view::npos ? std::string_view() : c.substr(close + 1);
+    }
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) continue;
+    if (!comments.empty()) comments += '\x1f';
+    comments += text;
+  }
+  return flags;
+}
+
 }  // namespace
 
 GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& options)
     : store_(std::move(store)),
       lock_(lock_writer(*store_)),
-      sql_(store_->file(schema::kHeadersFile), sqlite::OpenMode::kReadWrite),
+      sql_(open_headers(store_->file(schema::kHeadersFile))),
       insert_game_(sql_,
                    "INSERT INTO games(id, file_id, ordinal, white_id, black_id, event_id, "
                    "site_id, date, year, month, day, round, result, white_elo, black_elo, eco, "
-                   "plies, fen, variant) "
+                   "plies, fen, variant, flags) "
                    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                   "?16, ?17, ?18, ?19)"),
+                   "?16, ?17, ?18, ?19, ?20)"),
       insert_tag_(sql_, "INSERT INTO tags(game_id, seq, name, value) VALUES(?1, ?2, ?3, ?4)"),
       insert_log_(sql_,
                   "INSERT INTO import_log(file_id, ordinal, line, move, reason, kind) "
@@ -74,6 +108,7 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
                      "rejected, warnings) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
       insert_file_(sql_, "INSERT INTO files(path, imported_at) VALUES(?1, ?2) RETURNING id"),
       set_committed_(sql_, "UPDATE meta SET value = ?2 WHERE key = ?1"),
+      insert_comment_(sql_, "INSERT INTO comment_text(rowid, text) VALUES(?1, ?2)"),
       players_(sql_, NameKind::kPlayer),
       events_(sql_, NameKind::kEvent),
       sites_(sql_, NameKind::kSite) {
@@ -136,7 +171,8 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
   if (header.id != 0 && header.id != id)
     throw std::invalid_argument("GameWriter::add_game: header.id " + std::to_string(header.id) +
                                 " but the next game id is " + std::to_string(id));
-  const uint32_t plies = RecordView::parse(record).main_line_size();  // throws CorruptRecord
+  const RecordView view = RecordView::parse(record);  // throws CorruptRecord
+  const uint32_t plies = view.main_line_size();
   if (header.plies != plies)
     throw std::invalid_argument("GameWriter::add_game: header.plies " +
                                 std::to_string(header.plies) + " but the record has " +
@@ -172,7 +208,14 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     insert_game_.bind(17, int64_t(header.plies));
     if (!header.start_fen.empty()) insert_game_.bind(18, header.start_fen);
     if (!header.variant.empty()) insert_game_.bind(19, header.variant);
+    std::string comments;
+    insert_game_.bind(20, int64_t(game_data(view, comments)));
     insert_game_.run();  // unbound parameters (16, 18, 19) are NULL
+    if (!comments.empty()) {
+      insert_comment_.bind(1, int64_t(id));
+      insert_comment_.bind(2, comments);
+      insert_comment_.run();
+    }
 
     int64_t seq = 0;
     for (const auto& [name, value] : header.other_tags) {

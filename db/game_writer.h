@@ -111,6 +111,7 @@ class GameWriter {
   sqlite::Statement insert_import_;   // INSERT INTO imports
   sqlite::Statement insert_file_;     // INSERT INTO files ... RETURNING id
   sqlite::Statement set_committed_;   // UPDATE meta: committed_games
+  sqlite::Statement insert_comment_;  // INSERT INTO comment_text (issue 17 B)
   NameTable players_;                 // name -> players.id
   NameTable events_;                  // name -> events.id
   NameTable sites_;                   // name -> sites.id

@@ -35,13 +35,19 @@ CREATE TABLE games(
   eco TEXT,
   plies INTEGER NOT NULL,
   fen TEXT,
-  variant TEXT);
+  variant TEXT,
+  flags INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE tags(
   game_id INTEGER NOT NULL,
   seq INTEGER NOT NULL,
   name TEXT NOT NULL,
   value TEXT NOT NULL,
   PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');
+CREATE TABLE markers(
+  game_id INTEGER NOT NULL,
+  marker TEXT NOT NULL,
+  PRIMARY KEY(game_id, marker)) WITHOUT ROWID;
 CREATE TABLE import_log(
   id INTEGER PRIMARY KEY,
   file_id INTEGER NOT NULL REFERENCES files(id),
@@ -115,12 +121,28 @@ void create_tables(sqlite::Connection& db) {
     insert.bind(1, kMetaCommittedGames);
     insert.bind(2, int64_t(0));
     insert.run();
+    insert.bind(1, kMetaMatchData);
+    insert.bind(2, int64_t(1));
+    insert.run();
     db.exec("COMMIT");
     create_indexes(db);
   } catch (...) {
     db.rollback();
     throw;
   }
+}
+
+void ensure_match_tables(sqlite::Connection& db) {
+  bool has_flags = false;
+  {
+    sqlite::Statement columns(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'flags'");
+    has_flags = columns.step();
+  }
+  if (!has_flags) db.exec("ALTER TABLE games ADD COLUMN flags INTEGER NOT NULL DEFAULT 0");
+  db.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
+      "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "
+      "PRIMARY KEY(game_id, marker)) WITHOUT ROWID;");
 }
 
 void create_indexes(sqlite::Connection& db) {

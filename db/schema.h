@@ -29,6 +29,13 @@
 //         fen TEXT or NULL (standard start), variant TEXT or NULL (standard chess))
 //   tags(game_id, seq, name, value)  other tags in file order (WITHOUT ROWID, clustered
 //                                    by game)
+//   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B)
+//   comment_text(rowid = game id, text)  FTS5 (trigram tokenizer, detail=none: LIKE '%abc%'
+//                                    lookups) over the comments of a
+//                                    game, separated by U+001F, without [%cmd ...] commands;
+//                                    only games with such text have a row
+//   markers(game_id, marker)         Scid-style user flags set by `cqldb mark` (one
+//                                    character each, headers/match_keywords.cpp)
 //   import_log(id, file_id, ordinal, line, move, reason, kind 'rejected'|'warning')
 //   imports(id, file_id, started, finished, games_read, imported, rejected, warnings)
 //
@@ -80,6 +87,10 @@ inline constexpr std::string_view kMetaRecordFormatVersion = "record_format_vers
 /// LMDB meta only: the signature encoding version (kSignatureFormatVersion).
 inline constexpr std::string_view kMetaSignatureFormatVersion = "signature_format_version";
 inline constexpr std::string_view kMetaCommittedGames = "committed_games";  ///< SQLite only
+/// SQLite only: present (value 1) when every game has its games.flags and comment_text
+/// rows, i.e. the database was created by an import that writes them (issue 17 B). A
+/// database created before keeps working; the keywords reading them ask to import again.
+inline constexpr std::string_view kMetaMatchData = "match_data";
 
 /// True when headers.sqlite already has its tables.
 bool has_tables(sqlite::Connection& db);
@@ -88,6 +99,9 @@ bool is_empty(sqlite::Connection& db);
 /// Creates the tables (not the secondary indexes) and the meta rows of a new database:
 /// sets WAL mode, then creates everything in one transaction.
 void create_tables(sqlite::Connection& db);
+/// Adds what issue 17 B added to older databases, if missing: games.flags, the comment_text
+/// index and the markers table (without kMetaMatchData: their old games have no data).
+void ensure_match_tables(sqlite::Connection& db);
 /// Creates the secondary indexes used by header filters, if missing (one transaction).
 void create_indexes(sqlite::Connection& db);
 /// Drops the secondary indexes (before bulk-loading an empty database).

@@ -44,6 +44,7 @@
 #include "db/game_header.h"
 #include "headers/header_date.h"
 #include "headers/header_sql.h"
+#include "headers/match_keywords.h"
 #include "headers/where_builder.h"
 
 namespace headers {
@@ -260,13 +261,9 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
     case Keyword::Rating:
     case Keyword::WhiteRating:
     case Keyword::BlackRating: {
-      // The database keeps Elo ratings only (SPEC-NOTES): `ELO` reads the Elo columns, any
-      // other rating system is missing for every game (only `-` matches).
+      // `ELO` reads the Elo columns; other systems their tags (headers/match_keywords.cpp).
       const auto& a = item.as<cql::RatingArgs>();
-      if (a.system != cql::RatingSystem::Elo) {
-        b.add(a.range.kind == cql::Range::Kind::Missing ? "1" : "0");
-        return true;
-      }
+      if (a.system != cql::RatingSystem::Elo) return add_match_keyword(b, item, flipped);
       if (item.keyword == Keyword::Rating)
         b.add("(" + elo_sql(b, "g.white_elo", a.range, item) + ") OR (" +
               elo_sql(b, "g.black_elo", a.range, item) + ")");
@@ -299,7 +296,8 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
       return true;
     }
     default:
-      return false;
+      // The keywords of issue 17 B (tags, stored game, derived values, markers).
+      return add_match_keyword(b, item, flipped);
   }
 }
 
@@ -373,6 +371,7 @@ std::string list_condition(std::vector<db::sqlite::Param>& params, const cql::Li
 HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
   HeaderFilter filter;
   filter.where_ = list_condition(filter.params_, match, color_flipped, false);
+  filter.needs_ = match_data_needs(match);
   return filter;
 }
 

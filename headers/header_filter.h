@@ -4,6 +4,7 @@
 // top of header_filter.cpp (CQL-Match-List, SPEC "Player names", "Date ranges").
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,9 +45,14 @@ class HeaderFilter {
   /// The values of the placeholders, in order.
   const std::vector<db::sqlite::Param>& params() const { return params_; }
 
+  /// The data beyond the games table the clause reads (headers::MatchDataNeeds bits,
+  /// headers/match_keywords.h); HeaderStore refuses a database that lacks it.
+  uint32_t needs() const { return needs_; }
+
  private:
   std::string where_;                       // SQL condition over games g
   std::vector<db::sqlite::Param> params_;   // values for the `?` placeholders, in order
+  uint32_t needs_ = 0;                      // MatchDataNeeds bits
 };
 
 }  // namespace headers

@@ -7,6 +7,7 @@
 
 #include "db/sqlite_db.h"
 #include "headers/header_pattern.h"
+#include "headers/match_keywords.h"
 #include "chess/start_position.h"
 
 namespace headers {
@@ -60,6 +61,7 @@ void register_header_functions(sqlite3* db) {
   create(db, kSqlContains, contains_function);
   create(db, kSqlPattern, pattern_function);
   create(db, kSqlStartPosition, start_position_function, 1);
+  register_match_functions(db);
 }
 
 }  // namespace headers

@@ -4,7 +4,10 @@
 #include <iterator>
 #include <numeric>
 
+#include "db/errors.h"
+#include "db/game_header.h"
 #include "db/schema.h"
+#include "headers/match_keywords.h"
 #include "db/sqlite_statement.h"
 #include "headers/header_sql.h"
 
@@ -13,11 +16,25 @@ namespace headers {
 HeaderStore::HeaderStore(const std::filesystem::path& db_dir)
     : sql_(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly) {
   register_header_functions(sql_.handle());
+  // A database from before `cqldb mark` has no markers table: an empty one in the
+  // connection's temp schema lets :hasmarker answer "no marker" (the read-only file stays).
+  db::sqlite::Statement markers(sql_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'markers'");
+  if (!markers.step()) sql_.exec("CREATE TEMP TABLE markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL)");
+  has_match_data_ = db::schema::read_meta(sql_, db::schema::kMetaMatchData).has_value();
+}
+
+void HeaderStore::check_needs(const HeaderFilter& filter) const {
+  if ((filter.needs() & kNeedsGameData) && !has_match_data_)
+    throw db::FormatError(
+        "this database was created by an older cqldb and does not record comments, NAGs and "
+        "variations per game (:hascomments, :hasannotation, :hasvariations, :comment); import "
+        "the PGN files again into a new database to use them");
 }
 
 std::vector<uint32_t> HeaderStore::candidates(const HeaderFilter& filter, uint32_t game_count,
                                               const std::vector<uint32_t>* within) {
   std::vector<uint32_t> ids;
+  check_needs(filter);
   if (filter.accepts_all()) {  // every committed game has its row: no need to ask SQLite
     if (within) return *within;
     ids.resize(game_count);
@@ -89,7 +106,7 @@ std::vector<GameInfo> HeaderStore::game_info(uint32_t game_count, const std::vec
 
 void HeaderStore::scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row) {
   db::sqlite::Statement q(
-      sql_, "SELECT id, result, white_elo, black_elo, year, date FROM games WHERE id <= ? ORDER BY id");
+      sql_, "SELECT id, result, white_elo, black_elo, year, date, month, day FROM games WHERE id <= ? ORDER BY id");
   q.bind(1, int64_t(game_count));
   GameRow r;
   auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
@@ -100,7 +117,16 @@ void HeaderStore::scan_rows(uint32_t game_count, const std::function<void(const 
     r.white_elo = elo(q.column_int64(2));
     r.black_elo = elo(q.column_int64(3));
     r.year = q.column_is_null(4) ? std::nullopt : std::optional<int>(int(q.column_int64(4)));
-    r.date = std::string(q.column_text(5));
+    // A NULL date is the canonical text of year/month/day (db/schema.h), which is rebuilt.
+    if (!q.column_is_null(5)) {
+      r.date = std::string(q.column_text(5));
+    } else {
+      db::DateParts parts;
+      parts.year = r.year;
+      if (!q.column_is_null(6)) parts.month = int(q.column_int64(6));
+      if (!q.column_is_null(7)) parts.day = int(q.column_int64(7));
+      r.date = db::canonical_pgn_date(parts);
+    }
     row(r);
   }
 }

@@ -15,6 +15,7 @@
 
 #include "db/sqlite_db.h"
 #include "headers/game_info.h"
+#include "headers/game_order.h"
 #include "headers/header_filter.h"
 
 namespace headers {
@@ -26,7 +27,7 @@ struct GameRow {
   uint16_t white_elo = 0;            ///< 0 = none
   uint16_t black_elo = 0;            ///< 0 = none
   std::optional<int> year;           ///< the date's year, if known
-  std::string date;                  ///< as stored ("1985.??.??"), empty if none
+  std::string date;                  ///< as in the PGN ("1985.??.??"), rebuilt from year/month/day when stored as NULL
 };
 
 /// One entry of the import log (a rejected game or a warning).
@@ -55,6 +56,9 @@ class HeaderStore {
   /// scan; with `only` (ids), a lookup per id and the other entries left zero.
   std::vector<GameInfo> game_info(uint32_t game_count, const std::vector<uint32_t>* only = nullptr);
 
+  /// `ids` in `order` (headers/game_order.h); one primary-key lookup per game.
+  std::vector<uint32_t> sort_ids(std::vector<uint32_t> ids, SortOrder order);
+
   /// Calls `row` for every game 1..game_count in id order (one scan).
   void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row);
 
@@ -66,7 +70,11 @@ class HeaderStore {
   std::vector<ImportLogEntry> import_log(int64_t limit);
 
  private:
+  /// Throws db::FormatError when the database lacks data `filter` reads (needs()).
+  void check_needs(const HeaderFilter& filter) const;
+
   db::sqlite::Connection sql_;
+  bool has_match_data_ = false;  // meta kMetaMatchData present (db/schema.h)
 };
 
 }  // namespace headers

@@ -103,10 +103,10 @@ TEST_F(CliQueryTest, UnbalancedParenthesisInExpression) {
 
 TEST_F(CliQueryTest, UnsupportedKeywordIsLocated) {
   std::string path =
-      script("unsupported.cql", "(match\n  :annotator Kasparov\n  (position :mate))\n");
+      script("unsupported.cql", "(match\n  :birthyear 1963\n  (position :mate))\n");
   Outcome r = query({path});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, path + ":2:3: not yet supported: :annotator\n");
+  EXPECT_EQ(r.err, path + ":2:3: not yet supported: :birthyear\n");  // issue 17 part A
 }
 
 TEST_F(CliQueryTest, WrongArgumentIsLocated) {
@@ -150,6 +150,7 @@ TEST_F(CliQueryTest, JsonLinesCarryHeaderAndMatchedPlies) {
       "\\{\"id\":([0-9]+),\"file\":\"([^\"]*)\",\"ordinal\":([0-9]+),"
       "\"white\":\"([^\"]*)\",\"black\":\"([^\"]*)\",\"event\":\"[^\"]*\",\"site\":\"[^\"]*\","
       "\"date\":\"[^\"]*\",\"round\":\"[^\"]*\",\"result\":\"(1-0|0-1|1/2-1/2|\\*)\","
+      "\"white_elo\":(?:[0-9]+|null),\"black_elo\":(?:[0-9]+|null),\"eco\":\"[^\"]*\",\"opening\":\"[^\"]*\","
       "\"game_plies\":([0-9]+),\"plies\":\\[([0-9]+)\\]\\}");
   for (size_t i = 0; i < objects.size(); ++i) {
     std::smatch m;
@@ -194,7 +195,7 @@ TEST_F(CliQueryTest, TableHasHeaderAndOneRowPerGame) {
   std::vector<std::string> rows = lines(r.out);
   ASSERT_GT(rows.size(), 1u);
   EXPECT_TRUE(
-      std::regex_search(rows[0], std::regex("^id +White +Black +result +date +event +ply$")))
+      std::regex_search(rows[0], std::regex("^id +White +Black +Elo +result +date +ECO +event +opening +ply$")))
       << rows[0];
   EXPECT_EQ(rows.size() - 1, lines(query({"-e", kAlekhineMates, "--format", "ids"}).out).size());
 }

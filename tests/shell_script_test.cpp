@@ -314,7 +314,7 @@ TEST_F(ShellScriptTest, HelpIsGeneratedFromTheTable) {
     EXPECT_NE(r.out.find(std::string("\n  ") + name), std::string::npos) << name;
   EXPECT_NE(r.out.find("usage: filter KEY=VALUE..."), std::string::npos);
   EXPECT_NE(r.out.find("eco=B20 =B2 =B20..B99"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("usage: list [N|all] [sort by date|elo|id]"), std::string::npos);
+  EXPECT_NE(r.out.find("usage: list [N|all] [sort by date|elo|white|black|event|id]"), std::string::npos);
 }
 
 TEST_F(ShellScriptTest, QuitStopsAndTimerTimes) {

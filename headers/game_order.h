@@ -1,0 +1,38 @@
+// The orders of game lists (`cqldb query --sort`, the shell's `list ... sort by ...`), one
+// parser and one implementation (HeaderStore::sort_ids, defined in game_order.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace headers {
+
+/// What games are ordered by.
+enum class SortKey {
+  kId,     ///< game id, ascending
+  kDate,   ///< date, oldest first (year, month, day; an unknown month or day sorts before
+           ///< the known ones of its year: "1985.??.??" < "1985.01.01")
+  kElo,    ///< strongest first: the average of both Elos, or the one known
+  kWhite,  ///< White's name A-Z, ignoring case (byte order of the folded UTF-8)
+  kBlack,  ///< Black's name A-Z
+  kEvent,  ///< the event name A-Z
+};
+
+/// A key and its direction. `reversed` turns the natural direction above round (`-date`
+/// newest first, `-elo` weakest first). Games without the value (no year, no Elo, an empty
+/// name) come last in both directions; ties keep id order.
+struct SortOrder {
+  SortKey key = SortKey::kId;
+  bool reversed = false;
+};
+
+/// Parses "date", "-date", "elo", "-elo", "white", "black", "event", "id" (and their
+/// `-` forms); nullopt for anything else.
+std::optional<SortOrder> parse_sort_order(std::string_view text);
+
+/// The accepted names for help and errors: "date, elo, white, black, event, id (a leading -
+/// reverses)".
+std::string_view sort_order_names();
+
+}  // namespace headers
