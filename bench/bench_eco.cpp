@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   const auto by_moves = move_order_table();
   const std::vector<uint32_t> limits = {8, 12, 16, 20, 24};
   size_t with_tag = 0, stored_agree = 0, deepest_agree = 0, moves_agree = 0, unclassified = 0;
+  size_t any_agree = 0, same_group = 0;  // tag code on any named position; same letter+tens
   std::vector<size_t> limit_agree(limits.size(), 0);
   double classify_s = 0;
   const db::GameReader reader = database.reader();
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
     int deepest = -1;
     std::vector<int> at_limit(limits.size(), -1);
     std::string key, by_order;
+    bool seen_tag = false;
     const uint32_t n = std::min<uint32_t>(rec.main_line_size(), table.max_plies());
     for (uint32_t ply = 0; ply < n; ++ply) {
       const chess::Move m = rec.main_move(ply);
@@ -103,6 +105,7 @@ int main(int argc, char** argv) {
       pos.do_move(m, u);
       if (const int i = table.find(pos); i >= 0) {
         deepest = i;
+        if (table.opening(i).eco == t->second) seen_tag = true;
         for (size_t k = 0; k < limits.size(); ++k)
           if (ply + 1 <= limits[k]) at_limit[k] = i;
       }
@@ -112,6 +115,8 @@ int main(int argc, char** argv) {
     if (deepest < 0) ++unclassified;
     if (deepest >= 0 && table.opening(deepest).eco == t->second) ++deepest_agree;
     if (by_order == t->second) ++moves_agree;
+    if (seen_tag) ++any_agree;
+    if (deepest >= 0 && table.opening(deepest).eco.substr(0, 2) == t->second.substr(0, 2)) ++same_group;
     for (size_t k = 0; k < limits.size(); ++k)
       if (at_limit[k] >= 0 && table.opening(at_limit[k]).eco == t->second) ++limit_agree[k];
   }
@@ -125,6 +130,10 @@ int main(int argc, char** argv) {
   for (size_t k = 0; k < limits.size(); ++k)
     std::printf("rule deepest within %2u plies     = tag: %zu (%.2f%%)\n", limits[k], limit_agree[k],
                 pct(limit_agree[k]));
+  std::printf("upper bound: the tag's code is on some named position of the line: %zu (%.2f%%)\n", any_agree,
+              pct(any_agree));
+  std::printf("deepest named position in the tag's group (letter and tens digit): %zu (%.2f%%)\n", same_group,
+              pct(same_group));
   std::printf("rule move-order prefix (no transpositions) = tag: %zu (%.2f%%)\n", moves_agree, pct(moves_agree));
   std::printf("replay + classification: %.2f s for %zu games (%.1f us a game)\n", classify_s, with_tag,
               with_tag ? 1e6 * classify_s / double(with_tag) : 0.0);

@@ -160,7 +160,15 @@ void create_tables(sqlite::Connection& db) {
   }
 }
 
+bool has_player_eco_tables(sqlite::Connection& db) {
+  sqlite::Statement query(db,
+                          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                          "('openings', 'game_openings', 'player_data', 'game_players')");
+  return query.step() && query.column_int64(0) == 4;
+}
+
 void create_player_eco_tables(sqlite::Connection& db) {
+  if (has_player_eco_tables(db)) return;  // no write transaction when nothing is missing
   db.exec("BEGIN IMMEDIATE");
   try {
     db.exec(kCreatePlayerEcoTables);

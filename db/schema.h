@@ -101,8 +101,12 @@ bool is_empty(sqlite::Connection& db);
 /// Creates the tables (not the secondary indexes) and the meta rows of a new database:
 /// sets WAL mode, then creates everything in one transaction.
 void create_tables(sqlite::Connection& db);
-/// Creates the tables of issue 17 A (openings, game_openings, player_data, game_players) if
-/// missing, in one transaction: a database made before them gains them from its next writer.
+/// True when the tables of issue 17 A (openings, game_openings, player_data, game_players)
+/// exist.
+bool has_player_eco_tables(sqlite::Connection& db);
+/// Creates the tables of issue 17 A if missing, in one transaction (none when all exist): a
+/// database made before them gains them when next opened for writing (or by open_readonly
+/// when the file is writable).
 void create_player_eco_tables(sqlite::Connection& db);
 /// Creates the secondary indexes used by header filters, if missing (one transaction).
 void create_indexes(sqlite::Connection& db);
