@@ -223,6 +223,15 @@ TEST_F(PlayerData, PlayersCommandMergesSpellings) {
   r = cqltest::run_cqldb({"players", "--db", db, "Smith, J*"}, work.path);
   EXPECT_NE(r.out.find("smith, j: "), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("1 players"), std::string::npos) << r.err;
+  // A quoted plain surname finds nothing; the CLI hints at the pattern and the substring.
+  r = cqltest::run_cqldb({"query", "--db", db, "-e", "(match :player \"Kasparov\")"}, work.path);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("hint: :player \"Kasparov\" must match a whole name (or player key); \"Kasparov*\" or "
+                       "unquoted Kasparov (a substring) find players"),
+            std::string::npos)
+      << r.err;
+  r = cqltest::run_cqldb({"query", "--db", db, "-e", "(match :player \"Nonexistent\")"}, work.path);
+  EXPECT_EQ(r.err.find("hint:"), std::string::npos) << r.err;
   // players import: a FIDE TXT list through the command, with its counts.
   const std::string list = (work.path / "list.txt").string();
   std::ofstream(list) << fide_list();
