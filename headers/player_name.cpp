@@ -141,7 +141,10 @@ PlayerMatcher::PlayerMatcher(std::string_view text, bool quoted)
 
 bool PlayerMatcher::matches(std::string_view name) const {
   if (!quoted_) return contains_ignoring_case(name, text_);
-  return pattern_.matches(name) || pattern_.matches(player_key(name));
+  // A case-sensitive pattern (`!...`) asks about the spelling's letters: the key, folded to
+  // lower case, is not tried.
+  if (pattern_.matches(name)) return true;
+  return !(text_.starts_with("!")) && pattern_.matches(player_key(name));
 }
 
 bool is_plain_name(std::string_view text) {

@@ -28,7 +28,8 @@ std::string full_name_key(std::string_view name);
 /// The name rule of `:player`, `:whiteplayer`, `:blackplayer` and the shell's `filter
 /// player=`: an unquoted argument is a case-insensitive substring of the stored spelling
 /// (CQL-Match-List); a quoted argument is a Pattern-Matching pattern that must match the
-/// whole stored spelling or the whole player key (so `"Kasparov, G*"` finds "Kasparov,G").
+/// whole stored spelling or the whole player key (so `"Kasparov, G*"` finds "Kasparov,G");
+/// a case-sensitive pattern (`"!..."`) is tried on the spelling only.
 class PlayerMatcher {
  public:
   /// `text` without quotes; `quoted` says whether the argument was double-quoted.

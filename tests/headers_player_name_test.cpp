@@ -69,6 +69,9 @@ TEST(PlayerMatcher, QuotedPatternMatchesSpellingOrKey) {
   // A quoted plain surname is a whole-name pattern: no match (the CLI hints at "Kasparov*").
   EXPECT_FALSE(PlayerMatcher("Kasparov", true).matches("Kasparov, Garry"));
   EXPECT_TRUE(PlayerMatcher("Kasparov*", true).matches("Kasparov, Garry"));
+  // Case-sensitive patterns look at the spelling only (the key is folded).
+  EXPECT_FALSE(PlayerMatcher("!kasparov*", true).matches("Kasparov, Garry"));
+  EXPECT_TRUE(PlayerMatcher("!Kasparov,*", true).matches("Kasparov,G"));
 }
 
 TEST(PlayerMatcher, PlainNameDetection) {
