@@ -11,6 +11,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -26,6 +27,9 @@
 #include "db/database.h"
 #include "headers/game_order.h"
 #include "headers/header_store.h"
+#include "db/schema.h"
+#include "db/sqlite_db.h"
+#include "headers/player_hints.h"
 #include "query/executor.h"
 #include "query/query.h"
 
@@ -212,6 +216,11 @@ int run_query(const std::vector<std::string>& args) {
   write_matches(out, *format, reader, matches);
   out.flush();
   print_summary(stats);
+  if (stats.matches == 0) {  // SPEC "Player names": a quoted plain name that only a substring finds
+    db::sqlite::Connection sql(std::filesystem::path(db_dir) / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+    for (const std::string& hint : headers::players::quoted_name_hints(sql, compiled->text()))
+      std::fprintf(stderr, "%s\n", hint.c_str());
+  }
   if (explain) std::fputs(query::explain_stats(stats).c_str(), stderr);
   if (!out) {
     std::fprintf(stderr, "cqldb query: writing the results failed\n");

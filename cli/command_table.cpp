@@ -53,6 +53,15 @@ const std::vector<Command>& command_table() {
        "brilliancy, blunder, user, custom) or clears it (--clear without --marker clears all "
        "of the game's markers); CQL's match:hasmarker finds marked games.",
        run_mark},
+      {"players", "--db DIR [PATTERN] [--limit N] | players import --db DIR FILE",
+       "Lists the players of a database, merged by player key (\"Kasparov, Gary\", "
+       "\"Kasparov,G\" and \"Kasparov, G.\" are one player), with game count, Elo range, "
+       "first and last year and every spelling; PATTERN is a substring of a name, or with * "
+       "or ? a pattern on the name or the key (\"Kasparov, G*\"). `players import` reads a "
+       "player list (FIDE's TXT rating list or CSV name,fide_id,country,sex,title,birth,death) "
+       "and links games to it by FIDE id tag, else by name, for :country :gender :birthyear "
+       ":deathyear :title.",
+       run_players},
   };
   return table;
 }

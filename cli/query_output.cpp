@@ -69,9 +69,13 @@ struct OpeningCells {
 };
 OpeningCells opening_cells(const db::GameHeader& h) {
   OpeningCells c;
-  c.eco = h.eco;
-  for (const auto& [name, value] : h.other_tags)
-    if (name == "Opening") c.opening = value;
+  // The classified code and opening (issue 17 A) when import classified the game, else the
+  // [ECO] and [Opening] tags.
+  c.eco = h.eco_class.empty() ? h.eco : h.eco_class;
+  c.opening = h.opening;
+  if (c.opening.empty())
+    for (const auto& [name, value] : h.other_tags)
+      if (name == "Opening") c.opening = value;
   return c;
 }
 

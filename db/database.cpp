@@ -58,6 +58,7 @@ Database Database::create_or_open(const std::filesystem::path& dir) {
     schema::create_tables(sql);
   }
   check_headers_version(sql, headers);
+  schema::create_player_eco_tables(sql);  // issue 17 A: a database made before them
   Database database(std::move(store), std::move(sql));
   database.check_stores_agree();
   // A first import builds the secondary indexes at its end; if it was interrupted, build
@@ -77,6 +78,15 @@ Database Database::open_readonly(const std::filesystem::path& dir) {
   if (!schema::has_tables(sql))
     throw FormatError(headers.string() + " has no cqldb tables: not a cqldb database");
   check_headers_version(sql, headers);
+  if (!schema::has_player_eco_tables(sql)) {
+    // A database made before issue 17 A: add the (empty) tables its queries name, when the
+    // file is writable; otherwise such queries fail with SQLite's "no such table".
+    try {
+      sqlite::Connection writable(headers, sqlite::OpenMode::kReadWrite);
+      schema::create_player_eco_tables(writable);
+    } catch (const std::exception&) {
+    }
+  }
   Database database(GameStore::open(dir, true), std::move(sql));
   database.check_stores_agree();
   return database;

@@ -30,6 +30,11 @@ struct GameHeader {
   uint32_t plies = 0;       ///< main-line plies (= RecordView::main_line_size())
   std::string start_fen;    ///< [FEN]; empty = standard start position
   std::string variant;      ///< empty = standard chess, "chess960"
+  /// ECO classification (issue 17 A, import/eco_classifier.h): the code of the deepest named
+  /// opening position of the main line, else the [ECO] tag's code ("B90a" -> "B90"), else
+  /// empty. Stored in game_openings (db/schema.h), not in the games row.
+  std::string eco_class;
+  std::string opening;      ///< name of that opening position; empty when not classified
   /// Every other tag in file order (Annotator, PlyCount, TimeControl, ...).
   std::vector<std::pair<std::string, std::string>> other_tags;
 };

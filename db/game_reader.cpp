@@ -26,26 +26,37 @@ namespace {
                       id);
 }
 
+/// The games row joined with its names and, when the tables of issue 17 A exist (a database
+/// opened read-only before its first writable open may lack them), the ECO classification.
+std::string header_select(sqlite::Connection& sql) {
+  const bool classified = schema::has_player_eco_tables(sql);
+  return std::string(
+             "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, "
+             // date rebuilt from its parts when not stored (schema.h); db::
+             // canonical_pgn_date() is the same formula
+             "COALESCE(g.date, "
+             "CASE WHEN g.year IS NULL THEN '????' ELSE printf('%04d', g.year) END || '.' || "
+             "CASE WHEN g.month IS NULL THEN '??' ELSE printf('%02d', g.month) END || '.' || "
+             "CASE WHEN g.day IS NULL THEN '??' ELSE printf('%02d', g.day) END), "
+             "g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, "
+             "g.variant, ") +
+         (classified ? "go.eco, o.name " : "NULL, NULL ") +
+         "FROM games g JOIN files f ON f.id = g.file_id "
+         "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
+         "JOIN events e ON e.id = g.event_id JOIN sites s ON s.id = g.site_id " +
+         (classified ? "LEFT JOIN game_openings go ON go.game_id = g.id "
+                       "LEFT JOIN openings o ON o.id = go.opening_id "
+                     : "") +
+         "WHERE g.id = ?1";
+}
+
 }  // namespace
 
 GameReader::GameReader(const Database& database)
     : store_(database.store_),
       sql_(store_->file(schema::kHeadersFile), sqlite::OpenMode::kReadOnly),
       count_query_(sql_, "SELECT value FROM meta WHERE key = ?1"),
-      header_query_(sql_,
-                    "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, "
-                    // date rebuilt from its parts when not stored (schema.h); db::
-                    // canonical_pgn_date() is the same formula
-                    "COALESCE(g.date, "
-                    "CASE WHEN g.year IS NULL THEN '????' ELSE printf('%04d', g.year) END || '.' || "
-                    "CASE WHEN g.month IS NULL THEN '??' ELSE printf('%02d', g.month) END || '.' || "
-                    "CASE WHEN g.day IS NULL THEN '??' ELSE printf('%02d', g.day) END), "
-                    "g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, "
-                    "g.variant "
-                    "FROM games g JOIN files f ON f.id = g.file_id "
-                    "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
-                    "JOIN events e ON e.id = g.event_id JOIN sites s ON s.id = g.site_id "
-                    "WHERE g.id = ?1"),
+      header_query_(sql_, header_select(sql_)),
       tags_query_(sql_, "SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq") {
   open_snapshot();
 }
@@ -128,6 +139,8 @@ bool GameReader::read_header(uint32_t id, GameHeader& out) {
   out.plies = uint32_t(header_query_.column_int64(12));
   out.start_fen.assign(header_query_.column_text(13));
   out.variant.assign(header_query_.column_text(14));
+  out.eco_class.assign(header_query_.column_text(15));
+  out.opening.assign(header_query_.column_text(16));
   header_query_.reset();
 
   out.other_tags.clear();

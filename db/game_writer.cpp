@@ -113,6 +113,9 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
       events_(sql_, NameKind::kEvent),
       sites_(sql_, NameKind::kSite) {
   schema::configure_writer(sql_);
+  schema::create_player_eco_tables(sql_);
+  insert_game_opening_.emplace(sql_, "INSERT INTO game_openings(game_id, eco, opening_id) VALUES(?1, ?2, ?3)");
+  openings_.emplace(sql_, NameKind::kOpening);
   committed_ = uint32_t(schema::read_meta(sql_, schema::kMetaCommittedGames).value_or(0));
   delete_uncommitted_records(*store_, committed_);
   if (committed_ == 0 || options.defer_indexes) {
@@ -215,6 +218,13 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
       insert_comment_.bind(1, int64_t(id));
       insert_comment_.bind(2, comments);
       insert_comment_.run();
+    }
+
+    if (!header.eco_class.empty()) {
+      insert_game_opening_->bind(1, int64_t(id));
+      insert_game_opening_->bind(2, header.eco_class);
+      if (!header.opening.empty()) insert_game_opening_->bind(3, openings_->id(header.opening));
+      insert_game_opening_->run();  // opening_id NULL when unbound
     }
 
     int64_t seq = 0;

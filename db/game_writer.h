@@ -115,6 +115,9 @@ class GameWriter {
   NameTable players_;                 // name -> players.id
   NameTable events_;                  // name -> events.id
   NameTable sites_;                   // name -> sites.id
+  // Issue 17 A: set in the constructor once the tables exist (older databases gain them).
+  std::optional<sqlite::Statement> insert_game_opening_;  // INSERT INTO game_openings
+  std::optional<NameTable> openings_;                     // opening name -> openings.id
   std::unordered_map<std::string, int64_t> file_ids_;  // source path -> files.id
   std::string last_file_;                              // path of the last file_id() lookup
   int64_t last_file_id_ = 0;                           // its id (0 = none yet)

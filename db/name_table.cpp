@@ -13,6 +13,8 @@ const char* select_sql(NameKind kind) {
       return "SELECT id, name FROM events";
     case NameKind::kSite:
       return "SELECT id, name FROM sites";
+    case NameKind::kOpening:
+      return "SELECT id, name FROM openings";
   }
   return nullptr;
 }
@@ -25,6 +27,8 @@ const char* insert_sql(NameKind kind) {
       return "INSERT INTO events(name) VALUES(?1) RETURNING id";
     case NameKind::kSite:
       return "INSERT INTO sites(name) VALUES(?1) RETURNING id";
+    case NameKind::kOpening:
+      return "INSERT INTO openings(name) VALUES(?1) RETURNING id";
   }
   return nullptr;
 }

@@ -13,9 +13,9 @@
 namespace db {
 
 /// Which name table a NameTable interns into.
-enum class NameKind { kPlayer, kEvent, kSite };
+enum class NameKind { kPlayer, kEvent, kSite, kOpening };
 
-/// Maps names to row ids of one of the tables players / events / sites, inserting unknown
+/// Maps names to row ids of one of the tables players / events / sites / openings, inserting unknown
 /// names. Keeps every name in an in-memory hash map so that a batch of games needs no
 /// SELECTs: the map is loaded from the table once at construction and then kept in step
 /// with the inserts. Ids handed out inside a transaction that is rolled back are invalid,

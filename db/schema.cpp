@@ -67,6 +67,40 @@ CREATE TABLE imports(
   warnings INTEGER NOT NULL);
 )sql";
 
+// Issue 17 A: ECO classification and player data (additive: CREATE ... IF NOT EXISTS, so
+// a database made before them gets them from its next writer; schema.h describes them).
+constexpr const char* kCreatePlayerEcoTables = R"sql(
+CREATE TABLE IF NOT EXISTS openings(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS game_openings(
+  game_id INTEGER PRIMARY KEY,
+  eco TEXT NOT NULL,
+  opening_id INTEGER REFERENCES openings(id));
+CREATE TABLE IF NOT EXISTS player_data(
+  id INTEGER PRIMARY KEY,
+  fide_id INTEGER UNIQUE,
+  name TEXT NOT NULL,
+  full_key TEXT NOT NULL,
+  key TEXT NOT NULL,
+  country TEXT,
+  sex TEXT,
+  title TEXT,
+  birth INTEGER,
+  death INTEGER);
+CREATE INDEX IF NOT EXISTS player_data_full_key ON player_data(full_key);
+CREATE INDEX IF NOT EXISTS player_data_key ON player_data(key);
+CREATE TABLE IF NOT EXISTS game_players(
+  game_id INTEGER NOT NULL,
+  side INTEGER NOT NULL,
+  fide_id INTEGER,
+  title TEXT,
+  player_data_id INTEGER,
+  country TEXT,
+  sex TEXT,
+  birth INTEGER,
+  death INTEGER,
+  PRIMARY KEY(game_id, side)) WITHOUT ROWID;
+)sql";
+
 // Secondary indexes for header filters (player, Elo, year, ECO). They slow down inserts,
 // so bulk loads drop them and build them once at the end (GameWriter::finish), in one
 // transaction. games.result has no index on purpose: with four values, a result filter
@@ -79,6 +113,7 @@ CREATE INDEX IF NOT EXISTS games_year ON games(year);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
+CREATE INDEX IF NOT EXISTS game_openings_eco ON game_openings(eco);
 COMMIT;
 )sql";
 
@@ -90,6 +125,7 @@ DROP INDEX IF EXISTS games_year;
 DROP INDEX IF EXISTS games_white_elo;
 DROP INDEX IF EXISTS games_black_elo;
 DROP INDEX IF EXISTS games_eco;
+DROP INDEX IF EXISTS game_openings_eco;
 COMMIT;
 )sql";
 
@@ -111,6 +147,7 @@ void create_tables(sqlite::Connection& db) {
   db.exec("BEGIN IMMEDIATE");
   try {
     db.exec(kCreateTables);
+    db.exec(kCreatePlayerEcoTables);
     sqlite::Statement insert(db, "INSERT INTO meta(key, value) VALUES(?1, ?2)");
     insert.bind(1, kMetaFormatVersion);
     insert.bind(2, int64_t(kFormatVersion));
@@ -143,6 +180,25 @@ void ensure_match_tables(sqlite::Connection& db) {
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
       "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "
       "PRIMARY KEY(game_id, marker)) WITHOUT ROWID;");
+}
+
+bool has_player_eco_tables(sqlite::Connection& db) {
+  sqlite::Statement query(db,
+                          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                          "('openings', 'game_openings', 'player_data', 'game_players')");
+  return query.step() && query.column_int64(0) == 4;
+}
+
+void create_player_eco_tables(sqlite::Connection& db) {
+  if (has_player_eco_tables(db)) return;  // no write transaction when nothing is missing
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(kCreatePlayerEcoTables);
+    db.exec("COMMIT");
+  } catch (...) {
+    db.rollback();
+    throw;
+  }
 }
 
 void create_indexes(sqlite::Connection& db) {

@@ -27,6 +27,19 @@
 //         result INT (ResultCode: 0 '*'/unknown, 1 white wins, 2 black wins, 3 draw),
 //         white_elo/black_elo INT or NULL (their indexes are partial: rated games only), eco TEXT or NULL, plies INT,
 //         fen TEXT or NULL (standard start), variant TEXT or NULL (standard chess))
+//   openings(id, name UNIQUE)     opening names of the ECO classification (issue 17 A)
+//   game_openings(game_id, eco, opening_id)  one row per game with a classified code:
+//                                the deepest named position of the main line, else the
+//                                [ECO] tag's code (import/eco_classifier.h); opening_id NULL
+//                                when only the tag gave the code. :eco and filter eco= use it;
+//                                games.eco keeps the tag as written.
+//   player_data(id, fide_id UNIQUE, name, full_key, key, country, sex 'm'|'f', title, birth,
+//               death)           the imported player list (`cqldb players import`)
+//   game_players(game_id, side 0 white | 1 black, fide_id, title, player_data_id, country,
+//                sex, birth, death)  per game side with a FIDE id tag, a title tag or a
+//                                linked player_data row; title = the tag's, else the list's;
+//                                the rest copied from the linked row (headers/players.h;
+//                                rebuilt after every import of games or of a player list)
 //   tags(game_id, seq, name, value)  other tags in file order (WITHOUT ROWID, clustered
 //                                    by game)
 //   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B)
@@ -102,6 +115,13 @@ void create_tables(sqlite::Connection& db);
 /// Adds what issue 17 B added to older databases, if missing: games.flags, the comment_text
 /// index and the markers table (without kMetaMatchData: their old games have no data).
 void ensure_match_tables(sqlite::Connection& db);
+/// True when the tables of issue 17 A (openings, game_openings, player_data, game_players)
+/// exist.
+bool has_player_eco_tables(sqlite::Connection& db);
+/// Creates the tables of issue 17 A if missing, in one transaction (none when all exist): a
+/// database made before them gains them when next opened for writing (or by open_readonly
+/// when the file is writable).
+void create_player_eco_tables(sqlite::Connection& db);
 /// Creates the secondary indexes used by header filters, if missing (one transaction).
 void create_indexes(sqlite::Connection& db);
 /// Drops the secondary indexes (before bulk-loading an empty database).

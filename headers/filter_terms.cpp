@@ -7,6 +7,7 @@
 
 #include "db/game_header.h"
 #include "db/sqlite_statement.h"
+#include "headers/player_name.h"
 #include "headers/where_builder.h"
 
 namespace headers {
@@ -144,12 +145,16 @@ bool build_name(const FilterKey& key, Op op, std::string_view value, HeaderCondi
     return false;
   }
   WhereBuilder b(c.params);
+  // Player names (issue 17 A, headers/player_name.h): the shell has removed any quotes, so
+  // a value with a `*` or `?` wildcard is a pattern (as if quoted in a match list) that may
+  // also match the player key; other values are substrings, like an unquoted `:player`.
+  const bool pattern = key.table == "players" && !is_plain_name(value);
   if (key.column.empty()) {  // `player`: either side
-    std::string w = name_sql(b, "g.white_id", "players", std::string(value), false);
-    c.sql = "(" + w + " OR " + name_sql(b, "g.black_id", "players", std::string(value), false) + ")";
+    std::string w = name_sql(b, "g.white_id", "players", std::string(value), pattern);
+    c.sql = "(" + w + " OR " + name_sql(b, "g.black_id", "players", std::string(value), pattern) + ")";
     return true;
   }
-  c.sql = name_sql(b, key.column, key.table, std::string(value), false);
+  c.sql = name_sql(b, key.column, key.table, std::string(value), pattern);
   return true;
 }
 
@@ -179,25 +184,27 @@ bool build_eco(const FilterKey&, Op op, std::string_view value, HeaderCondition&
     error = "expected an ECO code (A00..E99), a prefix (B, B2) or a range B20..B99";
     return false;
   }
+  // The classified code (issue 17 A: game_openings, db/schema.h), not the tag as written.
+  const char* kClassified = "g.id IN (SELECT game_id FROM game_openings WHERE ";
   switch (op) {
     case Op::kEq:
-      c.sql = "g.eco BETWEEN ? AND ?";
+      c.sql = kClassified + std::string("eco BETWEEN ? AND ?)");
       c.params = {text_param(lo), text_param(hi)};
       return true;
     case Op::kGe:
-      c.sql = "g.eco >= ?";
+      c.sql = kClassified + std::string("eco >= ?)");
       c.params = {text_param(lo)};
       return true;
     case Op::kGt:
-      c.sql = "g.eco > ?";
+      c.sql = kClassified + std::string("eco > ?)");
       c.params = {text_param(hi)};
       return true;
     case Op::kLe:
-      c.sql = "g.eco <= ?";
+      c.sql = kClassified + std::string("eco <= ?)");
       c.params = {text_param(hi)};
       return true;
     case Op::kLt:
-      c.sql = "g.eco < ?";
+      c.sql = kClassified + std::string("eco < ?)");
       c.params = {text_param(lo)};
       return true;
     case Op::kContains:
@@ -230,14 +237,14 @@ bool build_result(const FilterKey&, Op op, std::string_view value, HeaderConditi
 const FilterKey kKeys[] = {
     {"white",    "=NAME or ~NAME", "White's name contains NAME (ignoring case)", build_name, "g.white_id", "players"},
     {"black",    "=NAME or ~NAME", "Black's name contains NAME", build_name, "g.black_id", "players"},
-    {"player",   "=NAME or ~NAME", "either player's name contains NAME", build_name, "", "players"},
+    {"player",   "=NAME or ~NAME", "either player's name contains NAME; with * or ?, NAME is a pattern on the name or its player key (Kasparov, G*)", build_name, "", "players"},
     {"event",    "~TEXT or =TEXT", "the event's name contains TEXT", build_name, "g.event_id", "events"},
     {"site",     "~TEXT or =TEXT", "the site's name contains TEXT", build_name, "g.site_id", "sites"},
     {"elo",      ">=N <=N >N <N =N =N..M", "both players' Elo (games without both Elos fail)", build_both_elo, "", ""},
     {"whiteelo", ">=N ... =N..M", "White's Elo", build_number, "g.white_elo", ""},
     {"blackelo", ">=N ... =N..M", "Black's Elo", build_number, "g.black_elo", ""},
     {"year",     "=N =N..M =N.. >=N ...", "the year of the game's date", build_number, "g.year", ""},
-    {"eco",      "=B20 =B2 =B20..B99 >=B20 ...", "the ECO code (a prefix means all its codes)", build_eco, "", ""},
+    {"eco",      "=B20 =B2 =B20..B99 >=B20 ...", "the classified ECO code (the opening table, else the ECO tag; a prefix means all its codes)", build_eco, "", ""},
     {"result",   "=1-0 =0-1 =1/2-1/2 =draw =*", "the game's result", build_result, "", ""},
     {"plies",    "=N..M >=N ...", "the number of main-line plies (half-moves)", build_number, "g.plies", ""},
     {"id",       "=N..M >=N ...", "the game id", build_number, "g.id", ""},

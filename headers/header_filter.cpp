@@ -5,7 +5,9 @@
 //                   (no stored game has it); `*` = unknown result. Flipped: 1-0 <-> 0-1.
 //   :player w       either player's name; :whiteplayer / :blackplayer one side (swapped
 //                   when flipped). Unquoted = case-insensitive substring, quoted = pattern
-//                   (header_pattern.h). Same for :event and :site.
+//                   (header_pattern.h). Same for :event and :site. Issue 17 A: a quoted
+//                   player pattern also matches when it matches the player key
+//                   (player_name.h), so "Kasparov, G*" finds "Kasparov,G".
 //   :elo r          at least one player's Elo lies in r; :whiteelo / :blackelo one side.
 //                   Decision: a missing Elo counts as 0, so `:elo 0` finds games where a
 //                   player has no Elo (the page's special case), and any range containing
@@ -18,9 +20,10 @@
 //                   in the query's interval (header_date.h), i.e. when the game certainly
 //                   was played in the range. A game without a year matches only `-`;
 //                   `*` = the year is known.
-//   :eco e,...      decision: a game's ECO code is the first three characters of [ECO]
-//                   when they are A-E and two digits (Scid's extended "B90a" counts as
-//                   B90); anything else is no code. `*` = has a code, `-` = has none.
+//   :eco e,...      issue 17 A: the classified code (game_openings): the opening table's
+//                   code of the deepest named position of the main line, else the first
+//                   three characters of [ECO] when they are A-E and two digits (Scid's
+//                   "B90a" counts as B90). `*` = has a code, `-` = has none.
 //   :plycount r     games.plies (main-line plies) in r.
 //   :gamenumber r   the game id in r.
 //   :round r        decision: the round number is the leading decimal digits of [Round]
@@ -45,6 +48,7 @@
 #include "headers/header_date.h"
 #include "headers/header_sql.h"
 #include "headers/match_keywords.h"
+#include "headers/player_keywords.h"
 #include "headers/where_builder.h"
 
 namespace headers {
@@ -78,7 +82,6 @@ bool is_structural(Keyword k) {
 // SQL expressions over `games g`.
 constexpr const char* kRoundNumber =
     "(CASE WHEN g.round GLOB '[0-9]*' THEN CAST(g.round AS INTEGER) ELSE 0 END)";
-constexpr const char* kHasEco = "(IFNULL(g.eco, '') GLOB '[A-E][0-9][0-9]*')";
 constexpr const char* kFirstDayKey =
     "(g.year * 10000 + IFNULL(g.month, 1) * 100 + "
     "CASE WHEN g.month IS NULL THEN 1 ELSE IFNULL(g.day, 1) END)";
@@ -150,19 +153,22 @@ std::string eco_text(int code) {
   return s;
 }
 
+/// `:eco` (issue 17 A): the classified code of game_openings (db/schema.h: the opening
+/// table's code of the deepest named position, else the tag's code), always three
+/// characters; games without a code have no row.
 std::string eco_sql(WhereBuilder& b, const cql::EcoArgs& args) {
-  if (args.special == cql::Range::Kind::Any) return kHasEco;
-  if (args.special == cql::Range::Kind::Missing) return std::string("NOT ") + kHasEco;
+  const std::string classified = "g.id IN (SELECT game_id FROM game_openings";
+  if (args.special == cql::Range::Kind::Any) return classified + ")";
+  if (args.special == cql::Range::Kind::Missing) return "NOT " + classified + ")";
   std::string ranges;
   for (const cql::EcoRange& e : args.ranges) {
     if (!ranges.empty()) ranges += " OR ";
-    // [first, last + 1) in text order covers "B90" and its extensions "B90a".
     // Separate statements: the placeholders must be pushed in text order.
-    ranges += "(g.eco >= " + b.text(eco_text(e.first));
-    ranges += " AND g.eco < " + b.text(eco_text(e.last + 1)) + ")";
+    ranges += "(eco >= " + b.text(eco_text(e.first));
+    ranges += " AND eco < " + b.text(eco_text(e.last + 1)) + ")";
   }
   if (ranges.empty()) return "0";
-  return std::string(kHasEco) + " AND (" + ranges + ")";
+  return classified + " WHERE " + ranges + ")";
 }
 
 std::string result_sql(WhereBuilder& b, const cql::ResultArgs& args, bool flipped) {
@@ -296,8 +302,9 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
       return true;
     }
     default:
-      // The keywords of issue 17 B (tags, stored game, derived values, markers).
-      return add_match_keyword(b, item, flipped);
+      // Issue 17 A: :country :gender :birthyear :deathyear :title (and white/black forms);
+      // issue 17 B: tags, stored game, derived values, markers.
+      return add_player_data_condition(b, item, flipped) || add_match_keyword(b, item, flipped);
   }
 }
 
@@ -305,8 +312,11 @@ bool add_condition(WhereBuilder& b, const KeywordItem& item, bool flipped) {
 
 std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_view table, std::string text,
                      bool pattern) {
+  // Player names follow the one name rule (headers/player_name.h): a pattern may also match
+  // the player key.
+  const char* function = !pattern ? kSqlContains : table == "players" ? kSqlPlayerPattern : kSqlPattern;
   return std::string(id_column) + " IN (SELECT id FROM " + std::string(table) + " WHERE " +
-         (pattern ? kSqlPattern : kSqlContains) + "(" + b.text(std::move(text)) + ", name))";
+         function + "(" + b.text(std::move(text)) + ", name))";
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include "db/sqlite_db.h"
 #include "headers/header_pattern.h"
 #include "headers/match_keywords.h"
+#include "headers/player_name.h"
 #include "chess/start_position.h"
 
 namespace headers {
@@ -44,6 +45,22 @@ void pattern_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_int(ctx, match ? 1 : 0);
 }
 
+void player_pattern_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+    sqlite3_result_int(ctx, 0);
+    return;
+  }
+  auto* matcher = static_cast<PlayerMatcher*>(sqlite3_get_auxdata(ctx, 0));
+  if (!matcher) {
+    sqlite3_set_auxdata(ctx, 0, new PlayerMatcher(text_arg(argv[0]), true),
+                        [](void* p) { delete static_cast<PlayerMatcher*>(p); });
+    matcher = static_cast<PlayerMatcher*>(sqlite3_get_auxdata(ctx, 0));
+  }
+  bool match = matcher ? matcher->matches(text_arg(argv[1]))
+                       : PlayerMatcher(text_arg(argv[0]), true).matches(text_arg(argv[1]));
+  sqlite3_result_int(ctx, match ? 1 : 0);
+}
+
 void start_position_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_int(ctx, chess::shuffle_chess_number(text_arg(argv[0])));
 }
@@ -60,6 +77,7 @@ void create(sqlite3* db, const char* name, void (*fn)(sqlite3_context*, int, sql
 void register_header_functions(sqlite3* db) {
   create(db, kSqlContains, contains_function);
   create(db, kSqlPattern, pattern_function);
+  create(db, kSqlPlayerPattern, player_pattern_function);
   create(db, kSqlStartPosition, start_position_function, 1);
   register_match_functions(db);
 }

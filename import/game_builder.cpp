@@ -85,8 +85,23 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   out.header.plies = record_.main_line_size();
   settle_result(raw.first_line);
   signature_.finish(lines_[0].pos, has_variations_);
+  classify_opening(out.header);
   sig::encode(signature_.signature(), out.signature);
   out.stored = true;
+}
+
+void GameBuilder::classify_opening(db::GameHeader& h) const {
+  if (eco_.found() >= 0) {
+    const NamedOpening& o = EcoClassifier::instance().opening(eco_.found());
+    h.eco_class = o.eco;
+    h.opening = o.name;
+    return;
+  }
+  // Not classified (no named position, a FEN start, Chess960): the tag's code, if any.
+  const std::string_view tag = h.eco;
+  if (tag.size() >= 3 && tag[0] >= 'A' && tag[0] <= 'E' && tag[1] >= '0' && tag[1] <= '9' &&
+      tag[2] >= '0' && tag[2] <= '9')
+    h.eco_class.assign(tag.substr(0, 3));
 }
 
 void GameBuilder::warn(uint32_t line, PgnIssue issue, const std::string& details) {
@@ -165,6 +180,7 @@ void GameBuilder::begin_game() {
   has_variations_ = false;
   depth_ = 0;
   record_.reset();
+  eco_.begin(false);  // begin_movetext() switches it on for a standard start
 }
 
 void GameBuilder::tag(std::string_view name, std::string_view value) {
@@ -232,6 +248,7 @@ void GameBuilder::begin_movetext() {
     record_.set_start_fen(h.start_fen, chess960_);
   }
   signature_.begin(main.pos, !h.start_fen.empty(), chess960_);
+  eco_.begin(h.start_fen.empty() && !chess960_);
 }
 
 void GameBuilder::move(std::string_view san, uint32_t line) {
@@ -259,7 +276,10 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
   }
   l.last_move = m;
   record_.add_move(m);
-  if (depth_ == 0) signature_.add_move(l.pos, m, l.last_undo);
+  if (depth_ == 0) {
+    signature_.add_move(l.pos, m, l.last_undo);
+    eco_.add(l.pos);
+  }
 }
 
 void GameBuilder::nag(uint8_t nag) { record_.add_nag(nag); }

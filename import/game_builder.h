@@ -12,6 +12,7 @@
 #include "db/game_header.h"
 #include "db/record_builder.h"
 #include "import/pgn_parser.h"
+#include "import/eco_classifier.h"
 #include "import/pgn_visitor.h"
 #include "index/signature_builder.h"
 
@@ -65,6 +66,9 @@ class GameBuilder : private PgnVisitor {
   void end_variation() override;
   void result(std::string_view result) override;
 
+  /// Sets h.eco_class and h.opening from the tracked main line (import/eco_classifier.h),
+  /// falling back to the [ECO] tag's code.
+  void classify_opening(db::GameHeader& h) const;
   /// Adds a warning "<issue name>: <details>" to the game being built.
   void warn(uint32_t line, PgnIssue issue, const std::string& details);
   /// Sets header.result from the Result tag and the movetext's termination marker: a
@@ -79,6 +83,7 @@ class GameBuilder : private PgnVisitor {
   PgnParser parser_;
   db::RecordBuilder record_;
   sig::SignatureBuilder signature_;  // fed with the main-line moves as they are played
+  EcoTracker eco_;                   // ECO classification of the main line (issue 17 A)
   std::vector<Line> lines_;   // lines_[0] = main line; never shrinks below its capacity
   size_t depth_ = 0;          // index of the current line in lines_
   BuiltGame* out_ = nullptr;  // the game being built

@@ -9,6 +9,8 @@
 #include <pthread.h>
 
 #include "db/database.h"
+#include "db/schema.h"
+#include "db/sqlite_db.h"
 #include "import/game_builder.h"
 #include "import/input_stream.h"
 #include "import/pgn_diagnostic.h"
@@ -232,6 +234,11 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   writer.finish();
   // The posting index catches up with the new games (still under the writer lock).
   summary.postings = sig::update_postings(database);
+  // Game sides join the player list and get their title tags (issue 17 A, headers/players.h).
+  {
+    db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+    summary.player_links = headers::players::link_games(sql);
+  }
   summary.seconds = elapsed();
   summary.finish_seconds = summary.seconds - before_finish;
   return summary;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "headers/players.h"
 #include "index/postings.h"
 
 namespace db {
@@ -68,6 +69,7 @@ struct ImportSummary {
   double finish_seconds = 0;  ///< part of it spent after the last game: index builds, checkpoint,
                               ///< postings
   sig::PostingsUpdate postings;  ///< the posting index catch-up at the end (index/postings.h)
+  headers::players::LinkCounts player_links;  ///< game sides linked to the player list (issue 17 A)
   bool interrupted = false; ///< stopped early through ImportOptions::cancel
   std::map<std::string, uint64_t> reasons;  ///< rejection reason -> count
   std::map<std::string, uint64_t> warning_reasons;  ///< warning reason -> count

@@ -1,0 +1,111 @@
+#include "import/eco_classifier.h"
+
+#include <stdexcept>
+
+#include "chess/bitboard.h"
+#include "chess/san.h"
+
+namespace import {
+
+/// The embedded opening table: data/chess-openings/{a..e}.tsv concatenated (generated
+/// source, CMakeLists.txt).
+extern const char* const kEmbeddedOpeningTable;
+
+namespace {
+
+/// The SAN tokens of a table move sequence ("1. e4 e5 2. Nf3"): move numbers dropped.
+std::vector<std::string> san_tokens(std::string_view pgn) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < pgn.size()) {
+    while (i < pgn.size() && pgn[i] == ' ') ++i;
+    size_t j = i;
+    while (j < pgn.size() && pgn[j] != ' ') ++j;
+    std::string_view token = pgn.substr(i, j - i);
+    if (!token.empty() && !(token[0] >= '0' && token[0] <= '9')) out.emplace_back(token);
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
+size_t EcoClassifier::KeyHash::operator()(const Key& k) const {
+  uint64_t h = k.occupied * 0x9E3779B97F4A7C15ull;
+  h ^= (k.low + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
+  h ^= (k.high + k.state) * 0x94D049BB133111EBull;
+  return size_t(h ^ (h >> 31));
+}
+
+EcoClassifier::Key EcoClassifier::key_of(const chess::Position& pos) {
+  Key k{};
+  k.occupied = pos.pieces();
+  chess::Bitboard b = k.occupied;
+  for (int n = 0; b; ++n) {
+    const chess::Square s = chess::pop_lsb(b);
+    const uint64_t code = uint64_t(pos.piece_on(s)) & 15;
+    if (n < 16) k.low |= code << (4 * n);
+    else k.high |= code << (4 * (n - 16));
+  }
+  k.state = uint32_t(pos.side_to_move()) | uint32_t(pos.castling_rights()) << 1 |
+            uint32_t(pos.ep_square()) << 5;
+  return k;
+}
+
+EcoClassifier::EcoClassifier(std::string_view tsv) {
+  size_t line_no = 0;
+  size_t at = 0;
+  while (at < tsv.size()) {
+    size_t end = tsv.find('\n', at);
+    if (end == std::string_view::npos) end = tsv.size();
+    std::string_view line = tsv.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line.starts_with("eco\t")) continue;  // header of each file
+    const size_t tab1 = line.find('\t');
+    const size_t tab2 = tab1 == std::string_view::npos ? tab1 : line.find('\t', tab1 + 1);
+    if (tab2 == std::string_view::npos)
+      throw std::runtime_error("opening table line " + std::to_string(line_no) + ": expected eco, name, pgn");
+    NamedOpening row{std::string(line.substr(0, tab1)), std::string(line.substr(tab1 + 1, tab2 - tab1 - 1)), 0};
+    chess::Position pos;
+    for (const std::string& san : san_tokens(line.substr(tab2 + 1))) {
+      const chess::Move m = chess::parse_san(pos, san);
+      if (m == chess::Move::none() || m == chess::Move::null())
+        throw std::runtime_error("opening table line " + std::to_string(line_no) + ": bad move '" + san + "'");
+      chess::UndoInfo undo;
+      pos.do_move(m, undo);
+      ++row.plies;
+    }
+    if (row.plies > max_plies_) max_plies_ = row.plies;
+    by_position_[key_of(pos)] = int(openings_.size());
+    openings_.push_back(std::move(row));
+  }
+}
+
+const EcoClassifier& EcoClassifier::instance() {
+  static const EcoClassifier table(kEmbeddedOpeningTable);
+  return table;
+}
+
+int EcoClassifier::find(const chess::Position& pos) const {
+  auto it = by_position_.find(key_of(pos));
+  return it == by_position_.end() ? -1 : it->second;
+}
+
+int EcoClassifier::classify_san(const std::vector<std::string>& san_moves) const {
+  chess::Position pos;
+  int found = -1;
+  uint32_t ply = 0;
+  for (const std::string& san : san_moves) {
+    if (++ply > max_plies_) break;
+    const chess::Move m = chess::parse_san(pos, san);
+    if (m == chess::Move::none() || m == chess::Move::null()) break;
+    chess::UndoInfo undo;
+    pos.do_move(m, undo);
+    if (int i = find(pos); i >= 0) found = i;
+  }
+  return found;
+}
+
+}  // namespace import
