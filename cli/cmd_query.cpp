@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "cli/query_output.h"
 #include "analysis/tablebase.h"
@@ -79,7 +80,7 @@ int run_query(const std::vector<std::string>& args) {
       "script", po::value(&script_path), "CQL script file (- = stdin)")(
       "expression,e", po::value(&expression), "the CQL script given as text")(
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl or pgn")(
-      "output,o", po::value(&output), "file to write the results to (default: stdout)")(
+      "output,o", po::value(&output), "file to write the results to (default or -: stdout)")(
       "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
       "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
       "quiet,q", "no progress display")(
@@ -129,16 +130,14 @@ int run_query(const std::vector<std::string>& args) {
     return 2;
   }
 
+  if (!require_database("query", db_dir)) return kUsageError;
   db::Database database = db::Database::open_readonly(db_dir);
-  std::ofstream file;
-  if (!output.empty()) {
-    file.open(output, std::ios::binary);
-    if (!file) {
-      std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
-      return 1;
-    }
+  OutputTarget target(output);
+  if (!target.ok()) {
+    std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
+    return 1;
   }
-  std::ostream& out = output.empty() ? std::cout : file;
+  std::ostream& out = target.stream();
 
   query::ExecuteOptions run_options;
   if (vm.count("no-planner")) run_options.planner_off();

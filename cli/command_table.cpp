@@ -1,6 +1,9 @@
 #include "cli/command.h"
 
 #include <cstdio>
+#include <string>
+
+#include "cli/conventions.h"
 
 namespace cli {
 
@@ -41,7 +44,7 @@ const std::vector<Command>& command_table() {
        ":moveevaluation run a UCI engine (--engine, $CQLDB_ENGINE, default stockfish) and "
        "cache its results in DIR/analysis-cache.sqlite.",
        run_query},
-      {"shell", "--db DIR [-c \"COMMAND; COMMAND\"] [--engine PATH]",
+      {"shell", "--db DIR [--create] [-c \"COMMAND; COMMAND\"] [--engine PATH]",
        "An interactive search session (also `cqldb --db DIR`): queries, refinements and "
        "header filters narrow a current result that can be listed, shown with a board, "
        "summarized and exported; `help` inside lists the commands. With -c (or commands on "
@@ -60,10 +63,14 @@ const Command* find_command(std::string_view name) {
 void print_help() {
   std::printf("cqldb - a chess game database that answers CQL queries\n\nUsage: cqldb COMMAND [OPTIONS]\n\n");
   for (const Command& c : command_table()) {
-    std::printf("  cqldb %.*s %.*s\n      %.*s\n\n", int(c.name.size()), c.name.data(),
-                int(c.usage.size()), c.usage.data(), int(c.help.size()), c.help.data());
+    const std::string usage = "cqldb " + std::string(c.name) + " " + std::string(c.usage);
+    std::fputs(wrap_text(usage, 2, 80).c_str(), stdout);
+    std::fputs(wrap_text(c.help, 6, 80).c_str(), stdout);
+    std::fputs("\n", stdout);
   }
-  std::printf("Run `cqldb COMMAND --help` for the options of one command.\n");
+  std::fputs(wrap_text("Run `cqldb COMMAND --help` for the options of one command, `cqldb help "
+                       ":KEYWORD` for a CQL keyword (`cqldb help keywords` lists them), "
+                       "`cqldb --version` for the version.", 0, 80).c_str(), stdout);
 }
 
 }  // namespace cli

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/conventions.h"
 #include "cli/command.h"
 #include "cli/line_editor.h"
 #include "cli/options.h"
@@ -197,6 +198,7 @@ int run_shell(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "command,c", po::value(&commands), "run these `;`-separated commands and exit")(
+      "create", "create an empty database in DIR when it holds none (then `import FILE`)")(
       "engine", po::value(&engine),
       "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
       "tablebases", po::value<std::string>(),
@@ -213,6 +215,7 @@ int run_shell(const std::vector<std::string>& args) {
       break;
   }
   const bool terminal = !vm.count("command") && isatty(STDIN_FILENO);
+  if (!vm.count("create") && !require_database("shell", db_dir)) return kUsageError;
   std::optional<db::Database> database;
   try {
     database.emplace(open_database(db_dir));

@@ -329,7 +329,7 @@ TEST_F(ShellScriptTest, ImportIntoANewDatabaseAndAppend) {
   Outcome r = run({"-c",
                    "import " + kSample + "; count; (match (position :mate)); import " + kSample +
                        "; count; info",
-                   "--db", dir.string()});
+                   "--db", dir.string(), "--create"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("created an empty database"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("imported 3,000, rejected 0 (ids 1..3000)"), std::string::npos) << r.out;
