@@ -35,8 +35,9 @@ const std::vector<Command>& command_table() {
        "(postings.bin: per piece-square, material and flag fact the games that have it); "
        "--postings-only rebuilds just that.",
        run_reindex},
-      {"query", "--db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
-                "[--limit N] [--threads N] [--explain] [--no-planner] [--engine PATH]",
+      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
+                "[--limit N] [--threads N] [--explain | --explain-analyze] [--no-planner] "
+                "[--engine PATH]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
        "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
        "comment at each matched position. A script error is reported as FILE:LINE:COLUMN "
@@ -71,6 +72,10 @@ void print_help() {
   std::fputs(wrap_text("Run `cqldb COMMAND --help` for the options of one command, `cqldb help "
                        ":KEYWORD` for a CQL keyword (`cqldb help keywords` lists them), "
                        "`cqldb --version` for the version.", 0, 80).c_str(), stdout);
+  std::fputs(wrap_text("The query language is CQL 1.0 with Scidb's CQL-S extensions: a script is "
+                       "one (match ...) list, e.g. (match (position :mate)); CQL 6 scripts "
+                       "(cql(...) mate) are not read. docs/cql.md is the guide.", 0, 80).c_str(),
+             stdout);
 }
 
 }  // namespace cli

@@ -43,9 +43,11 @@ const std::vector<ShellCommand>& shell_command_table() {
        "Summarizes the current result: results, Elo and years (by decade)."},
       {"export", ArgsKind::kWords, shell_export, "FILE.pgn",
        "Writes the current result as PGN, with a {MATCH} comment at each matched position."},
-      {"explain", ArgsKind::kText, shell_explain, "(match ...) | SCRIPT.cql",
+      {"explain", ArgsKind::kText, shell_explain, "[analyze] (match ...) | SCRIPT.cql",
        "Shows how a query would run without running it: the query as parsed (canonical "
-       "form), the SQL of its header conditions and the number of candidate games."},
+       "form), the SQL of its header conditions with the bound values, the planner's "
+       "conditions and the candidate games the posting index and the headers leave. "
+       "`explain analyze` also runs it and prints the figures of each stage."},
       {"import", ArgsKind::kWords, shell_import, "FILE...",
        "Reads PGN files (plain, .gz or .zst) into the database, with a progress bar. Ctrl-C "
        "stops after the current batch; the games read so far are kept."},

@@ -117,10 +117,10 @@ constexpr KeywordHelp kHelp[] = {
     {K::RepetitionCount, "Counting", 'P', ":moveto U :repetitioncount >=10", "reference CQL-Position-List, \"Matching count keywords\" (#position:repetitioncount)"},
     {K::EndgameEvaluation, "Analysis", 'P', ":endgameevaluation mate >=40", "reference CQL-Position-List, \"Analyzing keywords\" (#position:endgameevaluation)"},
     {K::EndgameEvaluationStar, "Analysis", 'P', ":endgameevaluation* *mate", "reference CQL-Position-List, \"Analyzing keywords\""},
-    {K::Evaluation, "Analysis", 'P', ":evaluation depth 4 >=2.5 sidetomove", "seed 001, \"Analyzing keywords\" (#position:evaluation)"},
+    {K::Evaluation, "Analysis", 'M', ":year 1931 (position :terminal :evaluation depth 4 >=2.5 sidetomove)", "seed 001, \"Analyzing keywords\" (#position:evaluation)"},
     {K::ExchangeEvaluation, "Analysis", 'P', ":exchangeevaluation * <=-2", "seed 001, \"Analyzing keywords\" (#position:exchangeevaluation)"},
     {K::MaxSwapEvaluation, "Analysis", 'P', ":maxswapevaluation Q?1-7 ??8 >=0", "seed 001, \"Analyzing keywords\" (#position:maxswapevaluation)"},
-    {K::MoveEvaluation, "Analysis", 'P', ":moveevaluation A a depth 4 <=-3.0 absolute", "seed 001, \"Analyzing keywords\" (#position:moveevaluation)"},
+    {K::MoveEvaluation, "Analysis", 'M', ":year 1931 (position :movenumber 30 :wtm :moveevaluation A a depth 4 <=-3.0 absolute)", "seed 001, \"Analyzing keywords\" (#position:moveevaluation)"},
     {K::PassedPawnRace, "Analysis", 'P', ":passedpawnrace p", "seed 000, \"Schlüsselwörter für die Stellungs- und Zugbeurteilung\" (#position:passedpawnrace)"},
     {K::UnstoppablePawns, "Analysis", 'P', ":unstoppablepawns [Pp][a-d?] >0 : >0", "seed 000, \"Schlüsselwörter für die Stellungs- und Zugbeurteilung\" (#position:unstoppablepawns)"},
     {K::Accumulate, "Accumulators", 'P', "Pd2 :shift :accumulate white_passer_counter", "seed 004 (CQL 1.0 manual), \"Accumulator keywords\""},
@@ -219,8 +219,8 @@ constexpr KeywordHelp kHelp[] = {
     {K::HasVariations, "Match list: game data", 'M', "!:hasvariations", "reference CQL-Match-List, \"Game data search related keywords\" (#match:hasvariations)"},
     {K::Tag, "Match list: game data", 'M', ":tag WhiteTeamCountry USA", "reference CQL-Match-List, \"Game data search related keywords\" (#match:tag)"},
     {K::EitherColor, "Match list: transformation, meaningless", 'M', ":result 1-0 :whiteelo <=2300 :blackelo >=2600 :eithercolor", "reference CQL-Match-List, \"Transformation keywords\" (#match:eithercolor)"},
-    {K::Output, "Match list: transformation, meaningless", 'M', ":output result.pgn", "reference CQL-Match-List, \"Meaningless keywords\" (#match:output)"},
-    {K::Pgn, "Match list: transformation, meaningless", 'M', ":pgn \"games.pgn\"", "reference CQL-Match-List, \"Meaningless keywords\" (#match:pgn)"},
+    {K::Output, "Match list: transformation, meaningless", 'M', ":output mates.pgn (position :mate)", "reference CQL-Match-List, \"Meaningless keywords\" (#match:output)"},
+    {K::Pgn, "Match list: transformation, meaningless", 'M', ":pgn examples/sample/mates-30.pgn (position :mate)", "reference CQL-Match-List, \"Meaningless keywords\" (#match:pgn)"},
 };
 // clang-format on
 

@@ -137,7 +137,7 @@ TEST_F(NewcomerTest, InvertedOrEmptyExportRangesAreErrors) {
   EXPECT_EQ(zero.code, 2) << zero.err;
   Outcome beyond = run({"export", "--db", db(), "--from", "5000"});
   EXPECT_EQ(beyond.code, 1);
-  EXPECT_NE(beyond.err.find("no games from id 5000 on (the database has 3100 games)"), std::string::npos)
+  EXPECT_NE(beyond.err.find("no games from id 5000 on (the database has 3099 games)"), std::string::npos)
       << beyond.err;
   Outcome both = run({"export", "--db", db(), "--id", "4", "--from", "3"});
   EXPECT_EQ(both.code, 2) << both.err;
@@ -181,6 +181,153 @@ TEST_F(NewcomerTest, TablesFitColumnsAndHelpWrapsAt80) {
   }
   Outcome shell = run({"shell", "--db", db(), "-c", "help; help find; help :mate"});
   for (const std::string& line : lines_of(shell.out)) EXPECT_LE(width_of(line), 80u) << line;
+}
+
+}  // namespace
+
+namespace {
+
+// ---- help from the keyword table
+
+TEST_F(NewcomerTest, HelpExplainsAKeyword) {
+  for (const char* topic : {":mate", "mate", "!:mate", "position:mate"}) {
+    Outcome r = run({"help", topic});
+    ASSERT_EQ(r.code, 0) << topic << r.err;
+    EXPECT_NE(r.out.find("usage:    :mate\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("meaning:  the position is checkmate"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("lists:    position list; may be negated (!:mate)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("source:   seed 004 (CQL 1.0 manual)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("example:  (match (position :mate))"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("try:      cqldb query --db sample-db -e '(match (position :mate))'"), std::string::npos);
+  }
+  Outcome line = run({"help", ":line"});
+  EXPECT_NE(line.out.find("example:  (match (position :line (1.e4 e6 2.d4 d5)))"), std::string::npos) << line.out;
+  Outcome listed = run({"help", "keywords"});
+  ASSERT_EQ(listed.code, 0);
+  EXPECT_NE(listed.out.find("Simple position keywords:\n"), std::string::npos) << listed.out;
+  for (const cql::KeywordInfo& k : cql::all_keywords())
+    EXPECT_NE(listed.out.find(":" + std::string(k.name)), std::string::npos) << k.name;
+  Outcome command = run({"help", "export"});
+  EXPECT_EQ(command.code, 0);
+  EXPECT_NE(command.out.find("Usage: cqldb export --db DIR"), std::string::npos) << command.out;
+}
+
+TEST_F(NewcomerTest, UnknownKeywordsGetADidYouMean) {
+  Outcome help = run({"help", ":stalemat"});
+  EXPECT_EQ(help.code, 2);
+  EXPECT_NE(help.err.find("no keyword ':stalemat' (did you mean :stalemate?)"), std::string::npos) << help.err;
+  Outcome command = run({"help", "exprot"});
+  EXPECT_EQ(command.code, 2);
+  EXPECT_NE(command.err.find("no command or keyword 'exprot'"), std::string::npos) << command.err;
+  Outcome query = run({"query", "--db", db(), "-e", "(match (position :stalemat))"});
+  EXPECT_EQ(query.code, 2);
+  EXPECT_NE(query.err.find("-e:1:18: unknown keyword ':stalemat' in position list (did you mean :stalemate?)"),
+            std::string::npos)
+      << query.err;
+  Outcome shell = run({"shell", "--db", db(), "-c", "help :stalemat"});
+  EXPECT_NE(shell.err.find("did you mean :stalemate?"), std::string::npos) << shell.err;
+  EXPECT_EQ(cql::similar_keywords("chek").front(), "check");
+  EXPECT_TRUE(cql::similar_keywords("zzzzzz").empty());
+}
+
+TEST_F(NewcomerTest, ACql6ScriptIsNamedAsSuch) {
+  Outcome r = run({"query", "--db", db(), "-e", "cql() mate"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("-e:1:1: this is a CQL 6 script"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("CQL 6's 'mate' is written (match (position :mate))"), std::string::npos) << r.err;
+  const fs::path script = dir() / "cql6.cql";
+  std::ofstream(script) << "// a CQL 6 script\ncql(input games.pgn)\nplayer \"Alekhine\"\n";
+  Outcome file = run({"query", "--db", db(), script.string()});
+  EXPECT_EQ(file.code, 2);
+  EXPECT_NE(file.err.find("cql6.cql:2:1: this is a CQL 6 script"), std::string::npos) << file.err;
+  EXPECT_NE(file.err.find("(match :player"), std::string::npos) << file.err;
+  Outcome unknown = run({"query", "--db", db(), "-e", "cql() frobnicate"});
+  EXPECT_NE(unknown.err.find("this is a CQL 6 script"), std::string::npos) << unknown.err;
+  Outcome overview = run({"help"});
+  EXPECT_NE(overview.out.find("CQL 6"), std::string::npos) << overview.out;
+}
+
+TEST_F(NewcomerTest, ShellHelpExplainsKeywords) {
+  Outcome r = run({"shell", "--db", db(), "-c", "help :mate; help keywords; help"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("meaning:  the position is checkmate"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("try:"), std::string::npos) << r.out;  // the example is typed as is
+  EXPECT_NE(r.out.find("Transformations:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("`help :KEYWORD` explains a CQL keyword"), std::string::npos) << r.out;
+}
+
+/// Every keyword's help example runs on the sample database (a keyword whose evaluation is
+/// not implemented yet reports exactly that).
+TEST_F(NewcomerTest, EveryHelpExampleRunsOnTheSample) {
+  db::Database database = db::Database::open_readonly(dir() / "sample-db");
+  size_t ran = 0, matched = 0, unsupported = 0;
+  for (const cql::KeywordHelp& h : cql::all_keyword_help()) {
+    const std::string script = cql::example_script(h);
+    try {
+      query::Query q = query::Query::compile(script, "example");
+      query::ExecuteOptions options;
+      options.limit = 1;
+      matched += !query::execute(q, database, options).matches.empty();
+      ++ran;
+    } catch (const query::QueryError& e) {
+      EXPECT_NE(std::string(e.what()).find("not yet supported"), std::string::npos) << script << ": " << e.what();
+      ++unsupported;
+    }
+  }
+  EXPECT_EQ(ran + unsupported, cql::all_keywords().size());
+  EXPECT_GT(ran, 150u);
+  std::printf("help examples: %zu run (%zu match a game), %zu not yet supported\n", ran, matched, unsupported);
+}
+
+// ---- explain
+
+TEST_F(NewcomerTest, ExplainPlansWithoutRunningAndAnalyzeRuns) {
+  Outcome plan = run({"query", "--db", db(), "--explain", "-e", "(match :player Alekhine (position :mate))"});
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("bound values:         ?1 = 'Alekhine', ?2 = 'Alekhine'"), std::string::npos) << plan.out;
+  EXPECT_TRUE(std::regex_search(plan.out, std::regex("after posting index: +\\d+ of 3,099 games"))) << plan.out;
+  EXPECT_TRUE(std::regex_search(plan.out, std::regex("after header SQL: +1,660 of 3,099 games"))) << plan.out;
+  EXPECT_EQ(plan.out.find("games replayed"), std::string::npos) << plan.out;
+  EXPECT_EQ(plan.err.find("matches"), std::string::npos) << plan.err;
+  Outcome analyze = run({"query", "--db", db(), "--explain-analyze", "--format", "ids", "-e",
+                         "(match :player Alekhine (position :mate))"});
+  ASSERT_EQ(analyze.code, 0) << analyze.err;
+  EXPECT_NE(analyze.err.find("games replayed"), std::string::npos) << analyze.err;
+  EXPECT_NE(analyze.err.find("bound values:"), std::string::npos) << analyze.err;
+  EXPECT_FALSE(analyze.out.empty());
+  Outcome shell = run({"shell", "--db", db(), "-c", "explain (match (position :mate)); explain analyze (match (position :mate))"});
+  ASSERT_EQ(shell.code, 0) << shell.err;
+  EXPECT_NE(shell.out.find("estimates (before reading any game):"), std::string::npos) << shell.out;
+  EXPECT_EQ(std::count(shell.out.begin(), shell.out.end(), '\n') > 10, true);
+  EXPECT_NE(shell.out.find("games replayed"), std::string::npos) << shell.out;  // from analyze only
+  EXPECT_EQ(shell.out.find("games replayed"), shell.out.rfind("games replayed"));
+}
+
+}  // namespace
+
+namespace {
+
+// ---- docs/cql.md: every ```cql example runs on the sample database and finds games
+
+TEST_F(NewcomerTest, EveryExampleOfTheLanguageGuideRuns) {
+  const std::string guide = cqltest::read_file(std::string(CQLDB_SOURCE_DIR) + "/docs/cql.md");
+  ASSERT_FALSE(guide.empty());
+  db::Database database = db::Database::open_readonly(dir() / "sample-db");
+  size_t examples = 0;
+  for (size_t at = guide.find("```cql\n"); at != std::string::npos; at = guide.find("```cql\n", at + 1)) {
+    const size_t start = at + 7, end = guide.find("```", start);
+    ASSERT_NE(end, std::string::npos);
+    const std::string script = guide.substr(start, end - start);
+    ++examples;
+    try {
+      query::Query q = query::Query::compile(script, "docs/cql.md");
+      const query::Result r = query::execute(q, database, query::ExecuteOptions{});
+      EXPECT_FALSE(r.matches.empty()) << "no game of the sample matches\n" << script;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what() << "\n" << script;
+    }
+  }
+  EXPECT_GE(examples, 20u);
 }
 
 }  // namespace
