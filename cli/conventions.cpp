@@ -16,7 +16,7 @@ bool require_database(std::string_view command, const std::string& dir) {
   std::error_code ec;
   if (std::filesystem::exists(std::filesystem::path(dir) / db::schema::kHeadersFile, ec)) return true;
   if (!std::filesystem::exists(dir, ec))
-    std::fprintf(stderr, "cqldb %.*s: no database at %s (the directory does not exist)",
+    std::fprintf(stderr, "cqldb %.*s: no cqldb database at %s (the directory does not exist)",
                  int(command.size()), command.data(), dir.c_str());
   else
     std::fprintf(stderr, "cqldb %.*s: %s holds no cqldb database (no %s)", int(command.size()),

@@ -198,8 +198,8 @@ CommandStatus shell_help(ShellState& state, const CommandInput& input) {
         "  " + std::string(c.name) + (c.usage.empty() ? "" : " ") + std::string(c.usage);
     out << head << '\n' << wrap(c.help, 6);
   }
-  out << "Ctrl-C cancels a running command or clears the input line; Ctrl-D ends the session.\n"
-         "`help :KEYWORD` explains a CQL keyword, `help keywords` lists them.\n";
+  out << "Ctrl-C cancels a running command or clears the input line; Ctrl-D ends the\n"
+         "session. `help :KEYWORD` explains a CQL keyword, `help keywords` lists them.\n";
   return CommandStatus::kOk;
 }
 
