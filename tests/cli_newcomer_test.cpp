@@ -171,6 +171,10 @@ TEST_F(NewcomerTest, TablesFitColumnsAndHelpWrapsAt80) {
     EXPECT_LE(widest, size_t(std::stoi(columns))) << r.out;
     EXPECT_GT(lines_of(r.out).size(), 30u);
   }
+  Outcome list = run_env("COLUMNS=60", {"shell", "--db", db(), "-c", "(match (position :mate)); list 30"});
+  ASSERT_EQ(list.code, 0) << list.err;
+  EXPECT_GT(lines_of(list.out).size(), 30u);
+  for (const std::string& line : lines_of(list.out)) EXPECT_LE(width_of(line), 60u) << line;
   std::vector<std::vector<std::string>> helps = {{"help"}, {"query", "--help"}, {"shell", "--help"},
                                                  {"help", ":mate"}, {"help", "keywords"},
                                                  {"help", ":line"}, {"help", "query"}};
