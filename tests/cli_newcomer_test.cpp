@@ -388,3 +388,26 @@ TEST_F(NewcomerTest, PgnFileIsImportedOnceIntoACacheAndOutputWritesPgn) {
 }
 
 }  // namespace
+
+namespace {
+
+// ---- set-up: `cmake --install` puts cqldb on PATH (README's first command does it)
+
+TEST_F(NewcomerTest, CmakeInstallPutsTheCommandInBin) {
+  const fs::path build = fs::path(CQLDB_BINARY).parent_path();
+  const fs::path prefix = dir() / "prefix";
+  const std::string cmd = "cmake --install " + cqltest::shell_quote(build.string()) + " --prefix " +
+                          cqltest::shell_quote(prefix.string()) + " >/dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  ASSERT_TRUE(fs::exists(prefix / "bin" / "cqldb"));
+  const fs::path version = dir() / "installed-version";
+  const std::string by_name = "PATH=" + cqltest::shell_quote((prefix / "bin").string()) +
+                              ":$PATH cqldb --version >" + cqltest::shell_quote(version.string());
+  EXPECT_EQ(std::system(by_name.c_str()), 0) << by_name;
+  EXPECT_EQ(cqltest::read_file(version).rfind("cqldb ", 0), 0u) << cqltest::read_file(version);
+  const std::string script = cqltest::read_file(std::string(CQLDB_SOURCE_DIR) + "/examples/run-sample.sh");
+  EXPECT_NE(script.find("bash .ci/build cqldb"), std::string::npos);
+  EXPECT_NE(script.find("cmake --install build"), std::string::npos);
+}
+
+}  // namespace

@@ -214,7 +214,7 @@ TEST(ShellTerminalTest, KeywordHelpCompletionAndExplainWithoutRunning) {
 
   tmux.type("(match (position :stal");
   tmux.key("Tab");
-  ASSERT_TRUE(tmux.wait_for("\\(match \\(position :stalemate $")) << tmux.screen();
+  ASSERT_TRUE(tmux.wait_for("\\(match \\(position :stalemate$")) << tmux.screen();
   tmux.type("))");
   tmux.key("Enter");
   ASSERT_TRUE(tmux.wait_for("of 3,000 games match")) << tmux.screen();
