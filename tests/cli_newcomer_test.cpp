@@ -279,6 +279,8 @@ TEST_F(NewcomerTest, EveryHelpExampleRunsOnTheSample) {
     }
   }
   EXPECT_EQ(ran + unsupported, cql::all_keywords().size());
+  for (const cql::KeywordInfo& k : cql::all_keywords())
+    EXPECT_NE(cql::find_keyword_help(k.keyword), nullptr) << ":" << k.name << " has no help row (cql/keyword_help.cpp)";
   EXPECT_GT(ran, 150u);
   std::printf("help examples: %zu run (%zu match a game), %zu not yet supported\n", ran, matched, unsupported);
 }
