@@ -22,6 +22,7 @@
 
 #include "chess/position.h"
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/errors.h"
@@ -246,6 +247,7 @@ int run_check(const std::vector<std::string>& args) {
     case ParseOutcome::kFail: return 2;
     case ParseOutcome::kRun: break;
   }
+  if (!require_database("check", db_dir)) return kUsageError;
   const auto start = std::chrono::steady_clock::now();
   db::Database database = db::Database::open_readonly(db_dir);
   db::GameReader reader = database.reader();

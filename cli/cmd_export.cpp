@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/pgn_writer.h"
@@ -21,7 +22,7 @@ int run_export(const std::vector<std::string>& args) {
       "id", po::value(&id), "export only game N")(
       "from", po::value(&from), "first game id (default 1)")(
       "to", po::value(&to), "last game id (default: the last game)")(
-      "output,o", po::value(&output), "PGN file to write (default: stdout)");
+      "output,o", po::value(&output), "PGN file to write (default or -: stdout)");
   po::positional_options_description positional;
   po::variables_map vm;
   switch (parse_options("export", options, positional, args, vm)) {
@@ -29,7 +30,17 @@ int run_export(const std::vector<std::string>& args) {
     case ParseOutcome::kFail: return 2;
     case ParseOutcome::kRun: break;
   }
+  if (vm.count("id") && (vm.count("from") || vm.count("to"))) {
+    std::fprintf(stderr, "cqldb export: give either --id N or --from N --to M, not both\n");
+    return kUsageError;
+  }
+  if (from == 0 || from > to) {
+    std::fprintf(stderr, "cqldb export: --from %u --to %u is an empty range (ids start at 1; "
+                 "--from must not exceed --to)\n", from, to);
+    return kUsageError;
+  }
   if (vm.count("id")) from = to = id;
+  if (!require_database("export", db_dir)) return kUsageError;
   db::Database database = db::Database::open_readonly(db_dir);
   db::GameReader reader = database.reader();
   if (vm.count("id") && (id == 0 || id > reader.game_count())) {
@@ -37,15 +48,17 @@ int run_export(const std::vector<std::string>& args) {
                  reader.game_count());
     return 1;
   }
-  std::ofstream file;
-  if (!output.empty()) {
-    file.open(output, std::ios::binary);
-    if (!file) {
-      std::fprintf(stderr, "cqldb export: cannot write %s\n", output.c_str());
-      return 1;
-    }
+  if (!vm.count("id") && from > reader.game_count()) {
+    std::fprintf(stderr, "cqldb export: no games from id %u on (the database has %u games)\n", from,
+                 reader.game_count());
+    return 1;
   }
-  std::ostream& out = output.empty() ? std::cout : file;
+  OutputTarget target(output);
+  if (!target.ok()) {
+    std::fprintf(stderr, "cqldb export: cannot write %s\n", output.c_str());
+    return 1;
+  }
+  std::ostream& out = target.stream();
   std::string text;
   db::GameHeader header;
   uint64_t written = 0;
@@ -60,7 +73,7 @@ int run_export(const std::vector<std::string>& args) {
     ++written;
   }
   out.flush();
-  if (!output.empty())
+  if (!target.is_stdout())
     std::fprintf(stderr, "exported %llu game%s to %s\n", static_cast<unsigned long long>(written),
                  written == 1 ? "" : "s", output.c_str());
   return out ? 0 : 1;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/schema.h"
@@ -15,15 +16,6 @@
 namespace cli {
 
 namespace {
-
-std::string human_bytes(uint64_t n) {
-  char buf[32];
-  if (n >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", double(n) / (1ull << 30));
-  else if (n >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", double(n) / (1ull << 20));
-  else if (n >= 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", double(n) / 1024);
-  else std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(n));
-  return buf;
-}
 
 /// Prints the first `limit` rows of the import log (rejections first, then warnings).
 void print_log(const std::string& dir, int64_t limit) {
@@ -60,12 +52,12 @@ int run_info(const std::vector<std::string>& args) {
     case ParseOutcome::kFail: return 2;
     case ParseOutcome::kRun: break;
   }
+  if (!require_database("info", db_dir)) return kUsageError;
   db::Database database = db::Database::open_readonly(db_dir);
   db::DatabaseInfo info = database.info();
-  std::error_code ec;
-  const uintmax_t postings_size = std::filesystem::file_size(std::filesystem::path(db_dir) / sig::kPostingsFile, ec);
-  const uint64_t postings_bytes = ec ? 0 : uint64_t(postings_size);
-  uint64_t total = info.games_bytes + info.headers_bytes + postings_bytes;
+  const DatabaseSize size = database_size(db_dir, info.games_bytes, info.headers_bytes);
+  const uint64_t postings_bytes = size.postings_bytes;
+  const uint64_t total = size.total();
   std::printf("database:        %s\n", db_dir.c_str());
   std::printf("games:           %s\n", with_commas(info.games).c_str());
   std::printf("rejected:        %s\n", with_commas(info.rejected).c_str());

@@ -21,6 +21,9 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
+#include "cli/explain.h"
+#include "cli/script_files.h"
 #include "cli/options.h"
 #include "cli/query_output.h"
 #include "analysis/tablebase.h"
@@ -95,18 +98,24 @@ int run_query(const std::vector<std::string>& args) {
   uint64_t limit = 0;
   unsigned threads = 0;
   po::options_description options("Options");
-  options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
+  std::string pgn_file;
+  options.add_options()("db", po::value(&db_dir), "database directory")(
+      "pgn", po::value(&pgn_file),
+      "search this PGN file instead of --db: imported once into a cached database beside it "
+      "(or under $XDG_CACHE_HOME/cqldb), reused while the file is unchanged (also :pgn FILE in "
+      "the script)")(
       "script", po::value(&script_path), "CQL script file (- = stdin)")(
       "expression,e", po::value(&expression), "the CQL script given as text")(
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl or pgn")(
-      "output,o", po::value(&output), "file to write the results to (default: stdout)")(
+      "output,o", po::value(&output), "file to write the results to (default or -: stdout)")(
       "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
       "sort", po::value<std::string>(),
       "order the matches: date, elo, white, black, event or id; a leading - reverses (date "
       "oldest first, elo strongest first, names A-Z; with --limit the first N found are sorted)")(
       "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
       "quiet,q", "no progress display")(
-      "explain", "print the plan (header SQL, signature conditions) and the figures of each stage")(
+      "explain", "print the plan (header SQL and bound values, signature conditions, estimates from the posting index) without running the query")(
+      "explain-analyze", "run the query and print the plan and the figures of each stage (to stderr)")(
       "no-planner", "prune nothing: replay every game (header conditions are still tested, after the replay)")(
       "no-stage", po::value<std::vector<std::string>>()->composing(),
       "switch one pruning stage off: postings, headers, signatures or windows (repeatable)")(
@@ -161,16 +170,44 @@ int run_query(const std::vector<std::string>& args) {
     return 2;
   }
 
-  db::Database database = db::Database::open_readonly(db_dir);
-  std::ofstream file;
-  if (!output.empty()) {
-    file.open(output, std::ios::binary);
-    if (!file) {
-      std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
-      return 1;
-    }
+  // CQL 1.0's :pgn FILE and :output FILE (cli/script_files.h); the command line wins.
+  const ScriptFiles files = script_files(text, source_name);
+  if (!db_dir.empty() && !pgn_file.empty()) {
+    std::fprintf(stderr, "cqldb query: give either --db DIR or --pgn FILE\n");
+    return kUsageError;
   }
-  std::ostream& out = output.empty() ? std::cout : file;
+  if (db_dir.empty() && pgn_file.empty()) pgn_file = files.pgn;
+  else if (!files.pgn.empty() && !db_dir.empty())
+    std::fprintf(stderr, "note: the script's :pgn %s is not searched: --db %s is\n", files.pgn.c_str(),
+                 db_dir.c_str());
+  if (db_dir.empty() && pgn_file.empty()) {
+    std::fprintf(stderr, "cqldb query: give --db DIR, or a PGN file (--pgn FILE or :pgn FILE in the script)\n");
+    return kUsageError;
+  }
+  if (!pgn_file.empty()) {
+    if (!std::filesystem::is_regular_file(pgn_file) && vm.count("script") && !files.pgn.empty() &&
+        pgn_file == files.pgn) {  // a script's :pgn may be relative to the script's directory
+      const std::filesystem::path beside = std::filesystem::path(script_path).parent_path() / pgn_file;
+      if (std::filesystem::is_regular_file(beside)) pgn_file = beside.string();
+    }
+    if (!std::filesystem::is_regular_file(pgn_file)) {
+      std::fprintf(stderr, "cqldb query: cannot read the PGN file %s\n", pgn_file.c_str());
+      return kUsageError;
+    }
+    db_dir = cached_database(pgn_file).string();
+  }
+  if (output.empty() && !files.output.empty()) {
+    output = files.output;  // :output FILE: the matching games as PGN with {MATCH} comments
+    if (vm["format"].defaulted()) format = OutputFormat::kPgn;
+  }
+  if (!require_database("query", db_dir)) return kUsageError;
+  db::Database database = db::Database::open_readonly(db_dir);
+  OutputTarget target(output);
+  if (!target.ok()) {
+    std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
+    return 1;
+  }
+  std::ostream& out = target.stream();
 
   query::ExecuteOptions run_options;
   if (vm.count("no-planner")) run_options.planner_off();
@@ -185,8 +222,17 @@ int run_query(const std::vector<std::string>& args) {
       run_options.disabled.insert(name);
     }
   }
-  const bool explain = vm.count("explain") != 0;
-  if (explain) std::fputs(query::explain_plan(*compiled, run_options.enabled("signatures")).c_str(), stderr);
+  if (vm.count("explain")) {  // the plan and the estimates, without running the query
+    std::string text = query::explain_plan(*compiled, run_options.enabled("signatures"));
+    text += explain_bound_values(*compiled) + explain_estimates(*compiled, database);
+    out << text;
+    out.flush();
+    return out ? 0 : 1;
+  }
+  const bool explain = vm.count("explain-analyze") != 0;
+  if (explain)
+    std::fputs((query::explain_plan(*compiled, run_options.enabled("signatures")) + explain_bound_values(*compiled)).c_str(),
+               stderr);
   run_options.threads = threads;
   run_options.limit = limit;
   run_options.cancel = &g_cancel;

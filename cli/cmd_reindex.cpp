@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/game_writer.h"
@@ -93,6 +94,7 @@ int run_reindex(const std::vector<std::string>& args) {
     case ParseOutcome::kRun:
       break;
   }
+  if (!require_database("reindex", db_dir)) return kUsageError;
 
   if (vm.count("postings-only")) {
     db::Database database = db::Database::create_or_open(db_dir);

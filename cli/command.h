@@ -26,8 +26,17 @@ const std::vector<Command>& command_table();
 /// Finds a command by name; nullptr when there is none.
 const Command* find_command(std::string_view name);
 
-/// Prints the generated overview of all commands to stdout.
+/// Prints the generated overview of all commands to stdout, wrapped at 80 columns.
 void print_help();
+
+/// `cqldb help [TOPIC]`: no topic = print_help(); a command name = its usage and help; a
+/// CQL keyword (`:mate`, or `mate`) = its usage, meaning, lists and example
+/// (cli/cmd_help.cpp); `keywords` = all keywords by family. Returns the exit code (2 for an
+/// unknown topic, with a "did you mean" suggestion).
+int run_help(const std::vector<std::string>& topics);
+
+/// `cqldb --version`: the program version and the database format versions it reads.
+void print_version();
 
 int run_import(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);

@@ -1,6 +1,9 @@
 #include "cli/command.h"
 
 #include <cstdio>
+#include <string>
+
+#include "cli/conventions.h"
 
 namespace cli {
 
@@ -32,8 +35,9 @@ const std::vector<Command>& command_table() {
        "(postings.bin: per piece-square, material and flag fact the games that have it); "
        "--postings-only rebuilds just that.",
        run_reindex},
-      {"query", "--db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
-                "[--limit N] [--threads N] [--explain] [--no-planner] [--engine PATH]",
+      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
+                "[--limit N] [--threads N] [--explain | --explain-analyze] [--no-planner] "
+                "[--engine PATH]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
        "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
        "comment at each matched position. A script error is reported as FILE:LINE:COLUMN "
@@ -41,7 +45,7 @@ const std::vector<Command>& command_table() {
        ":moveevaluation run a UCI engine (--engine, $CQLDB_ENGINE, default stockfish) and "
        "cache its results in DIR/analysis-cache.sqlite.",
        run_query},
-      {"shell", "--db DIR [-c \"COMMAND; COMMAND\"] [--engine PATH]",
+      {"shell", "--db DIR [--create] [-c \"COMMAND; COMMAND\"] [--engine PATH]",
        "An interactive search session (also `cqldb --db DIR`): queries, refinements and "
        "header filters narrow a current result that can be listed, shown with a board, "
        "summarized and exported; `help` inside lists the commands. With -c (or commands on "
@@ -75,10 +79,18 @@ const Command* find_command(std::string_view name) {
 void print_help() {
   std::printf("cqldb - a chess game database that answers CQL queries\n\nUsage: cqldb COMMAND [OPTIONS]\n\n");
   for (const Command& c : command_table()) {
-    std::printf("  cqldb %.*s %.*s\n      %.*s\n\n", int(c.name.size()), c.name.data(),
-                int(c.usage.size()), c.usage.data(), int(c.help.size()), c.help.data());
+    const std::string usage = "cqldb " + std::string(c.name) + " " + std::string(c.usage);
+    std::fputs(wrap_text(usage, 2, 80).c_str(), stdout);
+    std::fputs(wrap_text(c.help, 6, 80).c_str(), stdout);
+    std::fputs("\n", stdout);
   }
-  std::printf("Run `cqldb COMMAND --help` for the options of one command.\n");
+  std::fputs(wrap_text("Run `cqldb COMMAND --help` for the options of one command, `cqldb help "
+                       ":KEYWORD` for a CQL keyword (`cqldb help keywords` lists them), "
+                       "`cqldb --version` for the version.", 0, 80).c_str(), stdout);
+  std::fputs(wrap_text("The query language is CQL 1.0 with Scidb's CQL-S extensions: a script is "
+                       "one (match ...) list, e.g. (match (position :mate)); CQL 6 scripts "
+                       "(cql(...) mate) are not read. docs/cql.md is the guide.", 0, 80).c_str(),
+             stdout);
 }
 
 }  // namespace cli

@@ -113,7 +113,7 @@ unsigned char LineEditor::on_complete(editline* el, int) {
   if (!self->completer_) return CC_ERROR;
   const LineInfo* line = el_line(el);
   const std::string before(line->buffer, size_t(line->cursor - line->buffer));
-  const size_t blank = before.find_last_of(" \t\n");
+  const size_t blank = before.find_last_of(" \t\n(");  // the word the completer completes
   const std::string word = before.substr(blank == std::string::npos ? 0 : blank + 1);
   const std::vector<std::string> candidates = self->completer_(before);
   if (candidates.empty()) return CC_ERROR;  // beep

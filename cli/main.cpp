@@ -12,8 +12,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string name = argv[1];
-  if (name == "help" || name == "--help" || name == "-h") {
-    cli::print_help();
+  if (name == "help" || name == "--help" || name == "-h")
+    return cli::run_help(std::vector<std::string>(argv + 2, argv + argc));
+  if (name == "--version" || name == "version") {
+    cli::print_version();
     return 0;
   }
   // `cqldb --db DIR` and `cqldb -c "COMMAND; COMMAND" --db DIR` run the shell; its
@@ -26,6 +28,9 @@ int main(int argc, char** argv) {
   const cli::Command* command = cli::find_command(name);
   if (!command) {
     std::fprintf(stderr, "cqldb: unknown command '%s' (try `cqldb help`)\n", name.c_str());
+    if (!name.empty() && (name[0] == ':' || name[0] == '(' || name.rfind("cql", 0) == 0))
+      std::fprintf(stderr, "a query runs as `cqldb query --db DIR -e '(match ...)'`; "
+                           "`cqldb help keywords` lists the CQL keywords\n");
     return 2;
   }
   std::vector<std::string> args(argv + first_arg, argv + argc);

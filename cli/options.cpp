@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 
 namespace cli {
 
@@ -17,8 +18,9 @@ ParseOutcome parse_options(const std::string& command_name, po::options_descript
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
     if (vm.count("help")) {
       const Command* c = find_command(command_name);
-      std::cout << "Usage: cqldb " << command_name << ' ' << (c ? c->usage : "") << "\n\n";
-      if (c) std::cout << c->help << "\n\n";
+      std::cout << wrap_text("Usage: cqldb " + command_name + ' ' + std::string(c ? c->usage : ""), 0, 80)
+                << '\n';
+      if (c) std::cout << wrap_text(c->help, 0, 80) << '\n';
       std::cout << options << '\n';
       return ParseOutcome::kExit;
     }

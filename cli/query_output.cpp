@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 
+#include "cli/conventions.h"
 #include "db/game_header.h"
 #include "db/pgn_writer.h"
 #include "db/record_view.h"
@@ -105,6 +106,23 @@ void write_table(std::ostream& out, db::GameReader& reader,
       row[c] = fit(row[c], kMaxWidth[c]);
       width[c] = std::max(width[c], char_count(row[c]));
     }
+  // On a terminal (or with $COLUMNS) the table fits its width: the name columns (players,
+  // event) give up characters, the widest first, down to 6 each.
+  if (const std::optional<size_t> columns = terminal_columns()) {
+    size_t total = 2 * (kTableColumns - 1);
+    for (size_t w : width) total += w;
+    const size_t names[] = {1, 2, 5};
+    while (total > *columns) {
+      size_t* widest = &width[names[0]];
+      for (size_t c : names)
+        if (width[c] > *widest) widest = &width[c];
+      if (*widest <= 6) break;
+      --*widest;
+      --total;
+    }
+    for (Row& row : rows)
+      for (size_t c : names) row[c] = fit(row[c], width[c]);
+  }
   for (const Row& row : rows) {
     for (size_t c = 0; c < kTableColumns; ++c)
       write_cell(out, row[c], width[c], c + 1 == kTableColumns);

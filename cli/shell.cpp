@@ -21,12 +21,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/conventions.h"
 #include "cli/command.h"
 #include "cli/line_editor.h"
 #include "cli/options.h"
 #include "cli/shell_commands.h"
 #include "cli/shell_input.h"
 #include "cli/shell_state.h"
+#include "cql/keywords.h"
 #include "db/errors.h"
 #include "db/schema.h"
 #include "analysis/tablebase.h"
@@ -124,12 +126,22 @@ std::string prompt_for(const ShellState& state, bool continuation) {
   return std::string(width > 5 ? width - 5 : 0, ' ') + "...> ";
 }
 
-/// Tab completion: command names for the first word; file names after the commands that
-/// take files (find, refine, explain, import, export) unless a query is being typed.
+/// Tab completion: CQL keywords for a word starting with ':' or '!:' (anywhere, also after
+/// `help`); command names for the first word; file names after the commands that take files
+/// (find, refine, explain, import, export) unless a query is being typed.
 std::vector<std::string> complete(std::string_view before_cursor) {
   std::vector<std::string> out;
-  const size_t blank = before_cursor.find_last_of(" \t\n");
+  const size_t blank = before_cursor.find_last_of(" \t\n(");
   const std::string word(before_cursor.substr(blank == std::string_view::npos ? 0 : blank + 1));
+  if (word.rfind(":", 0) == 0 || word.rfind("!:", 0) == 0) {
+    const size_t colon = word.find(':');
+    const std::string_view prefix = std::string_view(word).substr(colon + 1);
+    for (const cql::KeywordInfo& k : cql::all_keywords())
+      if (k.name.substr(0, prefix.size()) == prefix)
+        out.push_back(word.substr(0, colon + 1) + std::string(k.name));
+    std::sort(out.begin(), out.end());
+    return out;
+  }
   if (blank == std::string_view::npos) {
     for (const ShellCommand& c : shell_command_table())
       if (c.name.substr(0, word.size()) == word) out.emplace_back(c.name);
@@ -197,6 +209,7 @@ int run_shell(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "command,c", po::value(&commands), "run these `;`-separated commands and exit")(
+      "create", "create an empty database in DIR when it holds none (then `import FILE`)")(
       "engine", po::value(&engine),
       "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
       "tablebases", po::value<std::string>(),
@@ -213,6 +226,7 @@ int run_shell(const std::vector<std::string>& args) {
       break;
   }
   const bool terminal = !vm.count("command") && isatty(STDIN_FILENO);
+  if (!vm.count("create") && !require_database("shell", db_dir)) return kUsageError;
   std::optional<db::Database> database;
   try {
     database.emplace(open_database(db_dir));

@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/conventions.h"
+#include "cli/keyword_help_text.h"
 #include "cli/options.h"
+#include "cql/keyword_help.h"
 #include "headers/filter_terms.h"
 #include "cli/shell_input.h"
 
@@ -41,9 +44,11 @@ const std::vector<ShellCommand>& shell_command_table() {
        "Summarizes the current result: results, Elo and years (by decade)."},
       {"export", ArgsKind::kWords, shell_export, "FILE.pgn",
        "Writes the current result as PGN, with a {MATCH} comment at each matched position."},
-      {"explain", ArgsKind::kText, shell_explain, "(match ...) | SCRIPT.cql",
+      {"explain", ArgsKind::kText, shell_explain, "[analyze] (match ...) | SCRIPT.cql",
        "Shows how a query would run without running it: the query as parsed (canonical "
-       "form), the SQL of its header conditions and the number of candidate games."},
+       "form), the SQL of its header conditions with the bound values, the planner's "
+       "conditions and the candidate games the posting index and the headers leave. "
+       "`explain analyze` also runs it and prints the figures of each stage."},
       {"mark", ArgsKind::kWords, shell_mark, "ID MARKER | ID -MARKER | ID clear",
        "Sets a Scid-style marker on game ID (w b m e n p t k q ! ? u 1-6), removes one "
        "(-MARKER) or all (clear); match:hasmarker finds marked games (as `cqldb mark`)."},
@@ -54,7 +59,9 @@ const std::vector<ShellCommand>& shell_command_table() {
        "Prints the database's figures and how the current result was made."},
       {"timer", ArgsKind::kWords, shell_timer, "on|off",
        "Prints the wall time of each command (on) or not (off)."},
-      {"help", ArgsKind::kWords, shell_help, "[COMMAND]", "Lists the commands, or explains one."},
+      {"help", ArgsKind::kWords, shell_help, "[COMMAND | :KEYWORD | keywords]",
+       "Lists the commands, or explains one command or CQL keyword; `help keywords` lists the "
+       "keywords by family."},
       {"quit", ArgsKind::kNone, shell_quit, "", "Ends the session (also `exit` or Ctrl-D)."},
   };
   return table;
@@ -164,9 +171,24 @@ CommandStatus shell_help(ShellState& state, const CommandInput& input) {
     return CommandStatus::kFailed;
   }
   if (input.words.size() == 1) {
-    const ShellCommand* c = find_shell_command(input.words[0]);
+    const std::string& topic = input.words[0];
+    const ShellCommand* c = find_shell_command(topic);
+    if (!c && topic == "keywords") {
+      out << keyword_list_text(80);
+      return CommandStatus::kOk;
+    }
+    if (!c && (topic[0] == ':' || topic[0] == '!' || cql::find_keyword(topic))) {
+      std::string text, error;
+      if (!keyword_help_text(topic, 80, false, text, error)) {
+        state.err() << "help: " << error << '\n';
+        return CommandStatus::kFailed;
+      }
+      out << text;
+      return CommandStatus::kOk;
+    }
     if (!c) {
-      state.err() << "help: no command '" << input.words[0] << "'\n";
+      state.err() << "help: no command '" << topic << "'" << cql::did_you_mean(topic)
+                  << " (`help` lists the commands, `help keywords` the CQL keywords)\n";
       return CommandStatus::kFailed;
     }
     print_usage(out, *c);
@@ -180,7 +202,8 @@ CommandStatus shell_help(ShellState& state, const CommandInput& input) {
         "  " + std::string(c.name) + (c.usage.empty() ? "" : " ") + std::string(c.usage);
     out << head << '\n' << wrap(c.help, 6);
   }
-  out << "Ctrl-C cancels a running command or clears the input line; Ctrl-D ends the session.\n";
+  out << "Ctrl-C cancels a running command or clears the input line; Ctrl-D ends the\n"
+         "session. `help :KEYWORD` explains a CQL keyword, `help keywords` lists them.\n";
   return CommandStatus::kOk;
 }
 
@@ -206,9 +229,10 @@ CommandStatus shell_info(ShellState& state, const CommandInput&) {
   db::DatabaseInfo info = state.database().info();
   state.refresh_game_count();
   std::ostream& out = state.out();
+  const DatabaseSize disk = database_size(state.database().path(), info.games_bytes, info.headers_bytes);
   char size[64];
-  std::snprintf(size, sizeof size, "%.1f MiB (%.1f bytes per game)",
-                double(info.games_bytes + info.headers_bytes) / (1 << 20), info.bytes_per_game);
+  std::snprintf(size, sizeof size, "%s (%.1f bytes per game)", human_bytes(disk.total()).c_str(),
+                info.games ? double(disk.total()) / info.games : 0.0);
   out << "database:   " << state.database().path().string()
       << (state.database().read_only() ? " (read-only)" : "") << '\n'
       << "games:      " << with_commas(info.games) << " (" << with_commas(info.rejected)

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "cli/shell_commands.h"
 #include "db/game_header.h"
@@ -43,6 +44,23 @@ void write_rows(std::ostream& out, std::vector<Row>& rows) {
       row[c] = cut(row[c], kMaxWidth[c]);
       width[c] = std::max(width[c], width_of(row[c]));
     }
+  // On a terminal (or with $COLUMNS) the rows fit its width: the players and the event give
+  // up characters, the widest first, down to 6 each.
+  if (const std::optional<size_t> columns = terminal_columns()) {
+    size_t total = 2 * (kColumns - 1);
+    for (size_t w : width) total += w;
+    constexpr size_t kNames[] = {1, 2, 6};
+    while (total > *columns) {
+      size_t* widest = &width[kNames[0]];
+      for (size_t c : kNames)
+        if (width[c] > *widest) widest = &width[c];
+      if (*widest <= 6) break;
+      --*widest;
+      --total;
+    }
+    for (Row& row : rows)
+      for (size_t c : kNames) row[c] = cut(row[c], width[c]);
+  }
   for (const Row& row : rows) {
     std::string line;
     for (size_t c = 0; c < kColumns; ++c) {

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <optional>
 
+#include "cli/explain.h"
 #include "cli/options.h"
 #include "cli/shell_commands.h"
 #include "cli/shell_input.h"
@@ -176,9 +177,15 @@ CommandStatus shell_refine(ShellState& state, const CommandInput& input) {
   return run_query(state, input, true);
 }
 
-CommandStatus shell_explain(ShellState& state, const CommandInput& input) {
+CommandStatus shell_explain(ShellState& state, const CommandInput& command_input) {
+  // `explain analyze QUERY` runs the query; plain `explain QUERY` only plans it.
+  CommandInput input = command_input;
+  const bool analyze = input.text.rfind("analyze", 0) == 0 &&
+                       (input.text.size() == 7 || input.text[7] == ' ' || input.text[7] == '(');
+  if (analyze) input.text = std::string(trim(std::string_view(input.text).substr(7)));
   ScriptText script;
-  if (!load_script(state, input, "explain", script)) return CommandStatus::kFailed;
+  if (!load_script(state, input, analyze ? "explain analyze" : "explain", script))
+    return CommandStatus::kFailed;
   std::optional<cql::Script> parsed = parse_script(state, script);
   if (!parsed) return CommandStatus::kFailed;
   std::ostream& out = state.out();
@@ -221,8 +228,13 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& input) {
                               : " (candidates the signatures keep are replayed)\n");
   }
   if (program.negated()) out << "negated: a game matches when the rest of the list does not\n";
-  // The planner's signature conditions, then the figures of a real run over all games.
-  out << query::explain_plan(*compiled, true);
+  // The planner's signature conditions and the estimates; with `analyze` the figures of a
+  // real run over all games.
+  out << query::explain_plan(*compiled, true) << explain_bound_values(*compiled);
+  if (!analyze) {
+    out << explain_estimates(*compiled, state.database());
+    return CommandStatus::kOk;
+  }
   query::ExecuteOptions options;
   options.cancel = &state.cancel();
   options.engine = state.engine;

@@ -203,7 +203,8 @@ std::string to_string(const LineArgs& line) {
   for (size_t i = 0; i < line.moves.size(); ++i) {
     if (i) s += " ";
     if (line.potential_from && *line.potential_from == i) s += "| ";
-    s += to_string(line.moves[i]);
+    // a line in standard algebraic notation prints as written, so that it parses as SAN again
+    s += line.san ? line.moves[i].text : to_string(line.moves[i]);
   }
   if (line.transposition) s += " *";
   return s + ")";

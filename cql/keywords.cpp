@@ -271,8 +271,8 @@ constexpr KeywordInfo kTable[] = {
     row(K::Tag, "tag", M, S::Tag, kNoNeg, O::CqlS, "<name>|* [<word>|\"<pattern>\"]", "an additional PGN tag exists (with a matching value)"),
     // Match list: transformation, meaningless
     row(K::EitherColor, "eithercolor", M, S::None, kNoNeg, O::CqlS, "", "colour flip of the whole match list"),
-    row(K::Output, "output", M, S::FileName, kNoNeg, O::Cql10, "<file>", "CQL 1.0 output file; no effect"),
-    row(K::Pgn, "pgn", M, S::FileName, kNoNeg, O::Cql10, "<file>", "CQL 1.0 input file; no effect"),
+    row(K::Output, "output", M, S::FileName, kNoNeg, O::Cql10, "<file>", "CQL 1.0 output file: `cqldb query` writes the matching games there as PGN with {MATCH} comments"),
+    row(K::Pgn, "pgn", M, S::FileName, kNoNeg, O::Cql10, "<file>", "CQL 1.0 input file: `cqldb query` searches it, imported once into a cached database"),
 };
 // clang-format on
 

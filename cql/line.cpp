@@ -215,6 +215,111 @@ LineMove parse_line_move(std::string_view w) {
   return m;
 }
 
+std::optional<LineMove> parse_san_move(std::string_view w) {
+  LineMove m;
+  m.text = std::string(w);
+  size_t p = 0;
+  if (p < w.size() && is_digit(w[p])) {  // move number: "12." or "12..."
+    int n = 0;
+    while (p < w.size() && is_digit(w[p])) {
+      n = n * 10 + (w[p++] - '0');
+      if (n > 9999) return std::nullopt;
+    }
+    if (n == 0 || p >= w.size() || w[p] != '.') return std::nullopt;
+    m.move_number = n;
+    m.black_move_number = w.substr(p, 3) == "...";
+    p += m.black_move_number ? 3 : 1;
+  }
+  const std::string_view body = w.substr(p);
+  auto file = [&](size_t i) { return i < w.size() && w[i] >= 'a' && w[i] <= 'h'; };
+  auto rank = [&](size_t i) { return i < w.size() && w[i] >= '1' && w[i] <= '8'; };
+  auto square_at = [&](size_t i) { return chess::Bitboard(1) << ((w[i + 1] - '1') * 8 + (w[i] - 'a')); };
+  auto suffixes = [&](size_t i) -> bool {
+    for (size_t k = i; k < w.size(); ++k)
+      if (!is_suffix(w[k])) return false;
+    try {
+      read_suffixes(w, i, m);
+    } catch (const LineMoveError&) {
+      return false;
+    }
+    return true;
+  };
+  for (std::string_view castle : {"O-O-O", "O-O", "0-0-0", "0-0"}) {
+    if (body.substr(0, castle.size()) != castle) continue;
+    if (body.size() > castle.size() && body[castle.size()] == '-') continue;  // O-O-O-O
+    m.kind = LineMove::Kind::Castling;
+    m.castling = castle.size() == 5 ? chess::WHITE_OOO | chess::BLACK_OOO : chess::WHITE_OO | chess::BLACK_OO;
+    if (!suffixes(p + castle.size())) return std::nullopt;
+    return m;
+  }
+  m.kind = LineMove::Kind::Normal;
+  m.from_written = true;
+  m.from.piece_part_written = true;
+  m.from.squares = SquareDesignator{};
+  m.to.squares.written = true;
+  m.to.piece_part_written = false;
+  size_t i = p;
+  const std::string_view letters = "KQRBN";
+  const bool pawn = !(i < w.size() && letters.find(w[i]) != std::string_view::npos);
+  if (!pawn) {
+    const char letter = w[i++];
+    m.from.pieces = PieceMask(1u << letters.find(letter));  // the white kind; relative later
+    // disambiguation: file, rank or square, then optional 'x', then the destination
+    chess::Bitboard origin = kAllSquares;
+    if (file(i) && rank(i + 1) && (file(i + 2) || (i + 2 < w.size() && w[i + 2] == 'x'))) {
+      origin = square_at(i);
+      i += 2;
+    } else if (file(i) && (file(i + 1) || (i + 1 < w.size() && w[i + 1] == 'x'))) {
+      origin = chess::Bitboard(0x0101010101010101ull) << (w[i] - 'a');
+      ++i;
+    } else if (rank(i) && (file(i + 1) || (i + 1 < w.size() && w[i + 1] == 'x'))) {
+      origin = chess::Bitboard(0xFFull) << (8 * (w[i] - '1'));
+      ++i;
+    }
+    if (origin != kAllSquares) {
+      m.from.squares.squares = origin;
+      m.from.squares.written = true;
+    }
+    const bool capture = i < w.size() && w[i] == 'x';
+    if (capture) ++i;
+    if (!file(i) || !rank(i + 1)) return std::nullopt;
+    m.to.squares.squares = square_at(i);
+    i += 2;
+    m.target = capture ? LineMove::Target::Capture : LineMove::Target::Empty;
+    m.to.pieces = capture ? piece_mask::kAnyPiece : piece_mask::kEmpty;
+    if (!suffixes(i)) return std::nullopt;
+    return m;
+  }
+  m.from.pieces = piece_mask::kWhitePawn;
+  if (!file(i)) return std::nullopt;
+  if (i + 1 < w.size() && w[i + 1] == 'x') {  // exd5: from the e-file, captures (or en passant)
+    m.from.squares.squares = chess::Bitboard(0x0101010101010101ull) << (w[i] - 'a');
+    m.from.squares.written = true;
+    i += 2;
+    if (!file(i) || !rank(i + 1)) return std::nullopt;
+    m.target = LineMove::Target::Either;  // a pawn moving diagonally to an empty square is e.p.
+    m.to.pieces = piece_mask::kAll;
+  } else {  // e4: a pawn of the e-file to an empty e4
+    if (!rank(i + 1)) return std::nullopt;
+    m.from.squares.squares = chess::Bitboard(0x0101010101010101ull) << (w[i] - 'a');
+    m.from.squares.written = true;
+    m.target = LineMove::Target::Empty;
+    m.to.pieces = piece_mask::kEmpty;
+  }
+  m.to.squares.squares = square_at(i);
+  i += 2;
+  if (i < w.size() && (w[i] == '=' || letters.find(w[i]) != std::string_view::npos)) {
+    if (w[i] == '=') ++i;
+    if (i >= w.size() || letters.find(w[i]) == std::string_view::npos || w[i] == 'K') return std::nullopt;
+    PieceDesignator promotion;
+    promotion.pieces = PieceMask(1u << letters.find(w[i]));
+    m.promotion = promotion;
+    ++i;
+  }
+  if (!suffixes(i)) return std::nullopt;
+  return m;
+}
+
 std::string to_string(const LineMove& m) {
   std::string s;
   if (m.move_number) s = std::to_string(*m.move_number) + (m.black_move_number ? "..." : ".");

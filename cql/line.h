@@ -67,6 +67,9 @@ struct LineArgs {
   bool transposition = false;  ///< :line* or a trailing `*` in the string form
   bool quoted = false;         ///< written as a string
   bool numbered = false;       ///< move numbers are used
+  /// Written in standard algebraic notation (parse_san_move): piece letters are relative to
+  /// the side making the move, as in numbered lines.
+  bool san = false;
 };
 
 /// Thrown by parse_line_move: byte offset into the word and a message.
@@ -78,6 +81,14 @@ struct LineMoveError {
 
 /// Parses one move word (without `ep`). Throws LineMoveError or DesignatorError.
 LineMove parse_line_move(std::string_view word);
+
+/// Parses one move word in standard algebraic notation as players write it (SPEC-NOTES
+/// "Move lines"): `[N.|N...]` then `e4`, `dxc4`, `exd8=Q`, `Nf3`, `Nbd7`, `R1xe2`, `Qh4xe1`,
+/// `O-O`, `O-O-O`, followed by the seed's suffixes (`+ # !` ...). Piece letters are the
+/// mover's whatever their case (`Nc6` is Black's knight when Black moves), a pawn move
+/// names no piece, a move without `x` goes to an empty square, a pawn capture also matches
+/// en passant. Returns nullopt when `word` is not such a move.
+std::optional<LineMove> parse_san_move(std::string_view word);
 
 /// Canonical spelling of a move.
 std::string to_string(const LineMove& m);

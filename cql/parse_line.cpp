@@ -1,4 +1,7 @@
 // :line / :line* arguments and :fen.
+#include <optional>
+#include <string>
+
 #include "cql/parser_impl.h"
 
 namespace cql::detail {
@@ -73,6 +76,8 @@ LineArgs Parser::parse_line(const Token& kw, bool star) {
          "'(' followed by moves like Pe2-e4");
   }
 
+  const LineArgs start = args;
+  try {
   for (size_t i = 0; i < words.size(); ++i) {
     const Word& w = words[i];
     if (w.text == "|") {
@@ -185,6 +190,73 @@ LineArgs Parser::parse_line(const Token& kw, bool star) {
       if (m.promotion && !single_type(m.promotion->pieces))
         bad("the promotion piece is not unique");
     }
+  }
+  } catch (const ParseError&) {
+    // Not the seed's notation: the line may be standard algebraic notation as players write
+    // it (`1.d4 d5 2.c4 dxc4`, `e4 e5 Nf3 Nc6`); if it is not that either, the seed
+    // notation's error stands.
+    LineArgs san = start;
+    std::optional<int> number;  // a move number written as a word of its own ("1." "1...")
+    bool black_number = false;
+    for (const Word& w : words) {
+      if (w.text == "|") {
+        if (star || san.potential_from || san.moves.empty()) throw;
+        san.potential_from = san.moves.size();
+        continue;
+      }
+      if (w.text == "*" && &w == &words.back() && !san.moves.empty()) {
+        san.transposition = true;
+        continue;
+      }
+      if (w.text == "ep" || w.text == "e.p.") continue;  // a SAN pawn capture includes e.p.
+      const size_t digits = w.text.find_first_not_of("0123456789");
+      if (digits != 0 && digits != std::string::npos &&
+          (w.text.substr(digits) == "." || w.text.substr(digits) == "...")) {
+        if (number) throw;
+        number = std::stoi(w.text.substr(0, std::min<size_t>(digits, 5)));
+        black_number = w.text.substr(digits) == "...";
+        if (*number == 0) throw;
+        continue;
+      }
+      std::optional<LineMove> m = parse_san_move(w.text);
+      if (!m) throw;
+      if (number) {
+        if (m->move_number) throw;
+        m->move_number = number;
+        m->black_move_number = black_number;
+        m->text = std::to_string(*number) + (black_number ? "..." : ".") + m->text;
+        number.reset();
+      }
+      m->loc = m->from.loc = m->to.loc = w.loc;
+      if (m->promotion) m->promotion->loc = w.loc;
+      san.moves.push_back(std::move(*m));
+    }
+    if (number || san.moves.empty()) throw;
+    if (san.potential_from && *san.potential_from >= san.moves.size()) throw;
+    for (const LineMove& m : san.moves) san.numbered = san.numbered || m.move_number.has_value();
+    if (san.numbered) {  // the same numbering rules as the seed's lines
+      const LineMove& first = san.moves.front();
+      if (!first.move_number)
+        fail_at(first.loc, first.text, "a line with move numbers must start with one",
+                "a move like 1.e4");
+      int ply = (*first.move_number - 1) * 2 + (first.black_move_number ? 1 : 0);
+      for (size_t i = 1; i < san.moves.size(); ++i) {
+        ++ply;
+        const LineMove& m = san.moves[i];
+        if (!m.move_number) continue;
+        if ((*m.move_number - 1) * 2 + (m.black_move_number ? 1 : 0) != ply)
+          fail_at(m.loc, m.text, "move number does not follow the previous moves",
+                  "'" + std::to_string(ply / 2 + 1) + (ply % 2 ? "..." : ".") + "' here");
+      }
+    }
+    if (star) {
+      for (size_t i = 0; i + 1 < san.moves.size(); ++i)
+        if (san.moves[i].checks & (kMarkCheck | kMarkDoubleCheck | kMarkContactCheck | kMarkMate))
+          fail_at(san.moves[i].loc, san.moves[i].text,
+                  "':line*' allows check marks only on the last move", "no '+' here");
+    }
+    san.san = true;
+    return san;
   }
   return args;
 }

@@ -1,5 +1,8 @@
 #include "cql/parser.h"
 
+#include <cctype>
+
+#include "cql/keyword_help.h"
 #include "cql/parser_impl.h"
 
 namespace cql {
@@ -208,7 +211,9 @@ List Parser::parse_list(ListKind kind, const ListContext& ctx, bool head_optiona
 const KeywordInfo& Parser::resolve_keyword(const Token& kw, ListKind kind) {
   const KeywordInfo* info = find_keyword(kw.text);
   if (!info) {
-    fail(kw, "unknown keyword '" + kw.spelled() + "' in " + std::string(list_kind_name(kind)),
+    fail(kw,
+         "unknown keyword '" + kw.spelled() + "' in " + std::string(list_kind_name(kind)) +
+             did_you_mean(kw.text),
          keyword_kind_phrase(kind));
   }
   if (!(info->lists & list_bit(kind))) {
@@ -352,7 +357,66 @@ ParseResult parse(std::string_view text, std::string_view source_name) {
   return r;
 }
 
+namespace {
+
+/// Throws a ParseError naming the script as CQL 6 when `text` starts (after blanks and
+/// comments) with CQL 6's header `cql(...)`, suggesting the CQL-S spelling of the first
+/// filter after the header when the keyword table has one. Returns when it does not.
+void reject_cql6(std::string_view text, std::string_view source_name) {
+  size_t i = 0;
+  SourceLoc loc{1, 1};
+  auto advance = [&](size_t to) {
+    for (; i < to && i < text.size(); ++i) {
+      if (text[i] == '\n') loc = {loc.line + 1, 1};
+      else ++loc.column;
+    }
+  };
+  for (;;) {  // blanks, `;` and `//` line comments, `/* */` block comments
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) advance(i + 1);
+    if (text.substr(i, 1) == ";" || text.substr(i, 2) == "//") {
+      advance(text.find('\n', i) == std::string_view::npos ? text.size() : text.find('\n', i));
+    } else if (text.substr(i, 2) == "/*") {
+      const size_t end = text.find("*/", i + 2);
+      advance(end == std::string_view::npos ? text.size() : end + 2);
+    } else {
+      break;
+    }
+  }
+  if (text.substr(i, 3) != "cql") return;
+  size_t j = i + 3;
+  while (j < text.size() && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+  if (j >= text.size() || text[j] != '(') return;
+  int depth = 0;  // skip the header's parentheses
+  for (; j < text.size(); ++j) {
+    if (text[j] == '(') ++depth;
+    if (text[j] == ')' && --depth == 0) break;
+  }
+  std::string first;  // the first filter word after the header
+  for (++j; j < text.size(); ++j) {
+    const unsigned char c = static_cast<unsigned char>(text[j]);
+    if (std::isalpha(c)) {
+      while (j < text.size() && std::isalnum(static_cast<unsigned char>(text[j]))) first += text[j++];
+      break;
+    }
+    if (!std::isspace(c)) break;
+  }
+  std::string expected = "a CQL 1.0 / CQL-S script: one (match ...) list, e.g. (match (position :mate))";
+  if (const KeywordInfo* info = first.empty() ? nullptr : find_keyword(first)) {
+    const std::string kw = ":" + std::string(info->name) + (info->usage.empty() ? "" : " " + std::string(info->usage));
+    expected = "in CQL-S, CQL 6's '" + first + "' is written " +
+               ((info->lists & kInPosition) ? "(match (position " + kw + "))" : "(match " + kw + ")");
+  }
+  throw ParseError(std::string(source_name), loc, "cql",
+                   "this is a CQL 6 script (it starts with 'cql('); cqldb reads CQL 1.0 with "
+                   "the CQL-S extensions, where a query is one (match ...) list (see `cqldb "
+                   "help keywords` and docs/cql.md)",
+                   expected);
+}
+
+}  // namespace
+
 Script parse_or_throw(std::string_view text, std::string_view source_name) {
+  reject_cql6(text, source_name);
   detail::Parser p(tokenize(text, source_name), std::string(source_name));
   return p.parse_script();
 }

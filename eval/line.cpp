@@ -278,7 +278,7 @@ std::shared_ptr<const LineSpec> compile_line(const cql::LineArgs& args, const Tr
                                              const cql::SourceLoc& loc) {
   auto spec = std::make_shared<LineSpec>();
   spec->transposition = args.transposition;
-  spec->relative_colors = args.numbered || args.transposition;
+  spec->relative_colors = args.numbered || args.transposition || args.san;
   if (args.transposition && !t.is_identity())
     throw CompileError(loc, ":line* does not allow transformations (:flip, :shift, :flipcolor, "
                             "match:eithercolor ...): a transposition-invariant line is searched as written");

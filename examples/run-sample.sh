@@ -3,10 +3,20 @@
 # sample of real games into ./sample-db, shows what is in it and runs example queries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
 bash .ci/install-deps
-bash .ci/build
+bash .ci/build cqldb   # only the command; `bash .ci/run` builds and runs the tests
+# Put cqldb on PATH: /usr/local/bin as root, else ~/.local/bin.
+if [ "$(id -u)" = 0 ]; then
+  cmake --install build >/dev/null
+else
+  cmake --install build --prefix "$HOME/.local" >/dev/null
+  case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH"
+    echo "note: add $HOME/.local/bin to PATH to run cqldb by name" ;; esac
+fi
+echo "installed $(command -v cqldb): $(cqldb --version)"
 rm -rf sample-db
-cqldb=./build/cqldb
+cqldb=cqldb
 echo
 echo "== cqldb import: the bundled sample (examples/sample/)"
 $cqldb import --db sample-db examples/sample/players-3000.pgn.zst \
@@ -35,3 +45,8 @@ $cqldb query --db sample-db examples/queries/underpromotion.cql --format pgn --l
 echo
 echo "== cqldb query: side to move 3 pawns ahead by stockfish at depth 8 (material and move number prune first)"
 $cqldb query --db sample-db -e '(match (position :flipcolor :wtm :movenumber >=30 :powerdifference U >=3 :evaluation depth 8 >=3 sidetomove))' --format ids --limit 5
+echo
+echo "== cqldb help :mate (every keyword: cqldb help keywords; the language: docs/cql.md)"
+$cqldb help :mate
+echo
+echo "set-up and examples took $(( $(date +%s) - start )) s"

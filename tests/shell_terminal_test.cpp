@@ -185,3 +185,53 @@ TEST(ShellTerminalTest, PromptMultiLineCtrlCAndHistory) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 20: `help :mate` explains the keyword, `:stal<TAB>` completes to `:stalemate`, and
+// `explain` plans without running the query (well under 100 ms on the sample).
+TEST(ShellTerminalTest, KeywordHelpCompletionAndExplainWithoutRunning) {
+  if (std::system("tmux -V >/dev/null 2>&1") != 0) GTEST_SKIP() << "tmux is not installed";
+  const cqltest::TempDir tmp("shell-tty-help");
+  const fs::path& dir = tmp.path;
+  {
+    db::Database database = db::Database::create_or_open(dir / "players");
+    import::import_files(database,
+                         {std::string(CQLDB_SOURCE_DIR) + "/examples/sample/players-3000.pgn.zst"},
+                         import::ImportOptions{}, nullptr);
+  }
+  const std::string shell = "env CQLDB_HISTORY=" + shell_quote((dir / "history").string()) + " " +
+                            shell_quote(CQLDB_BINARY) + " shell --db " +
+                            shell_quote((dir / "players").string()) + "; sleep 600";
+  Tmux tmux("cqldb-test-help-" + std::to_string(getpid()));
+  tmux.start("help", shell);
+  ASSERT_TRUE(tmux.wait_for("players\\[3,000\\]>$")) << tmux.screen();
+
+  tmux.type("help :mate");
+  tmux.key("Enter");
+  ASSERT_TRUE(tmux.wait_for("meaning: +the position is checkmate")) << tmux.screen();
+  ASSERT_TRUE(tmux.wait_for("example: +\\(match \\(position :mate\\)\\)\\n.*players\\[3,000\\]>$")) << tmux.screen();
+
+  tmux.type("(match (position :stal");
+  tmux.key("Tab");
+  ASSERT_TRUE(tmux.wait_for("\\(match \\(position :stalemate$")) << tmux.screen();
+  tmux.type("))");
+  tmux.key("Enter");
+  ASSERT_TRUE(tmux.wait_for("of 3,000 games match")) << tmux.screen();
+  ASSERT_TRUE(tmux.wait_for("players\\[\\d+\\]>$")) << tmux.screen();
+
+  // A relation query: slow to run, instant to explain.
+  tmux.type("timer on");
+  tmux.key("Enter");
+  tmux.type("explain (match (position :relation (:missingpiececount A 1 unlimited :originaldifferentcount 0 3)))");
+  tmux.key("Enter");
+  ASSERT_TRUE(tmux.wait_for("estimates \\(before reading any game\\)")) << tmux.screen();
+  ASSERT_TRUE(tmux.wait_for("time: \\d+\\.\\d{3} s")) << tmux.screen();
+  std::smatch m;
+  const std::string screen = tmux.screen();
+  ASSERT_TRUE(std::regex_search(screen, m, std::regex("time: (\\d+\\.\\d{3}) s")));
+  EXPECT_LT(std::stod(m[1]), 0.1) << screen;
+  EXPECT_EQ(screen.find("games replayed"), std::string::npos) << screen;
+}
+
+}  // namespace
