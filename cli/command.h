@@ -36,5 +36,6 @@ int run_export(const std::vector<std::string>& args);
 int run_reindex(const std::vector<std::string>& args);
 int run_query(const std::vector<std::string>& args);
 int run_shell(const std::vector<std::string>& args);
+int run_tree(const std::vector<std::string>& args);
 
 }  // namespace cli

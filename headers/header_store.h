@@ -55,8 +55,8 @@ class HeaderStore {
   /// scan; with `only` (ids), a lookup per id and the other entries left zero.
   std::vector<GameInfo> game_info(uint32_t game_count, const std::vector<uint32_t>* only = nullptr);
 
-  /// Calls `row` for every game 1..game_count in id order (one scan).
-  void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row);
+  /// Calls `row` for every game first_id..game_count in id order (one scan).
+  void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row, uint32_t first_id = 1);
 
   /// The import log's warnings counted by kind (the reason's text before its first ':'),
   /// in kind order.

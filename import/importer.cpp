@@ -232,6 +232,7 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   writer.finish();
   // The posting index catches up with the new games (still under the writer lock).
   summary.postings = sig::update_postings(database);
+  summary.positions = posindex::update_position_index(database);
   summary.seconds = elapsed();
   summary.finish_seconds = summary.seconds - before_finish;
   return summary;

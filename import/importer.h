@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "index/position_index.h"
 #include "index/postings.h"
 
 namespace db {
@@ -68,6 +69,8 @@ struct ImportSummary {
   double finish_seconds = 0;  ///< part of it spent after the last game: index builds, checkpoint,
                               ///< postings
   sig::PostingsUpdate postings;  ///< the posting index catch-up at the end (index/postings.h)
+  posindex::PositionIndexUpdate positions;  ///< the position index catch-up after it
+                                            ///< (index/position_index.h)
   bool interrupted = false; ///< stopped early through ImportOptions::cancel
   std::map<std::string, uint64_t> reasons;  ///< rejection reason -> count
   std::map<std::string, uint64_t> warning_reasons;  ///< warning reason -> count

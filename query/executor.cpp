@@ -33,13 +33,14 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
   stats.planner_on = std::any_of(std::begin(kPruningStages), std::end(kPruningStages),
                                  [&](const char* s) { return options.enabled(s); });
 
-  stats.stages.reserve(5);  // figures() hands out references: no reallocation
+  stats.stages.reserve(6);  // figures() hands out references: no reallocation
   auto figures = [&](const char* name) -> StageFigures& {
     stats.stages.push_back({});
     stats.stages.back().name = name;
     return stats.stages.back();
   };
   detail::PostingStage().run(run, figures(detail::PostingStage::kName));
+  detail::PositionStage().run(run, figures(detail::PositionStage::kName));
   detail::HeaderStage().run(run, figures(detail::HeaderStage::kName));
 
   std::vector<eval::GameMatch>& matches = result.matches;
@@ -112,6 +113,9 @@ std::string explain_stats(const Stats& s) {
   if (postings && s.planner_on)
     out += postings->ran ? line("after posting index", postings->out, postings->seconds)
                          : "  after posting index        (" + postings->note + ")\n";
+  const StageFigures* positions = stage(s, "positions");
+  if (positions && positions->ran && s.planner_on)
+    out += line("after position index", positions->out, positions->seconds);
   out += line("after header filter", s.candidates, s.header_seconds);
   const StageFigures* signatures = stage(s, "signatures");
   if (signatures && s.planner_on) out += line("after signatures", s.after_signatures, s.signature_seconds);
