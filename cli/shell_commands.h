@@ -75,5 +75,7 @@ CommandStatus shell_show(ShellState&, const CommandInput&);
 // shell_files.cpp
 CommandStatus shell_export(ShellState&, const CommandInput&);
 CommandStatus shell_import(ShellState&, const CommandInput&);
+// shell_tree.cpp
+CommandStatus shell_tree(ShellState&, const CommandInput&);
 
 }  // namespace cli

@@ -95,6 +95,8 @@ std::optional<PositionIndex> PositionIndex::open(const std::filesystem::path& di
         format::read_u32(s + 16) != last)
       return std::nullopt;
     Segment seg;
+    seg.first = first;
+    seg.last = last;
     seg.blocks = format::read_u32(s + 20);
     seg.entries = format::read_u64(s + 24);
     if (map->size() < format::kSegmentHeaderBytes + size_t(seg.blocks) * format::kDirectoryEntryBytes)
@@ -146,6 +148,34 @@ void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
       }
     }
   }
+}
+
+std::string PositionIndex::verify() const {
+  for (const Segment& seg : segments_) {
+    const std::string name = format::segment_name(seg.first);
+    const char* base = seg.map->data();
+    const size_t size = seg.map->size();
+    const char* dir = base + format::kSegmentHeaderBytes;
+    uint64_t entries = 0, previous_key = 0;
+    for (uint32_t b = 0; b < seg.blocks; ++b) {
+      const char* e = dir + size_t(b) * format::kDirectoryEntryBytes;
+      const uint64_t first_key = format::read_u64(e);
+      const uint32_t offset = format::read_u32(e + 8), n = format::read_u32(e + 12);
+      const uint32_t end = b + 1 < seg.blocks ? format::read_u32(e + format::kDirectoryEntryBytes + 8) : uint32_t(size);
+      if (offset > end || end > size || n == 0 || n > kEntriesPerBlock || first_key < previous_key)
+        return name + ": block " + std::to_string(b) + " has a damaged directory entry";
+      format::BlockReader reader(base + offset, base + end, first_key);
+      format::Entry entry;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (!reader.next(entry) || entry.key < previous_key || entry.game < seg.first || entry.game > seg.last)
+          return name + ": block " + std::to_string(b) + " is damaged";
+        previous_key = entry.key;
+      }
+      entries += n;
+    }
+    if (entries != seg.entries) return name + ": " + std::to_string(entries) + " entries, the header says " + std::to_string(seg.entries);
+  }
+  return "";
 }
 
 GameFacts PositionIndex::facts(uint32_t id) const {

@@ -132,6 +132,11 @@ class PositionIndex {
   /// occurrences of one game in ply order. Throws std::runtime_error on a damaged block.
   void lookup(chess::Key key, std::vector<PositionHit>& out) const;
 
+  /// Decodes every block of every segment and checks that keys ascend, game ids lie in their
+  /// segment's range and the entry counts agree (`cqldb check`). Returns "" when sound, else
+  /// what is wrong.
+  std::string verify() const;
+
   /// The facts of game `id` (1..covered()).
   GameFacts facts(uint32_t id) const;
 
@@ -146,6 +151,7 @@ class PositionIndex {
   class Mapping;
   struct Segment {
     std::shared_ptr<const Mapping> map;
+    uint32_t first = 0, last = 0;  ///< its games
     uint32_t blocks = 0;
     uint64_t entries = 0;
   };

@@ -33,6 +33,20 @@ struct BuildEntry {
   }
 };
 
+/// Sorts entries made in (game, ply) order into (key, game, ply) order: a stable LSD radix
+/// sort on the key (4 passes of 16 bits), several times faster than std::sort here.
+void sort_by_key(std::vector<BuildEntry>& entries) {
+  std::vector<BuildEntry> scratch(entries.size());
+  std::vector<uint32_t> start(65537);
+  for (int shift = 0; shift < 64; shift += 16) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const BuildEntry& e : entries) ++start[((e.key >> shift) & 0xFFFF) + 1];
+    for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+    for (const BuildEntry& e : entries) scratch[start[(e.key >> shift) & 0xFFFF]++] = e;
+    entries.swap(scratch);
+  }
+}
+
 /// Writes `bytes` to `path` atomically (beside it, fsync, rename).
 void write_file_atomically(const std::filesystem::path& path, const std::string& bytes) {
   const std::filesystem::path tmp = path.string() + ".tmp";
@@ -212,7 +226,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
             facts[a - first + i].frontier = local[i].frontier;
             facts[a - first + i].flags = local[i].flags;
           }
-          std::sort(parts[t].begin(), parts[t].end());
+          sort_by_key(parts[t]);  // made in (game, ply) order: stable by key is enough
         } catch (...) {
           errors[t] = std::current_exception();
         }

@@ -39,8 +39,8 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
     stats.stages.back().name = name;
     return stats.stages.back();
   };
-  detail::PostingStage().run(run, figures(detail::PostingStage::kName));
   detail::PositionStage().run(run, figures(detail::PositionStage::kName));
+  detail::PostingStage().run(run, figures(detail::PostingStage::kName));
   detail::HeaderStage().run(run, figures(detail::HeaderStage::kName));
 
   std::vector<eval::GameMatch>& matches = result.matches;
@@ -109,13 +109,13 @@ const StageFigures* stage(const Stats& s, const char* name) {
 std::string explain_stats(const Stats& s) {
   std::string out = "stages:\n";
   out += line("games in database", s.games_total);
+  const StageFigures* positions = stage(s, "positions");
+  if (positions && positions->ran && s.planner_on)
+    out += line("after position index", positions->out, positions->seconds);
   const StageFigures* postings = stage(s, "postings");
   if (postings && s.planner_on)
     out += postings->ran ? line("after posting index", postings->out, postings->seconds)
                          : "  after posting index        (" + postings->note + ")\n";
-  const StageFigures* positions = stage(s, "positions");
-  if (positions && positions->ran && s.planner_on)
-    out += line("after position index", positions->out, positions->seconds);
   out += line("after header filter", s.candidates, s.header_seconds);
   const StageFigures* signatures = stage(s, "signatures");
   if (signatures && s.planner_on) out += line("after signatures", s.after_signatures, s.signature_seconds);

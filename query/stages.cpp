@@ -40,9 +40,10 @@ bool RunState::in_scope(uint32_t id) const {
 void PostingStage::run(RunState& run, StageFigures& figures) {
   const auto start = Clock::now();
   const auto& alts = run.query.program().alternatives();
-  run.posted.assign(alts.size(), std::nullopt);
-  figures.in = run.game_count;
-  figures.out = run.game_count;
+  // The positions stage ran first: its candidates (if any) stay and are narrowed further.
+  run.posted.resize(alts.size());
+  figures.in = run.stats.postings_used ? run.stats.after_postings : run.game_count;
+  figures.out = figures.in;
   if (!run.plan || !run.plan->prunes() || !run.options.enabled(kName)) {
     figures.note = run.options.enabled(kName) ? "nothing to narrow" : "off";
     return;
@@ -52,7 +53,20 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
     figures.note = "no current postings.bin: cqldb reindex builds it";
     return;
   }
-  for (size_t a = 0; a < alts.size(); ++a) run.posted[a] = run.plan->posting_candidates(*postings, a, run.game_count);
+  for (size_t a = 0; a < alts.size(); ++a) {
+    // Few games left by the position index: the signatures test them; bitmaps would cost more.
+    if (run.posted[a] && run.posted[a]->size() * 16 < run.game_count) continue;
+    std::optional<std::vector<uint32_t>> found = run.plan->posting_candidates(*postings, a, run.game_count);
+    if (!found) continue;
+    if (run.posted[a]) {
+      std::vector<uint32_t> both;
+      std::set_intersection(run.posted[a]->begin(), run.posted[a]->end(), found->begin(), found->end(),
+                            std::back_inserter(both));
+      run.posted[a] = std::move(both);
+    } else {
+      run.posted[a] = std::move(found);
+    }
+  }
   std::vector<uint8_t> any(size_t(run.game_count) + 1, 0);
   for (const auto& p : run.posted) {
     if (!p) {
@@ -66,7 +80,7 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
   figures.seconds = since(start);
   run.stats.postings_used = true;
   run.stats.after_postings = figures.out;
-  run.stats.postings_seconds = figures.seconds;
+  run.stats.postings_seconds += figures.seconds;
 }
 
 // ---- positions
@@ -74,8 +88,9 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
 void PositionStage::run(RunState& run, StageFigures& figures) {
   const auto start = Clock::now();
   const auto& alts = run.query.program().alternatives();
-  figures.in = run.stats.postings_used ? run.stats.after_postings : run.game_count;
+  figures.in = run.game_count;
   figures.out = figures.in;
+  run.posted.assign(alts.size(), std::nullopt);
   bool any = false;
   if (run.plan)
     for (size_t a = 0; a < alts.size(); ++a) any = any || planner::uses_position_index(run.plan->condition(a));
@@ -88,20 +103,8 @@ void PositionStage::run(RunState& run, StageFigures& figures) {
     figures.note = "no current position index: cqldb reindex --positions-only builds it";
     return;
   }
-  if (run.posted.size() < alts.size()) run.posted.resize(alts.size());
-  for (size_t a = 0; a < alts.size(); ++a) {
-    std::optional<std::vector<uint32_t>> found =
-        planner::position_candidates(run.plan->condition(a), *index, run.game_count);
-    if (!found) continue;
-    if (run.posted[a]) {
-      std::vector<uint32_t> both;
-      std::set_intersection(run.posted[a]->begin(), run.posted[a]->end(), found->begin(), found->end(),
-                            std::back_inserter(both));
-      run.posted[a] = std::move(both);
-    } else {
-      run.posted[a] = std::move(found);
-    }
-  }
+  for (size_t a = 0; a < alts.size(); ++a)
+    run.posted[a] = planner::position_candidates(run.plan->condition(a), *index, run.game_count);
   std::vector<uint8_t> any_alt(size_t(run.game_count) + 1, 0);
   for (const auto& p : run.posted) {
     if (!p) {
@@ -115,7 +118,7 @@ void PositionStage::run(RunState& run, StageFigures& figures) {
   figures.seconds = since(start);
   run.stats.postings_used = true;
   run.stats.after_postings = figures.out;
-  run.stats.postings_seconds += figures.seconds;
+  run.stats.postings_seconds = figures.seconds;
 }
 
 // ---- headers
