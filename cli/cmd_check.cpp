@@ -30,6 +30,7 @@
 #include "db/record_view.h"
 #include "db/schema.h"
 #include "db/stored_move.h"
+#include "index/position_index.h"
 #include "index/postings.h"
 #include "index/signature.h"
 #include "index/signature_builder.h"
@@ -51,6 +52,7 @@ struct CheckReport {
   uint64_t variation_moves = 0; ///< variation moves replayed
   uint32_t signatures = 0;      ///< signatures equal to the recomputed ones
   uint32_t postings = 0;        ///< postings read from postings.bin
+  std::string positions_note;   ///< what the check of the position index found
   std::vector<Damage> damaged;  ///< in the order found
 };
 
@@ -233,6 +235,28 @@ void check_postings(const std::filesystem::path& dir, uint32_t games, CheckRepor
   }
 }
 
+/// Checks the position index of `dir` (index/position_index.h): a missing one is only
+/// reported (queries then replay); an unreadable or incomplete one, or a damaged block, is
+/// damage.
+void check_positions(const std::filesystem::path& dir, uint32_t games, CheckReport& report) {
+  auto damaged = [&](const std::string& reason) {
+    report.damaged.push_back({0, (dir / posindex::kManifestFile).string() + ": " + reason +
+                                     " (rebuild with `cqldb reindex --positions-only`)"});
+  };
+  if (!std::filesystem::exists(dir / posindex::kManifestFile)) {
+    report.positions_note = "missing (--fen and :fen replay, `tree` needs it; `cqldb reindex --positions-only` builds it)";
+    return;
+  }
+  const std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(dir);
+  if (!index) return damaged("of another version, or a file is missing or damaged");
+  if (index->covered() != games)
+    return damaged("covers games 1.." + std::to_string(index->covered()) + " but the database has " + std::to_string(games));
+  const std::string problem = index->verify();
+  if (!problem.empty()) return damaged(problem);
+  report.positions_note = with_commas(index->entries()) + " entries of " + std::to_string(index->segments()) +
+                          " segment(s) decoded, covering " + with_commas(games) + " games";
+}
+
 }  // namespace
 
 int run_check(const std::vector<std::string>& args) {
@@ -254,6 +278,7 @@ int run_check(const std::vector<std::string>& args) {
   CheckReport report;
   check_games(reader, report);
   check_postings(db_dir, reader.game_count(), report);
+  check_positions(db_dir, reader.game_count(), report);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -266,6 +291,7 @@ int run_check(const std::vector<std::string>& args) {
               with_commas(report.signatures).c_str(), with_commas(games).c_str());
   std::printf("  postings:   %s postings read from %s\n", with_commas(report.postings).c_str(),
               sig::kPostingsFile);
+  if (!report.positions_note.empty()) std::printf("  positions:  %s\n", report.positions_note.c_str());
   if (report.damaged.empty()) {
     std::printf("no damage found\n");
     return 0;

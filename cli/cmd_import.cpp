@@ -30,6 +30,10 @@ void print_summary(const import::ImportSummary& s, size_t files) {
   if (s.imported)
     std::printf("  game ids %u..%u, %s plies\n", s.first_id, s.last_id,
                 with_commas(s.plies).c_str());
+  if (s.positions.added)
+    std::printf("  position index: %s games added in %.2f s (%s entries)\n",
+                with_commas(s.positions.added).c_str(), s.positions.seconds,
+                with_commas(s.positions.entries).c_str());
   for (const auto& [reason, count] : s.reasons)
     std::printf("  rejected: %s x %s\n", with_commas(count).c_str(), reason.c_str());
   for (const auto& [reason, count] : s.repairs)

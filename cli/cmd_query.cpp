@@ -27,6 +27,7 @@
 #include "cli/options.h"
 #include "cli/query_output.h"
 #include "analysis/tablebase.h"
+#include "chess/position.h"
 #include "db/database.h"
 #include "headers/game_order.h"
 #include "headers/header_store.h"
@@ -94,7 +95,7 @@ void sort_matches(const std::string& db_dir, headers::SortOrder order, std::vect
 
 int run_query(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
-  std::string db_dir, script_path, expression, format_name = "table", output, engine;
+  std::string db_dir, script_path, expression, fen, format_name = "table", output, engine;
   uint64_t limit = 0;
   unsigned threads = 0;
   po::options_description options("Options");
@@ -106,6 +107,7 @@ int run_query(const std::vector<std::string>& args) {
       "the script)")(
       "script", po::value(&script_path), "CQL script file (- = stdin)")(
       "expression,e", po::value(&expression), "the CQL script given as text")(
+      "fen", po::value(&fen), "the games that reach this exact position: (match (position :fen \"FEN\"))")(
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl or pgn")(
       "output,o", po::value(&output), "file to write the results to (default or -: stdout)")(
       "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
@@ -118,7 +120,7 @@ int run_query(const std::vector<std::string>& args) {
       "explain-analyze", "run the query and print the plan and the figures of each stage (to stderr)")(
       "no-planner", "prune nothing: replay every game (header conditions are still tested, after the replay)")(
       "no-stage", po::value<std::vector<std::string>>()->composing(),
-      "switch one pruning stage off: postings, headers, signatures or windows (repeatable)")(
+      "switch one pruning stage off: postings, positions, headers, signatures or windows (repeatable)")(
       "engine", po::value(&engine),
       "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
       "tablebases", po::value<std::string>(),
@@ -135,9 +137,9 @@ int run_query(const std::vector<std::string>& args) {
     case ParseOutcome::kRun:
       break;
   }
-  if (vm.count("script") == vm.count("expression")) {
+  if (vm.count("script") + vm.count("expression") + vm.count("fen") != 1) {
     std::fprintf(stderr,
-                 "cqldb query: give either a script file or -e TEXT (see `cqldb query --help`)\n");
+                 "cqldb query: give either a script file, -e TEXT or --fen FEN (see `cqldb query --help`)\n");
     return 2;
   }
   std::optional<headers::SortOrder> sort_order;
@@ -149,6 +151,16 @@ int run_query(const std::vector<std::string>& args) {
       return 2;
     }
   }
+  if (vm.count("fen")) {
+    // --fen is sugar for a :fen list; the FEN is checked here for a message naming the option.
+    chess::Position check;
+    const chess::FenError err = check.set_fen(fen);
+    if (!err.ok() || fen.find('"') != std::string::npos) {
+      std::fprintf(stderr, "cqldb query: --fen: %s\n", err.ok() ? "a FEN has no '\"'" : err.message.c_str());
+      return 2;
+    }
+    expression = "(match (position :fen \"" + fen + "\"))";
+  }
   std::optional<OutputFormat> format = parse_output_format(format_name);
   if (!format) {
     std::fprintf(stderr, "cqldb query: unknown format '%s' (expected %s)\n", format_name.c_str(),
@@ -156,7 +168,7 @@ int run_query(const std::vector<std::string>& args) {
     return 2;
   }
   std::string text = expression;
-  std::string source_name = vm.count("expression") ? "-e" : script_path;
+  std::string source_name = vm.count("expression") ? "-e" : vm.count("fen") ? "--fen" : script_path;
   if (vm.count("script") && !read_script(script_path, text)) {
     std::fprintf(stderr, "cqldb query: cannot read %s\n", script_path.c_str());
     return 2;

@@ -61,9 +61,13 @@ void print_summary(const sig::ReindexSummary& s) {
   std::printf("  signatures %s, %.1f bytes per game, %s plies replayed\n",
               with_commas(s.rewritten).c_str(), s.rewritten ? double(s.bytes) / s.rewritten : 0.0,
               with_commas(s.plies).c_str());
-  if (!s.interrupted)
+  if (!s.interrupted) {
     std::printf("  posting index: %s games, %.1f MB, %.2f s\n", with_commas(s.postings.covered).c_str(),
                 double(s.postings.file_bytes) / 1e6, s.postings.seconds);
+    std::printf("  position index: %s games, %s entries (plies 0..%u), %.1f MB, %.2f s\n",
+                with_commas(s.positions.covered).c_str(), with_commas(s.positions.entries).c_str(),
+                posindex::kIndexedPlies, double(s.positions.file_bytes) / 1e6, s.positions.seconds);
+  }
   if (s.upgraded)
     std::printf(s.interrupted ? "  the database still needs a complete reindex to be usable\n"
                               : "  upgraded the database to the current format\n");
@@ -83,7 +87,8 @@ int run_reindex(const std::vector<std::string>& args) {
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "threads", po::value(&threads)->default_value(0), "replaying threads (0 = all cores)")(
       "quiet,q", "no progress display")(
-      "postings-only", "rebuild only the posting index (postings.bin) from the stored signatures");
+      "postings-only", "rebuild only the posting index (postings.bin) from the stored signatures")(
+      "positions-only", "rebuild only the position index (positions*.bin/.seg) from the stored games");
   po::positional_options_description positional;
   po::variables_map vm;
   switch (parse_options("reindex", options, positional, args, vm)) {
@@ -102,6 +107,16 @@ int run_reindex(const std::vector<std::string>& args) {
     const sig::PostingsUpdate u = sig::update_postings(database, /*rebuild=*/true);
     std::printf("posting index rebuilt: %s games, %.1f MB, %.2f s\n", with_commas(u.covered).c_str(),
                 double(u.file_bytes) / 1e6, u.seconds);
+    return 0;
+  }
+
+  if (vm.count("positions-only")) {
+    db::Database database = db::Database::create_or_open(db_dir);
+    db::GameWriter writer = database.writer();  // the single-writer lock while the files are replaced
+    const posindex::PositionIndexUpdate u = posindex::update_position_index(database, /*rebuild=*/true, threads);
+    std::printf("position index rebuilt: %s games, %s entries (plies 0..%u), %zu segment%s, %.1f MB, %.2f s\n",
+                with_commas(u.covered).c_str(), with_commas(u.entries).c_str(), posindex::kIndexedPlies,
+                u.segments, u.segments == 1 ? "" : "s", double(u.file_bytes) / 1e6, u.seconds);
     return 0;
   }
 

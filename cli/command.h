@@ -47,5 +47,6 @@ int run_query(const std::vector<std::string>& args);
 int run_shell(const std::vector<std::string>& args);
 int run_mark(const std::vector<std::string>& args);
 int run_players(const std::vector<std::string>& args);
+int run_tree(const std::vector<std::string>& args);
 
 }  // namespace cli

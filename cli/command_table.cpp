@@ -27,13 +27,15 @@ const std::vector<Command>& command_table() {
       {"export", "--db DIR [--id N | --from N --to M] [-o FILE]",
        "Writes games as PGN (with their variations, comments and NAGs) to FILE or stdout.",
        run_export},
-      {"reindex", "--db DIR [--threads N] [--postings-only]",
+      {"reindex", "--db DIR [--threads N] [--postings-only | --positions-only]",
        "Recomputes the signature of every game (the per-game summary the query planner uses "
        "to skip games) and replaces the stored ones, in parallel. Needed after an upgrade of "
        "cqldb that changed the signature format, and to upgrade a database of format version "
        "1; Ctrl-C stops it (run it again to finish). It then rebuilds the posting index "
        "(postings.bin: per piece-square, material and flag fact the games that have it); "
-       "--postings-only rebuilds just that.",
+       "--postings-only rebuilds just that. Last it rebuilds the position index (each game's "
+       "positions at plies 0..40 with the move played, for --fen, :fen and `tree`); "
+       "--positions-only rebuilds just that.",
        run_reindex},
       {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
                 "[--limit N] [--threads N] [--explain | --explain-analyze] [--no-planner] "
@@ -45,6 +47,14 @@ const std::vector<Command>& command_table() {
        ":moveevaluation run a UCI engine (--engine, $CQLDB_ENGINE, default stockfish) and "
        "cache its results in DIR/analysis-cache.sqlite.",
        run_query},
+      {"tree", "--db DIR [--fen FEN | --moves \"1.e4 c5 2.Nf3\"] [--format table|jsonl] "
+               "[--player NAME] [--year Y[..Y]] [--elo N] [--filter TERM]",
+       "The opening tree of a position: each move played from it with its number of games, "
+       "White wins / draws / Black wins, White's score, the average Elo and performance of the "
+       "players who chose it, first and last year and the highest-rated game; jsonl in the "
+       "shape of lichess's opening explorer. Transpositions count. Header filters restrict "
+       "the games. Uses the position index (built by import and reindex).",
+       run_tree},
       {"shell", "--db DIR [--create] [-c \"COMMAND; COMMAND\"] [--engine PATH]",
        "An interactive search session (also `cqldb --db DIR`): queries, refinements and "
        "header filters narrow a current result that can be listed, shown with a board, "

@@ -40,6 +40,11 @@ const std::vector<ShellCommand>& shell_command_table() {
        "Shows game ID: its header, its main-line moves with the matched positions in "
        "[brackets], and a board diagram after PLY plies (default: the first matched "
        "position, else the final one; 0 = the start position)."},
+      {"tree", ArgsKind::kWords, shell_tree, "[MOVE...|back|start|fen FEN]",
+       "The opening tree of the games in scope: each move played from the tree position with "
+       "its games, White/draw/Black %, White's score, average Elo and performance of the "
+       "movers, years and best game. `tree e4 c5` steps in by SAN moves, `tree back` takes "
+       "the last move back, `tree start` returns to the start position. Transpositions count."},
       {"stats", ArgsKind::kNone, shell_stats, "",
        "Summarizes the current result: results, Elo and years (by decade)."},
       {"export", ArgsKind::kWords, shell_export, "FILE.pgn",

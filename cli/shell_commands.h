@@ -76,5 +76,7 @@ CommandStatus shell_show(ShellState&, const CommandInput&);
 CommandStatus shell_export(ShellState&, const CommandInput&);
 CommandStatus shell_import(ShellState&, const CommandInput&);
 CommandStatus shell_mark(ShellState&, const CommandInput&);
+// shell_tree.cpp
+CommandStatus shell_tree(ShellState&, const CommandInput&);
 
 }  // namespace cli

@@ -6,6 +6,7 @@
 
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
+#include "chess/position_key.h"
 #include "eval/analysis_keywords.h"
 #include "eval/accumulator.h"
 #include "eval/board_predicates.h"
@@ -123,7 +124,8 @@ bool Node::match(const PosCtx& c) const {
     case Op::kEndgame: r = is_endgame(pos); break;
     case Op::kFen: {
       const chess::Position* fen = as<payload::FenPosition>().position.get();
-      r = pos.key() == fen->key() && pos.pieces() == fen->pieces() &&
+      // Position identity (SPEC): an en-passant square counts only with a legal capture.
+      r = chess::identity_key(pos) == chess::identity_key(*fen) && pos.pieces() == fen->pieces() &&
           pos.pieces(chess::WHITE) == fen->pieces(chess::WHITE) &&
           pos.pieces(chess::PAWN) == fen->pieces(chess::PAWN) &&
           pos.pieces(chess::KNIGHT) == fen->pieces(chess::KNIGHT) &&

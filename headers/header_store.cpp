@@ -104,10 +104,13 @@ std::vector<GameInfo> HeaderStore::game_info(uint32_t game_count, const std::vec
   return info;
 }
 
-void HeaderStore::scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row) {
+void HeaderStore::scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row,
+                            uint32_t first_id) {
   db::sqlite::Statement q(
-      sql_, "SELECT id, result, white_elo, black_elo, year, date, month, day FROM games WHERE id <= ? ORDER BY id");
-  q.bind(1, int64_t(game_count));
+      sql_,
+      "SELECT id, result, white_elo, black_elo, year, date, month, day FROM games WHERE id BETWEEN ? AND ? ORDER BY id");
+  q.bind(1, int64_t(first_id));
+  q.bind(2, int64_t(game_count));
   GameRow r;
   auto elo = [](int64_t v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
   while (q.step()) {

@@ -59,8 +59,8 @@ class HeaderStore {
   /// `ids` in `order` (headers/game_order.h); one primary-key lookup per game.
   std::vector<uint32_t> sort_ids(std::vector<uint32_t> ids, SortOrder order);
 
-  /// Calls `row` for every game 1..game_count in id order (one scan).
-  void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row);
+  /// Calls `row` for every game first_id..game_count in id order (one scan).
+  void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row, uint32_t first_id = 1);
 
   /// The import log's warnings counted by kind (the reason's text before its first ':'),
   /// in kind order.

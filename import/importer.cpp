@@ -239,6 +239,7 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
     db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
     summary.player_links = headers::players::link_games(sql);
   }
+  summary.positions = posindex::update_position_index(database);
   summary.seconds = elapsed();
   summary.finish_seconds = summary.seconds - before_finish;
   return summary;

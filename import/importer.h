@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "headers/players.h"
+#include "index/position_index.h"
 #include "index/postings.h"
 
 namespace db {
@@ -70,6 +71,8 @@ struct ImportSummary {
                               ///< postings
   sig::PostingsUpdate postings;  ///< the posting index catch-up at the end (index/postings.h)
   headers::players::LinkCounts player_links;  ///< game sides linked to the player list (issue 17 A)
+  posindex::PositionIndexUpdate positions;  ///< the position index catch-up after it
+                                            ///< (index/position_index.h)
   bool interrupted = false; ///< stopped early through ImportOptions::cancel
   std::map<std::string, uint64_t> reasons;  ///< rejection reason -> count
   std::map<std::string, uint64_t> warning_reasons;  ///< warning reason -> count

@@ -204,6 +204,8 @@ ReindexSummary reindex(const std::filesystem::path& dir, const ReindexOptions& o
   if (!summary.interrupted) writer.mark_signatures_current();
   writer.finish();
   if (!summary.interrupted) summary.postings = update_postings(database, /*rebuild=*/true);
+  if (!summary.interrupted)
+    summary.positions = posindex::update_position_index(database, /*rebuild=*/true, options.threads);
   summary.seconds = elapsed();
   if (on_progress)
     on_progress({summary.rewritten + summary.failed, summary.games, summary.seconds});

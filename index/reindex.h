@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "index/position_index.h"
 #include "index/postings.h"
 
 namespace sig {
@@ -44,6 +45,8 @@ struct ReindexSummary {
   double seconds = 0;        ///< wall time
   std::vector<std::string> first_failures;  ///< "game ID: reason" for the first few failures
   PostingsUpdate postings;   ///< the posting index rebuilt at the end (index/postings.h)
+  posindex::PositionIndexUpdate positions;  ///< the position index rebuilt after it
+                                            ///< (index/position_index.h)
 };
 
 using ReindexProgressCallback = std::function<void(const ReindexProgress&)>;

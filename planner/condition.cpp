@@ -171,7 +171,8 @@ Condition derive_node(const Node& n, size_t max_variants) {
     case Op::kFen: {
       const chess::Position* fen = n.as<eval::payload::FenPosition>().position.get();
       Condition c = leaf(CondOp::kMaterial);
-      cond::FenMaterial& material = c.set(cond::FenMaterial{sig::MaterialKey::of(*fen).bits(), {}});
+      cond::FenMaterial& material =
+          c.set(cond::FenMaterial{sig::MaterialKey::of(*fen).bits(), {}, n.as<eval::payload::FenPosition>().position});
       material.boards.assign(chess::PIECE_NB, 0);
       for (int pc = 0; pc < chess::PIECE_NB; ++pc)
         if (chess::type_of(chess::Piece(pc)) != chess::NO_PIECE_TYPE && chess::type_of(chess::Piece(pc)) < chess::PIECE_TYPE_NB)

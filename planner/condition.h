@@ -6,10 +6,12 @@
 
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "chess/position.h"
 #include "chess/types.h"
 #include "headers/game_info.h"
 #include "eval/node.h"
@@ -97,6 +99,8 @@ struct Promotion {
 struct FenMaterial {
   uint64_t key = 0;
   std::vector<chess::Bitboard> boards;
+  /// The :fen position itself, for the position index (planner/position_plan.h).
+  std::shared_ptr<const chess::Position> position;
 };
 /// kHomePawns: home pawns present / gone at one ply (bit 8 * colour + file).
 struct HomePawns {

@@ -33,12 +33,13 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
   stats.planner_on = std::any_of(std::begin(kPruningStages), std::end(kPruningStages),
                                  [&](const char* s) { return options.enabled(s); });
 
-  stats.stages.reserve(5);  // figures() hands out references: no reallocation
+  stats.stages.reserve(6);  // figures() hands out references: no reallocation
   auto figures = [&](const char* name) -> StageFigures& {
     stats.stages.push_back({});
     stats.stages.back().name = name;
     return stats.stages.back();
   };
+  detail::PositionStage().run(run, figures(detail::PositionStage::kName));
   detail::PostingStage().run(run, figures(detail::PostingStage::kName));
   detail::HeaderStage().run(run, figures(detail::HeaderStage::kName));
 
@@ -108,6 +109,9 @@ const StageFigures* stage(const Stats& s, const char* name) {
 std::string explain_stats(const Stats& s) {
   std::string out = "stages:\n";
   out += line("games in database", s.games_total);
+  const StageFigures* positions = stage(s, "positions");
+  if (positions && positions->ran && s.planner_on)
+    out += line("after position index", positions->out, positions->seconds);
   const StageFigures* postings = stage(s, "postings");
   if (postings && s.planner_on)
     out += postings->ran ? line("after posting index", postings->out, postings->seconds)

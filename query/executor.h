@@ -30,7 +30,7 @@ class Database;
 namespace query {
 
 /// The names of the pruning stages, in the order they run.
-inline constexpr const char* kPruningStages[] = {"postings", "headers", "signatures", "windows"};
+inline constexpr const char* kPruningStages[] = {"positions", "postings", "headers", "signatures", "windows"};
 
 /// How a query runs.
 struct ExecuteOptions {
@@ -58,7 +58,7 @@ struct ExecuteOptions {
 
 /// The figures of one stage of one run.
 struct StageFigures {
-  std::string name;      ///< "postings", "headers", "signatures", "windows", "replay"
+  std::string name;      ///< "positions", "postings", "headers", "signatures", "windows", "replay"
   bool ran = false;      ///< the stage ran (enabled, and it had something to do)
   uint64_t in = 0;       ///< candidate games it was given
   uint64_t out = 0;      ///< candidate games it kept (replay: matches)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
 #include <mutex>
 #include <thread>
 
@@ -12,7 +13,9 @@
 #include "db/record_view.h"
 #include "eval/game_matcher.h"
 #include "headers/header_store.h"
+#include "index/position_index.h"
 #include "index/postings.h"
+#include "planner/position_plan.h"
 
 namespace query::detail {
 
@@ -37,9 +40,10 @@ bool RunState::in_scope(uint32_t id) const {
 void PostingStage::run(RunState& run, StageFigures& figures) {
   const auto start = Clock::now();
   const auto& alts = run.query.program().alternatives();
-  run.posted.assign(alts.size(), std::nullopt);
-  figures.in = run.game_count;
-  figures.out = run.game_count;
+  // The positions stage ran first: its candidates (if any) stay and are narrowed further.
+  run.posted.resize(alts.size());
+  figures.in = run.stats.postings_used ? run.stats.after_postings : run.game_count;
+  figures.out = figures.in;
   if (!run.plan || !run.plan->prunes() || !run.options.enabled(kName)) {
     figures.note = run.options.enabled(kName) ? "nothing to narrow" : "off";
     return;
@@ -49,7 +53,20 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
     figures.note = "no current postings.bin: cqldb reindex builds it";
     return;
   }
-  for (size_t a = 0; a < alts.size(); ++a) run.posted[a] = run.plan->posting_candidates(*postings, a, run.game_count);
+  for (size_t a = 0; a < alts.size(); ++a) {
+    // Few games left by the position index: the signatures test them; bitmaps would cost more.
+    if (run.posted[a] && run.posted[a]->size() * 16 < run.game_count) continue;
+    std::optional<std::vector<uint32_t>> found = run.plan->posting_candidates(*postings, a, run.game_count);
+    if (!found) continue;
+    if (run.posted[a]) {
+      std::vector<uint32_t> both;
+      std::set_intersection(run.posted[a]->begin(), run.posted[a]->end(), found->begin(), found->end(),
+                            std::back_inserter(both));
+      run.posted[a] = std::move(both);
+    } else {
+      run.posted[a] = std::move(found);
+    }
+  }
   std::vector<uint8_t> any(size_t(run.game_count) + 1, 0);
   for (const auto& p : run.posted) {
     if (!p) {
@@ -60,6 +77,44 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
   }
   figures.ran = true;
   figures.out = uint64_t(std::count(any.begin() + 1, any.end(), 1));
+  figures.seconds = since(start);
+  run.stats.postings_used = true;
+  run.stats.after_postings = figures.out;
+  run.stats.postings_seconds += figures.seconds;
+}
+
+// ---- positions
+
+void PositionStage::run(RunState& run, StageFigures& figures) {
+  const auto start = Clock::now();
+  const auto& alts = run.query.program().alternatives();
+  figures.in = run.game_count;
+  figures.out = figures.in;
+  run.posted.assign(alts.size(), std::nullopt);
+  bool any = false;
+  if (run.plan)
+    for (size_t a = 0; a < alts.size(); ++a) any = any || planner::uses_position_index(run.plan->condition(a));
+  if (!any || !run.options.enabled(kName)) {
+    figures.note = run.options.enabled(kName) ? "no :fen position to look up" : "off";
+    return;
+  }
+  std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(run.database.path());
+  if (!index) {
+    figures.note = "no current position index: cqldb reindex --positions-only builds it";
+    return;
+  }
+  for (size_t a = 0; a < alts.size(); ++a)
+    run.posted[a] = planner::position_candidates(run.plan->condition(a), *index, run.game_count);
+  std::vector<uint8_t> any_alt(size_t(run.game_count) + 1, 0);
+  for (const auto& p : run.posted) {
+    if (!p) {
+      std::fill(any_alt.begin() + 1, any_alt.end(), 1);
+      break;
+    }
+    for (uint32_t id : *p) any_alt[id] = 1;
+  }
+  figures.ran = true;
+  figures.out = uint64_t(std::count(any_alt.begin() + 1, any_alt.end(), 1));
   figures.seconds = since(start);
   run.stats.postings_used = true;
   run.stats.after_postings = figures.out;

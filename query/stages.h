@@ -57,6 +57,15 @@ class PostingStage {
   void run(RunState& run, StageFigures& figures);
 };
 
+/// positions: the position index (index/position_index.h) narrows each alternative with a
+/// necessary :fen position to the games that may reach it (planner/position_plan.h), on top
+/// of the posting candidates.
+class PositionStage {
+ public:
+  static constexpr const char* kName = "positions";
+  void run(RunState& run, StageFigures& figures);
+};
+
 /// headers: the header SQL of each alternative (headers/header_store.h), the candidate list,
 /// and the GameInfo rows the later stages read.
 class HeaderStage {

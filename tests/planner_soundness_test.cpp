@@ -76,8 +76,10 @@ class PlannerSoundness : public ::testing::Test {
     if (!program.negated() && compiled.plan().prunes()) {
       EXPECT_TRUE(on_stats.postings_used) << script;
     } else if (!program.negated()) {
-      EXPECT_FALSE(on_stats.stages.at(0).ran) << script;
-      EXPECT_EQ(on_stats.stages.at(0).note, "nothing to narrow") << script;
+      // stages: positions (issue 18), then postings.
+      EXPECT_EQ(on_stats.stages.at(1).name, "postings");
+      EXPECT_FALSE(on_stats.stages.at(1).ran) << script;
+      EXPECT_EQ(on_stats.stages.at(1).note, "nothing to narrow") << script;
     }
     EXPECT_LE(on_stats.after_postings, on_stats.games_total) << script;
     EXPECT_LE(on_stats.candidates, on_stats.after_postings) << script;
@@ -289,12 +291,13 @@ TEST_F(PlannerSoundness, ExplainShowsEveryStage) {
   const query::Result run = query::execute(compiled, database, {});
   std::string stats = query::explain_stats(run.stats);
   // Every stage reports its figures, in order.
-  ASSERT_EQ(run.stats.stages.size(), 5u);
-  const char* names[] = {"postings", "headers", "signatures", "windows", "replay"};
-  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(run.stats.stages[i].name, names[i]);
-  EXPECT_TRUE(run.stats.stages[0].ran);
-  EXPECT_GE(run.stats.stages[0].out, run.stats.stages[1].out);
-  EXPECT_EQ(run.stats.stages[4].out, run.stats.matches);
+  ASSERT_EQ(run.stats.stages.size(), 6u);
+  const char* names[] = {"positions", "postings", "headers", "signatures", "windows", "replay"};
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(run.stats.stages[i].name, names[i]);
+  EXPECT_FALSE(run.stats.stages[0].ran);  // no :fen position to look up (issue 18)
+  EXPECT_TRUE(run.stats.stages[1].ran);
+  EXPECT_GE(run.stats.stages[1].out, run.stats.stages[2].out);
+  EXPECT_EQ(run.stats.stages[5].out, run.stats.matches);
   for (const char* stage : {"after posting index", "after header filter", "after signatures", "games replayed", "positions evaluated", "matches"})
     EXPECT_NE(stats.find(stage), std::string::npos) << stats;
 }

@@ -1,0 +1,166 @@
+#include "cli/tree_output.h"
+
+#include <cctype>
+#include <cstdio>
+
+#include "chess/san.h"
+#include "cli/options.h"
+#include "db/game_header.h"
+#include "db/game_reader.h"
+
+namespace cli {
+
+namespace {
+
+std::string json_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (uint8_t(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string percent(uint32_t part, uint32_t whole) {
+  if (!whole) return "-";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f", 100.0 * part / whole);
+  return buf;
+}
+
+/// "White - Black (year)" of game `g`, read from the headers.
+std::string players(db::GameReader& reader, const posindex::TreeGame& g) {
+  db::GameHeader h;
+  if (!g.id || !reader.read_header(g.id, h)) return "";
+  std::string s = "#" + std::to_string(g.id) + " " + h.white + " - " + h.black;
+  if (g.year) s += " " + std::to_string(g.year);
+  return s;
+}
+
+void append_game_json(std::string& out, db::GameReader& reader, const posindex::TreeGame& g) {
+  db::GameHeader h;
+  const bool known = g.id && reader.read_header(g.id, h);
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "{\"id\":%u,\"winner\":%s,\"year\":", g.id,
+                g.result == 1 ? "\"white\"" : g.result == 2 ? "\"black\"" : "null");
+  out += buf;
+  out += g.year ? std::to_string(g.year) : "null";
+  out += ",\"white\":{\"name\":\"" + json_escape(known ? h.white : "") + "\",\"rating\":" +
+         (g.white_elo ? std::to_string(g.white_elo) : "null") + "},\"black\":{\"name\":\"" +
+         json_escape(known ? h.black : "") + "\",\"rating\":" + (g.black_elo ? std::to_string(g.black_elo) : "null") + "}}";
+}
+
+}  // namespace
+
+bool play_san_moves(chess::Position& pos, std::string_view moves, std::string& error) {
+  size_t i = 0;
+  while (i < moves.size()) {
+    while (i < moves.size() && std::isspace(uint8_t(moves[i]))) ++i;
+    size_t j = i;
+    while (j < moves.size() && !std::isspace(uint8_t(moves[j]))) ++j;
+    std::string_view token = moves.substr(i, j - i);
+    i = j;
+    // Move numbers: "1.", "1...", "12.Nf3".
+    size_t k = 0;
+    while (k < token.size() && std::isdigit(uint8_t(token[k]))) ++k;
+    if (k && k < token.size() && token[k] == '.') {
+      while (k < token.size() && token[k] == '.') ++k;
+      token.remove_prefix(k);
+    } else if (token.find_first_not_of('.') == std::string_view::npos) {
+      token = {};
+    }
+    if (token.empty()) continue;
+    chess::SanError err;
+    const chess::Move m = chess::parse_san(pos, token, &err);
+    if (!m) {
+      error = "move '" + std::string(token) + "': " + err.message;
+      return false;
+    }
+    chess::UndoInfo undo;
+    if (m == chess::Move::null()) pos.do_null_move(undo);
+    else pos.do_move(m, undo);
+  }
+  return true;
+}
+
+std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader) {
+  std::string out;
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%-8s %9s %6s %6s %6s %6s %6s %5s %5s  %-9s  %s\n", "move", "games", "%", "white",
+                "draw", "black", "score", "elo", "perf", "years", "best game");
+  out += buf;
+  auto row = [&](const std::string& name, const posindex::TreeStats& s) {
+    const uint32_t decided = s.white + s.draws + s.black;
+    const double score = s.white_score_percent();
+    std::string years = s.first_year ? std::to_string(s.first_year) + "-" + std::to_string(s.last_year) : "-";
+    std::snprintf(buf, sizeof buf, "%-8s %9s %6s %6s %6s %6s %6s %5s %5s  %-9s  %s\n", name.c_str(),
+                  with_commas(s.games).c_str(), percent(s.games, tree.total.games).c_str(),
+                  percent(s.white, decided).c_str(), percent(s.draws, decided).c_str(), percent(s.black, decided).c_str(),
+                  score < 0 ? "-" : percent(uint32_t(score * 10 + 0.5), 1000).c_str(),
+                  s.average_rating() ? std::to_string(s.average_rating()).c_str() : "-",
+                  s.performance() ? std::to_string(s.performance()).c_str() : "-", years.c_str(),
+                  players(reader, s.best).c_str());
+    out += buf;
+  };
+  for (const posindex::TreeMove& m : tree.moves) row(chess::to_san(pos, m.move), m.stats);
+  if (tree.ended) {
+    posindex::TreeStats ended;
+    ended.games = tree.ended;
+    std::snprintf(buf, sizeof buf, "%-8s %9s %6s  (main line ends here)\n", "(end)", with_commas(tree.ended).c_str(),
+                  percent(tree.ended, tree.total.games).c_str());
+    out += buf;
+  }
+  row("total", tree.total);
+  return out;
+}
+
+std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader) {
+  auto counts = [](const posindex::TreeStats& s) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "\"white\":%u,\"draws\":%u,\"black\":%u,\"games\":%u", s.white, s.draws, s.black,
+                  s.games);
+    return std::string(buf);
+  };
+  auto extras = [](const posindex::TreeStats& s) {
+    std::string out = ",\"averageRating\":" + std::to_string(s.average_rating()) +
+                      ",\"performance\":" + std::to_string(s.performance());
+    const double score = s.white_score_percent();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", score);
+    out += std::string(",\"score\":") + (score < 0 ? "null" : buf);
+    out += ",\"firstYear\":" + (s.first_year ? std::to_string(s.first_year) : "null");
+    out += ",\"lastYear\":" + (s.last_year ? std::to_string(s.last_year) : "null");
+    return out;
+  };
+  std::string out = "{\"fen\":\"" + json_escape(pos.fen()) + "\"," + counts(tree.total) + extras(tree.total) +
+                    ",\"ended\":" + std::to_string(tree.ended) + ",\"moves\":[";
+  bool first = true;
+  for (const posindex::TreeMove& m : tree.moves) {
+    if (!first) out += ',';
+    first = false;
+    out += "{\"uci\":\"" + chess::to_uci(m.move, pos) + "\",\"san\":\"" + json_escape(chess::to_san(pos, m.move)) +
+           "\"," + counts(m.stats) + extras(m.stats) + ",\"game\":";
+    if (m.stats.best.id) append_game_json(out, reader, m.stats.best);
+    else out += "null";
+    out += '}';
+  }
+  out += "],\"topGames\":[";
+  first = true;
+  for (const posindex::TreeGame& g : tree.top_games) {
+    if (!first) out += ',';
+    first = false;
+    append_game_json(out, reader, g);
+  }
+  out += "]}";
+  return out;
+}
+
+}  // namespace cli

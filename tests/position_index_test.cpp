@@ -1,0 +1,209 @@
+// The position index (issue 18): identity keys (transpositions, the legal en-passant rule of
+// SPEC "Position identity"), the index built by import and reindex, and :fen / --fen answers
+// with the planner on equal to a replay of every game.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "chess/position.h"
+#include "chess/position_key.h"
+#include "chess/san.h"
+#include "cli_test_util.h"
+#include "temp_dir.h"
+#include "eval_corpus_db.h"
+#include "eval_corpus_slice.h"
+#include "index/position_index.h"
+
+namespace {
+
+chess::Position from_fen(const std::string& fen) {
+  chess::Position pos;
+  EXPECT_TRUE(pos.set_fen(fen).ok()) << fen;
+  return pos;
+}
+
+chess::Position after(const std::vector<std::string>& sans) {
+  chess::Position pos = from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  for (const std::string& san : sans) {
+    const chess::Move m = chess::parse_san(pos, san);
+    EXPECT_TRUE(bool(m)) << san;
+    chess::UndoInfo undo;
+    pos.do_move(m, undo);
+  }
+  return pos;
+}
+
+std::string corpus(const char* name) { return std::string(CQLDB_CORPUS_DIR) + "/" + name; }
+
+}  // namespace
+
+TEST(PositionIdentity, TranspositionsShareTheKey) {
+  EXPECT_EQ(chess::identity_key(after({"Nf3", "Nf6", "c4"})), chess::identity_key(after({"c4", "Nf6", "Nf3"})));
+  EXPECT_EQ(chess::identity_key(after({"e4", "e5", "Nf3", "Nc6"})), chess::identity_key(after({"Nf3", "Nc6", "e4", "e5"})));
+  EXPECT_NE(chess::identity_key(after({"Nf3"})), chess::identity_key(after({"Nf3", "Nf6"})));
+  // Clocks are ignored; castling rights count.
+  EXPECT_EQ(chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")),
+            chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w K - 17 60")));
+  EXPECT_NE(chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")),
+            chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1")));
+  // Going Ng1-f3-g1 and back loses nothing: the start position again.
+  EXPECT_EQ(chess::identity_key(after({"Nf3", "Nf6", "Ng1", "Ng8"})), chess::identity_key(after({})));
+}
+
+TEST(PositionIdentity, EnPassantCountsOnlyWhenACaptureIsLegal) {
+  // No black pawn beside e4: the square is dropped already by set_fen.
+  EXPECT_EQ(chess::identity_key(from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")),
+            chess::identity_key(after({"e4"})));
+  // A legal capture exd3: the square counts.
+  const chess::Position legal = from_fen("8/8/8/8/3Pp2k/8/8/4K3 b - d3 0 1");
+  EXPECT_TRUE(chess::has_legal_en_passant(legal));
+  EXPECT_NE(chess::identity_key(legal), chess::identity_key(from_fen("8/8/8/8/3Pp2k/8/8/4K3 b - - 0 1")));
+  // exd3 would take both pawns off the 4th rank and expose the king on h4 to the rook on a4:
+  // no legal capture, the same position as without the square (though key() differs).
+  const chess::Position pinned = from_fen("8/8/8/8/R2Pp2k/8/8/4K3 b - d3 0 1");
+  const chess::Position plain = from_fen("8/8/8/8/R2Pp2k/8/8/4K3 b - - 0 1");
+  EXPECT_FALSE(chess::has_legal_en_passant(pinned));
+  EXPECT_NE(pinned.key(), plain.key());
+  EXPECT_EQ(chess::identity_key(pinned), chess::identity_key(plain));
+  // The pawn on d4 pinned diagonally (bishop h8, king a1): dxe3 would leave the diagonal.
+  const chess::Position diagonal = from_fen("7B/8/8/8/3pP3/8/8/k5K1 b - e3 0 1");
+  EXPECT_FALSE(chess::has_legal_en_passant(diagonal));
+  EXPECT_EQ(chess::identity_key(diagonal), chess::identity_key(from_fen("7B/8/8/8/3pP3/8/8/k5K1 b - - 0 1")));
+}
+
+TEST(PositionIdentity, FenKeywordFollowsTheEnPassantRule) {
+  cqltest::TempDir dir("fen-ep");
+  const std::string pgn = (dir.path / "ep.pgn").string();
+  {
+    std::ofstream out(pgn);
+    // Games 1 and 2 reach the board after 1.d4 with a legal exd3 e.p.; game 2 reaches the
+    // same board again after 3.Ra4 without it. In game 3 the capture exd3 would expose the
+    // black king on h4 to the rook on a4: never legal, so the square does not count.
+    out << "[Event \"a\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/R3p2K/8/3P4/8 w - - 0 1\"]\n\n1. d4 *\n\n"
+        << "[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/R3p2K/8/3P4/8 w - - 0 1\"]\n\n"
+        << "1. d4 Kd8 2. Ra3 Ke8 3. Ra4 *\n\n"
+        << "[Event \"c\"]\n[SetUp \"1\"]\n[FEN \"8/8/8/8/R3p2k/8/3P4/4K3 w - - 0 1\"]\n\n1. d4 *\n\n";
+  }
+  cqltest::CorpusDb db("fen-ep-db", {pgn});
+  ASSERT_EQ(db.game_count(), 3u);
+  const std::string with_ep = "(match (position :fen \"4k3/8/8/8/R2Pp2K/8/8/8 b - d3 0 1\"))";
+  const std::string without = "(match (position :fen \"4k3/8/8/8/R2Pp2K/8/8/8 b - - 0 1\"))";
+  EXPECT_EQ(db.query(with_ep, false), (cqltest::Hits{{1, {1}}, {2, {1}}}));
+  EXPECT_EQ(db.query(with_ep, true), db.query(with_ep, false));
+  EXPECT_EQ(db.query(without, false), (cqltest::Hits{{2, {5}}}));
+  EXPECT_EQ(db.query(without, true), db.query(without, false));
+  const std::string pinned_ep = "(match (position :fen \"8/8/8/8/R2Pp2k/8/8/4K3 b - d3 0 1\"))";
+  const std::string pinned = "(match (position :fen \"8/8/8/8/R2Pp2k/8/8/4K3 b - - 0 1\"))";
+  EXPECT_EQ(db.query(pinned_ep, false), (cqltest::Hits{{3, {1}}}));
+  EXPECT_EQ(db.query(pinned, false), (cqltest::Hits{{3, {1}}}));
+  EXPECT_EQ(db.query(pinned_ep, true), db.query(pinned_ep, false));
+  EXPECT_EQ(db.query(pinned, true), db.query(pinned, false));
+}
+
+TEST(PositionIndex, ImportBuildsItAndFenCandidatesAreExact) {
+  cqltest::CorpusSlice& slice = cqltest::CorpusSlice::get();
+  const auto index = posindex::PositionIndex::open(slice.db().dir() / "db");
+  ASSERT_TRUE(index.has_value());
+  EXPECT_EQ(index->covered(), slice.db().game_count());
+  // Positions of real games at plies inside and beyond the indexed 40.
+  const uint32_t ids[] = {1, 17, 250, 999, 2024, 4711, 6000, 8191, 9999};
+  const uint32_t plies[] = {0, 1, 4, 9, 16, 25, 40, 41, 56, 80};
+  int checked = 0;
+  for (uint32_t id : ids)
+    for (uint32_t ply : plies) {
+      std::vector<chess::Position> line;
+      ASSERT_TRUE(slice.db().replay(id, line));
+      if (ply >= line.size()) continue;
+      const std::string fen = line[ply].fen();
+      const std::string script = "(match (position :fen \"" + fen + "\"))";
+      const cqltest::Hits off = slice.query(script, false);
+      const cqltest::Hits on = slice.query(script, true);
+      EXPECT_EQ(on, off) << fen;
+      EXPECT_TRUE(off.count(id)) << fen;
+      // The index lookup: a superset of the matches; within the indexed plies, the first
+      // occurrences are exactly the games that reach the position there.
+      const std::vector<uint32_t> candidates = index->candidates(line[ply], slice.db().game_count());
+      for (const auto& [game, matched_plies] : off)
+        EXPECT_TRUE(std::binary_search(candidates.begin(), candidates.end(), game)) << fen << " game " << game;
+      if (ply <= 12) {
+        EXPECT_EQ(candidates.size(), off.size()) << fen;  // opening: no false candidate
+      }
+      ++checked;
+    }
+  EXPECT_GT(checked, 60);
+}
+
+TEST(PositionIndex, AppendedSegmentsEqualARebuild) {
+  cqltest::CorpusDb db("posidx-append");
+  db.add_files({corpus("mates.pgn")});
+  db.add_files({corpus("studies.pgn")});
+  db.add_files({corpus("annotated.pgn")});
+  auto appended = posindex::PositionIndex::open(db.dir() / "db");
+  ASSERT_TRUE(appended.has_value());
+  EXPECT_EQ(appended->segments(), 3u);
+  EXPECT_EQ(appended->covered(), db.game_count());
+  std::vector<std::vector<posindex::PositionHit>> before;
+  std::vector<chess::Position> probes;
+  for (uint32_t id = 1; id <= db.game_count(); id += 97) {
+    std::vector<chess::Position> line;
+    if (!db.replay(id, line)) continue;
+    for (size_t p = 0; p < line.size() && p <= 40; p += 10) probes.push_back(line[p]);
+  }
+  for (const chess::Position& p : probes) {
+    before.emplace_back();
+    appended->lookup(chess::identity_key(p), before.back());
+  }
+  const uint64_t entries = appended->entries();
+  appended.reset();
+  const posindex::PositionIndexUpdate u = posindex::update_position_index(db.database(), /*rebuild=*/true);
+  EXPECT_TRUE(u.rebuilt);
+  EXPECT_EQ(u.entries, entries);
+  const auto rebuilt = posindex::PositionIndex::open(db.dir() / "db");
+  ASSERT_TRUE(rebuilt.has_value());
+  EXPECT_EQ(rebuilt->segments(), 1u);
+  for (size_t i = 0; i < probes.size(); ++i) {
+    std::vector<posindex::PositionHit> hits;
+    rebuilt->lookup(chess::identity_key(probes[i]), hits);
+    ASSERT_EQ(hits.size(), before[i].size()) << probes[i].fen();
+    for (size_t j = 0; j < hits.size(); ++j) {
+      EXPECT_EQ(hits[j].game, before[i][j].game);
+      EXPECT_EQ(hits[j].next, before[i][j].next);
+    }
+    EXPECT_FALSE(hits.empty()) << probes[i].fen();
+  }
+  for (uint32_t id = 1; id <= db.game_count(); ++id) {
+    const posindex::GameFacts f = rebuilt->facts(id);
+    EXPECT_EQ(f.flags & posindex::GameFacts::kUnindexed, 0) << id;
+  }
+}
+
+TEST(PositionIndex, MissingIndexFallsBackToReplay) {
+  cqltest::CorpusDb db("posidx-missing", {corpus("mates.pgn")});
+  const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+  const std::string script = "(match (position :fen \"" + fen + "\"))";
+  const cqltest::Hits with_index = db.query(script, true);
+  posindex::remove_position_index(db.dir() / "db");
+  EXPECT_FALSE(posindex::PositionIndex::open(db.dir() / "db").has_value());
+  EXPECT_EQ(db.query(script, true), with_index);
+  EXPECT_EQ(db.query(script, false), with_index);
+}
+
+TEST(PositionIndex, CliFenEqualsTheReplay) {
+  cqltest::TempDir dir("posidx-cli");
+  const std::string db = (dir.path / "db").string();
+  ASSERT_EQ(cqltest::run_cqldb({"import", "--db", db, corpus("annotated.pgn")}, dir.path).code, 0);
+  const std::string fen = "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R b KQkq - 2 5";
+  const auto on = cqltest::run_cqldb({"query", "--db", db, "--fen", fen, "--format", "ids", "-q"}, dir.path);
+  const auto off =
+      cqltest::run_cqldb({"query", "--db", db, "--fen", fen, "--format", "ids", "-q", "--no-planner"}, dir.path);
+  ASSERT_EQ(on.code, 0) << on.err;
+  EXPECT_EQ(on.out, off.out);
+  EXPECT_FALSE(on.out.empty());
+  const auto bad = cqltest::run_cqldb({"query", "--db", db, "--fen", "rnbqkbnr/pppppppp/8 w"}, dir.path);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--fen"), std::string::npos) << bad.err;
+}
