@@ -62,8 +62,8 @@ void write_cell(std::ostream& out, const std::string& text, size_t width, bool l
 constexpr size_t kTableColumns = 10;
 constexpr std::array<size_t, kTableColumns> kMaxWidth = {10, 24, 24, 9, 7, 10, 4, 30, 24, 5};
 
-/// The game's ECO code and opening name as the outputs show them (issue 17): [ECO] and the
-/// [Opening] tag until import classifies every game; empty when absent.
+/// The game's ECO code and opening name as the outputs show them (issue 17): the code and
+/// name import classified (issue 17 A), else the [ECO] and [Opening] tags; empty when absent.
 struct OpeningCells {
   std::string eco;
   std::string opening;
@@ -107,11 +107,19 @@ void write_table(std::ostream& out, db::GameReader& reader,
       width[c] = std::max(width[c], char_count(row[c]));
     }
   // On a terminal (or with $COLUMNS) the table fits its width: the name columns (players,
-  // event) give up characters, the widest first, down to 6 each.
+  // event, opening) give up characters, the widest first, down to 6 each; when that is not
+  // enough, whole columns are left out: opening, Elo, ECO, event, in that order.
+  std::array<bool, kTableColumns> shown{};
+  shown.fill(true);
   if (const std::optional<size_t> columns = terminal_columns()) {
-    size_t total = 2 * (kTableColumns - 1);
-    for (size_t w : width) total += w;
-    const size_t names[] = {1, 2, 5};
+    auto total_width = [&] {
+      size_t total = 0, count = 0;
+      for (size_t c = 0; c < kTableColumns; ++c)
+        if (shown[c]) total += width[c], ++count;
+      return total + 2 * (count ? count - 1 : 0);
+    };
+    size_t total = total_width();
+    const size_t names[] = {1, 2, 7, 8};
     while (total > *columns) {
       size_t* widest = &width[names[0]];
       for (size_t c : names)
@@ -120,12 +128,19 @@ void write_table(std::ostream& out, db::GameReader& reader,
       --*widest;
       --total;
     }
+    for (size_t c : {size_t(8), size_t(3), size_t(6), size_t(7)}) {
+      if (total_width() <= *columns) break;
+      shown[c] = false;
+    }
     for (Row& row : rows)
       for (size_t c : names) row[c] = fit(row[c], width[c]);
   }
+  size_t last = 0;
+  for (size_t c = 0; c < kTableColumns; ++c)
+    if (shown[c]) last = c;
   for (const Row& row : rows) {
     for (size_t c = 0; c < kTableColumns; ++c)
-      write_cell(out, row[c], width[c], c + 1 == kTableColumns);
+      if (shown[c]) write_cell(out, row[c], width[c], c == last);
     out << '\n';
   }
 }

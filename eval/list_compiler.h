@@ -57,7 +57,7 @@ class ListCompiler {
   /// included (each variant of an outer list compiles every variant of its inner lists);
   /// beyond it compile() throws a located CompileError (issue 14: no script may make
   /// compilation run for minutes).
-  static constexpr size_t kMaxCompiledVariants = 250'000;
+  static constexpr size_t kMaxCompiledVariants = 600'000;
 
   ListCompiler(bool& needs_game_info, bool& needs_repetition,
                std::vector<std::shared_ptr<const SequenceSpec>>& sequences,
