@@ -53,6 +53,20 @@
 
 namespace headers {
 
+std::string interval_sql(WhereBuilder& b, const std::string& expr, const cql::Range& r,
+                         const cql::KeywordItem& item) {
+  if (r.percent || (r.lo && r.lo->from_end) || (r.hi && r.hi->from_end))
+    throw cql::CompileError(item.loc, "percentages and 'end' are not allowed for " +
+                                     cql::keyword_spelling(item.keyword));
+  std::string sql;
+  if (r.lo) sql += expr + (r.lo_strict ? " > " : " >= ") + b.number(r.lo->value);
+  if (r.hi) {
+    if (!sql.empty()) sql += " AND ";
+    sql += expr + (r.hi_strict ? " < " : " <= ") + b.number(r.hi->value);
+  }
+  return sql.empty() ? "1" : sql;
+}
+
 namespace {
 
 using cql::Keyword;
@@ -88,21 +102,6 @@ constexpr const char* kFirstDayKey =
 constexpr const char* kLastDayKey =
     "(g.year * 10000 + IFNULL(g.month, 12) * 100 + "
     "CASE WHEN g.month IS NULL THEN 31 ELSE IFNULL(g.day, 31) END)";
-
-/// `expr` within the interval of `r` ("1" when unbounded). Precondition: Interval kind.
-std::string interval_sql(WhereBuilder& b, const std::string& expr, const cql::Range& r,
-                         const KeywordItem& item) {
-  if (r.percent || (r.lo && r.lo->from_end) || (r.hi && r.hi->from_end))
-    throw cql::CompileError(item.loc, "percentages and 'end' are not allowed for " +
-                                     cql::keyword_spelling(item.keyword));
-  std::string sql;
-  if (r.lo) sql += expr + (r.lo_strict ? " > " : " >= ") + b.number(r.lo->value);
-  if (r.hi) {
-    if (!sql.empty()) sql += " AND ";
-    sql += expr + (r.hi_strict ? " < " : " <= ") + b.number(r.hi->value);
-  }
-  return sql.empty() ? "1" : sql;
-}
 
 /// A game-information range over an always-present value (plies, game id):
 /// `*` every game, `-` none.

@@ -38,20 +38,6 @@ constexpr const char* kSiteName = "(SELECT s.name FROM sites s WHERE s.id = g.si
 constexpr const char* kRoundNumber =
     "(CASE WHEN g.round GLOB '[0-9]*' THEN CAST(g.round AS INTEGER) ELSE 0 END)";
 
-/// `expr` within the interval of `r` ("1" when unbounded).
-std::string interval_sql(WhereBuilder& b, const std::string& expr, const Range& r, const KeywordItem& item) {
-  if (r.percent || (r.lo && r.lo->from_end) || (r.hi && r.hi->from_end))
-    throw cql::CompileError(item.loc, "percentages and 'end' are not allowed for " +
-                                          cql::keyword_spelling(item.keyword));
-  std::string sql;
-  if (r.lo) sql += expr + (r.lo_strict ? " > " : " >= ") + b.number(r.lo->value);
-  if (r.hi) {
-    if (!sql.empty()) sql += " AND ";
-    sql += expr + (r.hi_strict ? " < " : " <= ") + b.number(r.hi->value);
-  }
-  return sql.empty() ? "1" : sql;
-}
-
 /// A value where 0 means "none": `*` = not 0, `-` = 0, an interval as written (0 included
 /// when the interval contains it, as :elo does).
 std::string zero_is_none_sql(WhereBuilder& b, const std::string& expr, const Range& r,

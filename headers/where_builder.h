@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "cql/ast.h"
 #include "db/sqlite_statement.h"
 
 namespace headers {
@@ -52,5 +53,12 @@ class WhereBuilder {
 /// whose whole name matches the pattern (headers/header_pattern.h).
 std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_view table, std::string text,
                      bool pattern);
+
+/// `expr` within the interval of `r` as SQL with bound numbers ("1" when unbounded);
+/// precondition: `r` is an interval. Throws cql::CompileError at `item` for percentages and
+/// `end`, which header values do not have. Defined in headers/header_filter.cpp; the
+/// match-list keywords of headers/match_keywords.cpp use it too.
+std::string interval_sql(WhereBuilder& b, const std::string& expr, const cql::Range& r,
+                         const cql::KeywordItem& item);
 
 }  // namespace headers
