@@ -4,12 +4,9 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "chess/bitboard.h"
+#include "db/file_mapping.h"
 #include "chess/position_key.h"
 #include "index/position_index_format.h"
 
@@ -37,37 +34,6 @@ bool Frontier::may_reach(const Frontier& t) const {
          (t.black_home & ~black_home) == 0 && t.white_men <= white_men &&
          t.black_men <= black_men && t.white_pawns <= white_pawns && t.black_pawns <= black_pawns;
 }
-
-// ---- Mapping -------------------------------------------------------------------------------
-
-/// A read-only memory map of a whole file.
-class PositionIndex::Mapping {
- public:
-  explicit Mapping(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    struct stat st;
-    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
-      if (p != MAP_FAILED) {
-        data_ = static_cast<const char*>(p);
-        size_ = size_t(st.st_size);
-      }
-    }
-    ::close(fd);
-  }
-  ~Mapping() {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
-  }
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  const char* data() const { return data_; }
-  size_t size() const { return size_; }
-
- private:
-  const char* data_ = nullptr;
-  size_t size_ = 0;
-};
 
 // ---- PositionIndex -------------------------------------------------------------------------
 

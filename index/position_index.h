@@ -46,6 +46,7 @@
 
 namespace db {
 class Database;
+class FileMapping;
 class GameReader;
 }  // namespace db
 
@@ -148,7 +149,7 @@ class PositionIndex {
                                    std::vector<PositionHit>* first_hits = nullptr) const;
 
  private:
-  class Mapping;
+  using Mapping = db::FileMapping;  // db/file_mapping.h
   struct Segment {
     std::shared_ptr<const Mapping> map;
     uint32_t first = 0, last = 0;  ///< its games

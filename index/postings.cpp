@@ -8,12 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "db/database.h"
+#include "db/file_mapping.h"
 #include "db/game_reader.h"
 
 namespace sig {
@@ -89,35 +86,6 @@ std::vector<uint32_t> GameSet::ids() const {
 }
 
 // ---- Postings (read side) ----------------------------------------------------------------
-
-/// A read-only memory map of a whole file (only the pages a query touches are read).
-class Postings::Mapping {
- public:
-  explicit Mapping(const std::filesystem::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    struct stat st;
-    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-      void* p = ::mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
-      if (p != MAP_FAILED) {
-        data_ = static_cast<const char*>(p);
-        size_ = size_t(st.st_size);
-      }
-    }
-    ::close(fd);
-  }
-  ~Mapping() {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
-  }
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
-  const char* data() const { return data_; }
-  size_t size() const { return size_; }
-
- private:
-  const char* data_ = nullptr;
-  size_t size_ = 0;
-};
 
 std::optional<Postings> Postings::open(const std::filesystem::path& dir) {
   auto map = std::make_shared<const Mapping>(dir / kPostingsFile);

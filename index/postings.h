@@ -59,6 +59,7 @@
 
 namespace db {
 class Database;
+class FileMapping;
 }
 
 // CRoaring 0.2 declares its C++ class in the global namespace.
@@ -181,7 +182,7 @@ class Postings {
   const GameSet* find(uint32_t key) const;
 
  private:
-  class Mapping;
+  using Mapping = db::FileMapping;  // db/file_mapping.h
   std::shared_ptr<const Mapping> map_;  // the file, memory-mapped
   struct Entry {
     uint32_t key, offset, length;
