@@ -32,6 +32,7 @@ struct InputStream::Impl {
   bool source_eof = false;   // the file / memory has no more bytes
   Compression compression = Compression::kNone;
   std::unique_ptr<char[]> in;     // compressed input buffer
+  size_t in_capacity = kInputBufferSize;  // bytes of `in`: smaller for a small known size
   size_t in_pos = 0, in_end = 0;  // unread input is in[in_pos, in_end)
   z_stream zs{};                  // gzip state (when compression == kGzip)
   bool zs_ready = false;          // inflateInit2 succeeded
@@ -82,12 +83,15 @@ struct InputStream::Impl {
       in_pos = 0;
     }
     while (in_end < k && !source_eof)
-      in_end += read_source(in.get() + in_end, kInputBufferSize - in_end);
+      in_end += read_source(in.get() + in_end, in_capacity - in_end);
     return in_end - in_pos;
   }
 
   void detect() {
-    in.reset(new char[kInputBufferSize]);
+    // A small file or memory input needs no full-size buffer (a fuzzer or a test opens
+    // thousands of them); 64 bytes are enough for the magic numbers of ensure_input.
+    if (size_known && size < kInputBufferSize) in_capacity = std::max<size_t>(size_t(size), 64);
+    in.reset(new char[in_capacity]);
     const size_t n = ensure_input(4);
     const auto* m = reinterpret_cast<const unsigned char*>(in.get());
     if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b) {

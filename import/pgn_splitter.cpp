@@ -92,7 +92,12 @@ bool is_control(unsigned char c) {
 }  // namespace
 
 PgnSplitter::PgnSplitter(InputStream input)
-    : input_(std::move(input)), buf_(new char[kReadSize + kLookahead]) {
+    : input_(std::move(input)) {
+  // An uncompressed input of known size smaller than a read needs no full-size buffer.
+  if (input_.compression() == Compression::kNone && input_.size_known() &&
+      input_.file_size() < kReadSize)
+    read_size_ = std::max<size_t>(size_t(input_.file_size()), 64);
+  buf_.reset(new char[read_size_ + kLookahead]);
   if (ensure(3) >= 3 && std::memcmp(buf_.get(), "\xEF\xBB\xBF", 3) == 0) {
     pos_ = copy_from_ = 3;
     line_offset_ = game_offset_ = 3;
@@ -113,7 +118,7 @@ bool PgnSplitter::refill() {
   if (eof_) return false;
   buf_offset_ += end_;
   pos_ = end_ = copy_from_ = 0;
-  end_ = input_.read(buf_.get(), kReadSize);
+  end_ = input_.read(buf_.get(), read_size_);
   if (end_ == 0) eof_ = true;
   return end_ != 0;
 }
@@ -126,7 +131,7 @@ size_t PgnSplitter::ensure(size_t k) {
   end_ -= pos_;
   pos_ = copy_from_ = 0;
   while (end_ < k && !eof_) {
-    const size_t n = input_.read(buf_.get() + end_, kReadSize + kLookahead - end_);
+    const size_t n = input_.read(buf_.get() + end_, read_size_ + kLookahead - end_);
     if (n == 0) eof_ = true;
     end_ += n;
   }

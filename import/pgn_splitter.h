@@ -105,6 +105,8 @@ class PgnSplitter {
 
   InputStream input_;
   std::unique_ptr<char[]> buf_;  // decompressed bytes: buf_[pos_, end_) is unread
+  size_t read_size_ = size_t(1) << 20;  // bytes per InputStream::read (kReadSize, or less for
+                                       // a small uncompressed input of known size)
   size_t pos_ = 0, end_ = 0;
   size_t copy_from_ = 0;     // buf_[copy_from_, pos_) belongs to the game, not yet in acc_
   uint64_t buf_offset_ = 0;  // stream offset of buf_[0]
