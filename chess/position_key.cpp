@@ -13,4 +13,17 @@ bool has_legal_en_passant(const Position& pos) {
   return false;
 }
 
+Frontier Frontier::of(const Position& pos) {
+  Frontier f;
+  f.castling = uint8_t(pos.castling_rights());
+  const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
+  f.white_home = uint8_t((wp & (RANK_1_BB << 8)) >> 8);
+  f.black_home = uint8_t((bp & (RANK_1_BB << 48)) >> 48);
+  f.white_men = uint8_t(popcount(pos.pieces(WHITE)));
+  f.black_men = uint8_t(popcount(pos.pieces(BLACK)));
+  f.white_pawns = uint8_t(popcount(wp));
+  f.black_pawns = uint8_t(popcount(bp));
+  return f;
+}
+
 }  // namespace chess

@@ -1,8 +1,10 @@
 #include "eval/game_matcher.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "chess/movegen.h"
+#include "chess/position_key.h"
 #include "db/errors.h"
 #include "eval/accumulator.h"
 #include "eval/control.h"
@@ -18,7 +20,31 @@ namespace eval {
 
 
 GameMatcher::GameMatcher(const Program& program)
-    : program_(program), line_counters_(sequences_read_counters(program.sequences())) {}
+    : program_(program), line_counters_(sequences_read_counters(program.sequences())) {
+  // The :fen horizon of the first list (used when the game takes the plain path below):
+  // every variant must contain a :fen item, so the list can match only where one of those
+  // positions stands; once none of them can occur any more, later positions cannot match.
+  const auto& alts = program.alternatives();
+  if (alts.empty() || alts[0].lists.empty()) return;
+  const PositionList& list = *alts[0].lists[0];
+  if (list.negated || list.control || list.variants.empty()) return;
+  std::vector<chess::Frontier> targets;
+  for (const std::vector<Node>& variant : list.variants) {
+    const Node* fen = nullptr;
+    for (const Node& n : variant)
+      if (n.op == Op::kFen && !n.negate) fen = &n;
+    if (!fen) return;
+    targets.push_back(chess::Frontier::of(*fen->as<payload::FenPosition>().position));
+  }
+  fen_horizon_ = std::move(targets);
+}
+
+bool GameMatcher::fen_reachable(const chess::Position& pos) const {
+  const chess::Frontier now = chess::Frontier::of(pos);
+  for (const chess::Frontier& target : fen_horizon_)
+    if (now.may_reach(target)) return true;
+  return false;
+}
 
 bool GameMatcher::satisfied(const MatchCount& rule, size_t slot) const {
   if (!rule.pretransform) return rule.contains(list_count_[slot]);
@@ -60,7 +86,11 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
       c.occurrences = n;
     }
     c.next_facts = lookahead && ply < last_ply ? next_move_facts(pos, c.next) : 0;
-    on_position(static_cast<const PosCtx&>(c));
+    if constexpr (std::is_same_v<decltype(on_position(static_cast<const PosCtx&>(c))), bool>) {
+      if (!on_position(static_cast<const PosCtx&>(c))) break;  // nothing later can match
+    } else {
+      on_position(static_cast<const PosCtx&>(c));
+    }
     if (ply == last_ply) break;
     chess::Move m = c.next;
     if (m == chess::Move::null()) {
@@ -240,13 +270,18 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
       const PositionList& list = *alts[0].lists[0];
       uint32_t hits = 0;
       uint8_t* hit_at = ply_hit_.data();
+      // With a :fen horizon the replay stops once no target position can occur any more
+      // (no later position can match; the moves after it are not read).
+      const bool horizon = !fen_horizon_.empty();
       replay(record, pos, c, [&](const PosCtx& at) {
-        if (allowed && !(*allowed)[at.ply]) return;
-        ++positions;
-        if (list.match(at)) {
-          ++hits;
-          hit_at[at.ply] = 1;
+        if (!allowed || (*allowed)[at.ply]) {
+          ++positions;
+          if (list.match(at)) {
+            ++hits;
+            hit_at[at.ply] = 1;
+          }
         }
+        return !horizon || fen_reachable(*at.pos);
       });
       list_count_[0] += hits;
     } else if (allowed) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "chess/position.h"
+#include "chess/position_key.h"
 #include "db/record_view.h"
 #include "eval/accumulator.h"
 #include "eval/control.h"
@@ -70,6 +71,11 @@ class GameMatcher {
   std::vector<PosCtx> variation_line_;           // a variation's line with its counters
   analysis::AnalysisContext* analysis_ = nullptr;  // PosCtx::analysis of every position
   const std::vector<uint8_t>* ply_windows_ = nullptr;  // see set_ply_windows()
+  /// The :fen targets of the first list when every variant has one (see the constructor);
+  /// empty = no horizon.
+  std::vector<chess::Frontier> fen_horizon_;
+  /// True if some position of fen_horizon_ may still occur after `pos`.
+  bool fen_reachable(const chess::Position& pos) const;
   std::vector<chess::Key> keys_;      // position keys by ply (repetition counting)
   std::vector<uint32_t> list_count_;  // per alternative x list: positions it matched
   std::vector<std::vector<uint32_t>> variant_count_;  // same index, per variant (pretransform lists)

@@ -14,27 +14,6 @@ namespace posindex {
 
 using namespace chess;
 
-// ---- Frontier ------------------------------------------------------------------------------
-
-Frontier Frontier::of(const Position& pos) {
-  Frontier f;
-  f.castling = pos.castling_rights();
-  const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
-  f.white_home = uint8_t((wp & (RANK_1_BB << 8)) >> 8);
-  f.black_home = uint8_t((bp & (RANK_1_BB << 48)) >> 48);
-  f.white_men = uint8_t(popcount(pos.pieces(WHITE)));
-  f.black_men = uint8_t(popcount(pos.pieces(BLACK)));
-  f.white_pawns = uint8_t(popcount(wp));
-  f.black_pawns = uint8_t(popcount(bp));
-  return f;
-}
-
-bool Frontier::may_reach(const Frontier& t) const {
-  return (t.castling & ~castling) == 0 && (t.white_home & ~white_home) == 0 &&
-         (t.black_home & ~black_home) == 0 && t.white_men <= white_men &&
-         t.black_men <= black_men && t.white_pawns <= white_pawns && t.black_pawns <= black_pawns;
-}
-
 // ---- PositionIndex -------------------------------------------------------------------------
 
 std::optional<PositionIndex> PositionIndex::open(const std::filesystem::path& dir) {

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "chess/position.h"
+#include "chess/position_key.h"
 #include "chess/types.h"
 #include "chess/zobrist.h"
 
@@ -67,23 +68,9 @@ inline constexpr uint32_t kMaxSegments = 24;
 inline constexpr const char* kManifestFile = "positions.bin";
 inline constexpr const char* kFactsFile = "positions-facts.bin";
 
-/// Summary of a position from which may_reach_later() decides whether another position can
-/// still follow it: what no later move can bring back.
-struct Frontier {
-  uint8_t castling = 0;      ///< chess::CastlingRight bits held
-  uint8_t white_home = 0;    ///< bit f: a white pawn on file f of rank 2
-  uint8_t black_home = 0;    ///< bit f: a black pawn on file f of rank 7
-  uint8_t white_men = 0;     ///< white pieces and pawns on the board (1..16)
-  uint8_t black_men = 0;     ///< black pieces and pawns
-  uint8_t white_pawns = 0;   ///< 0..8
-  uint8_t black_pawns = 0;
-
-  static Frontier of(const chess::Position& pos);
-  /// True unless `target` provably cannot occur after a position with this summary: pawns
-  /// never return to their home rank, men are never added (promotion replaces a pawn),
-  /// pawns never increase, castling rights never come back.
-  bool may_reach(const Frontier& target) const;
-};
+/// Summary of a position from which GameFacts::may_reach_later() decides whether another
+/// position can still follow it (chess/position_key.h).
+using Frontier = chess::Frontier;
 
 /// Per-game facts kept in positions-facts.bin (16 bytes on disk, in this field order).
 struct GameFacts {

@@ -207,3 +207,46 @@ TEST(PositionIndex, CliFenEqualsTheReplay) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--fen"), std::string::npos) << bad.err;
 }
+
+// Replay stops a game once no :fen target can occur any more (chess::Frontier, the horizon of
+// eval/game_matcher.cpp). Its answers, matched plies included, must equal a brute-force scan
+// of every position of every game, for positions early, late and repeated in their games.
+TEST(PositionIndex, FenHorizonEqualsBruteForce) {
+  cqltest::CorpusSlice& slice = cqltest::CorpusSlice::get();
+  auto same = [](const chess::Position& a, const chess::Position& b) {
+    return chess::identity_key(a) == chess::identity_key(b) && a.pieces() == b.pieces() &&
+           a.pieces(chess::WHITE) == b.pieces(chess::WHITE) && a.pieces(chess::PAWN) == b.pieces(chess::PAWN) &&
+           a.pieces(chess::KNIGHT) == b.pieces(chess::KNIGHT) && a.pieces(chess::BISHOP) == b.pieces(chess::BISHOP) &&
+           a.pieces(chess::ROOK) == b.pieces(chess::ROOK) && a.pieces(chess::QUEEN) == b.pieces(chess::QUEEN);
+  };
+  std::vector<chess::Position> targets = {
+      after({}), after({"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"}), after({"d4", "Nf6", "c4", "e6", "Nc3", "Bb4"})};
+  // Positions of real games, one of them reached twice in its game (a repetition).
+  std::vector<chess::Position> line;
+  for (uint32_t id : {42u, 3000u, 7777u}) {
+    ASSERT_TRUE(slice.db().replay(id, line));
+    targets.push_back(line[std::min<size_t>(line.size() - 1, 60)]);
+  }
+  bool repeated = false;
+  slice.for_each_game([&](uint32_t, const std::vector<chess::Position>& positions) {
+    for (size_t p = 20; !repeated && p < positions.size(); ++p)
+      for (size_t q = p + 4; q < positions.size(); q += 2)
+        if (same(positions[p], positions[q])) {
+          targets.push_back(positions[p]);
+          repeated = true;
+          break;
+        }
+  });
+  EXPECT_TRUE(repeated);
+  for (const chess::Position& target : targets) {
+    cqltest::Hits expected;
+    slice.for_each_game([&](uint32_t id, const std::vector<chess::Position>& positions) {
+      for (uint32_t p = 0; p < positions.size(); ++p)
+        if (same(positions[p], target)) expected[id].push_back(p);
+    });
+    const std::string script = "(match (position :fen \"" + target.fen() + "\"))";
+    EXPECT_EQ(slice.query(script, false), expected) << target.fen();
+    EXPECT_EQ(slice.query(script, true), expected) << target.fen();
+    EXPECT_FALSE(expected.empty()) << target.fen();
+  }
+}
