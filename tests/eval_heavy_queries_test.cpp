@@ -47,7 +47,7 @@ TEST(HeavyQueries, VariantIndexOffersEveryMatchingVariant) {
            "Nd4 kf3 :shift :flip :flipcolor",  // the query: two single-square keys
            "Ke4 ke6 :shift :flip :wtm",
            "K[a-h1] k[a-h8] Ra3 :flip",
-           "R?7 k?8 :flipcolor :shifthorizontal",
+           "R?7 k?8 :flipcolor :shiftvertical",
            "Qh7 kg8 Bd3 :flip :flipcolor",
            "Pd2 :piececount [pP][d3-7] 0 :piececount p[c3-7,e3-7] 0 :shift :flipcolor",
        }) {
