@@ -29,7 +29,12 @@ void VariantIndex::build(const std::vector<std::vector<Node>>& variants, size_t 
   unkeyed_.clear();
   active_ = variants.size() >= min_variants;
   if (!active_) return;
-  // (group, bucket, variant) triples, then stored flat per group
+  // (bucket, variant) pairs per group in variant order, then stored flat per group (counting
+  // sort: each bucket keeps its variants ascending). Second keys are dropped beyond a total of
+  // about kMaxEntries pairs, so that lists with hundreds of thousands of variants (the compile
+  // bounds of eval/list_compiler.h) index in linear time.
+  constexpr size_t kMaxEntries = 1'000'000;
+  const int max_pairs = int(std::clamp<size_t>(kMaxEntries / variants.size(), 1, kMaxPairs));
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> entries;  // per group: (bucket, variant)
   for (uint32_t v = 0; v < variants.size(); ++v) {
     const Designator* first = nullptr;
@@ -48,7 +53,7 @@ void VariantIndex::build(const std::vector<std::vector<Node>>& variants, size_t 
       unkeyed_.push_back(v);
       continue;
     }
-    if (second && chess::popcount(first->squares) * chess::popcount(second->squares) > kMaxPairs) second = nullptr;
+    if (second && chess::popcount(first->squares) * chess::popcount(second->squares) > max_pairs) second = nullptr;
     const PieceMask second_kinds = second ? second->pieces : PieceMask(0);
     auto g = std::find_if(groups_.begin(), groups_.end(),
                           [&](const Group& x) { return x.first == first->pieces && x.second == second_kinds; });
@@ -73,14 +78,14 @@ void VariantIndex::build(const std::vector<std::vector<Node>>& variants, size_t 
   }
   for (size_t gi = 0; gi < groups_.size(); ++gi) {
     Group& g = groups_[gi];
-    auto& out = entries[gi];
-    std::sort(out.begin(), out.end());
+    const auto& out = entries[gi];
     const size_t buckets = g.second ? 64 * 64 : 64;
     g.start.assign(buckets + 1, 0);
     for (const auto& [bucket, v] : out) ++g.start[bucket + 1];
     for (size_t b = 0; b < buckets; ++b) g.start[b + 1] += g.start[b];
-    g.variants.reserve(out.size());
-    for (const auto& [bucket, v] : out) g.variants.push_back(v);
+    g.variants.resize(out.size());
+    std::vector<uint32_t> next(g.start.begin(), g.start.end() - 1);
+    for (const auto& [bucket, v] : out) g.variants[next[bucket]++] = v;
   }
 }
 

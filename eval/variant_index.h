@@ -6,7 +6,8 @@
 // Each variant gets up to two key nodes: non-negated plain designators (no promotion
 // restriction) whose kinds exclude the empty square, the first with the fewest squares, the
 // second with the fewest squares among the others (kept only when the two square sets give
-// at most kMaxPairs square pairs). A variant can match only where a piece of the first key's
+// at most kMaxPairs square pairs, fewer for lists of over 15,000 variants: about a million
+// pairs per list at most). A variant can match only where a piece of the first key's
 // kinds stands on one of its squares and, with a second key, a piece of the second key's
 // kinds on one of its squares. Variants are grouped by their key kinds and bucketed by key
 // square (one key) or by key square pair (two keys); the buckets are stored flat (offsets
