@@ -31,10 +31,13 @@ void VariantIndex::build(const std::vector<std::vector<Node>>& variants, size_t 
   if (!active_) return;
   // (bucket, variant) pairs per group in variant order, then stored flat per group (counting
   // sort: each bucket keeps its variants ascending). Second keys are dropped beyond a total of
-  // about kMaxEntries pairs, so that lists with hundreds of thousands of variants (the compile
+  // about kMaxEntries pairs and for lists of fewer than 64 variants, so that lists with hundreds of thousands of variants (the compile
   // bounds of eval/list_compiler.h) index in linear time.
   constexpr size_t kMaxEntries = 1'000'000;
-  const int max_pairs = int(std::clamp<size_t>(kMaxEntries / variants.size(), 1, kMaxPairs));
+  // Lists of fewer than 64 variants (e.g. the many small lists nested in a transformed
+  // list) keep one key: their buckets are short anyway.
+  const int max_pairs =
+      variants.size() < 64 ? 0 : int(std::clamp<size_t>(kMaxEntries / variants.size(), 1, kMaxPairs));
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> entries;  // per group: (bucket, variant)
   for (uint32_t v = 0; v < variants.size(); ++v) {
     const Designator* first = nullptr;

@@ -7,7 +7,7 @@
 // restriction) whose kinds exclude the empty square, the first with the fewest squares, the
 // second with the fewest squares among the others (kept only when the two square sets give
 // at most kMaxPairs square pairs, fewer for lists of over 15,000 variants: about a million
-// pairs per list at most). A variant can match only where a piece of the first key's
+// pairs per list at most; lists of fewer than 64 variants keep one key). A variant can match only where a piece of the first key's
 // kinds stands on one of its squares and, with a second key, a piece of the second key's
 // kinds on one of its squares. Variants are grouped by their key kinds and bucketed by key
 // square (one key) or by key square pair (two keys); the buckets are stored flat (offsets
