@@ -8,6 +8,7 @@
 // Flags per query: "sel" = selective for the signatures (they leave at most 2% of the
 // candidates; issue 4 target: at least 20x faster with the planner), "exact" = the planner
 // replayed no game that does not match (the target for queries decidable from signatures).
+// "scan" = a full scan (the planner replays every candidate of the header filter).
 //
 // Usage: bench_query [--db DIR | --pgn FILE] [--queries FILE] [--threads N] [--only SUBSTRING] [--repeat N]
 //                    [--pgn FILE: import this PGN (not players-344k) into a temporary database]
@@ -15,6 +16,9 @@
 //                     bench/queries/traversal.tsv holds the game-traversal set of issue 6]
 //                    [--profile-on N (only the planner-on search, N times, for perf)]
 //                    [--no-windows (the planner prunes but replay evaluates every ply)]
+// Each query's line also gives the positions evaluated per second with the planner on
+// ("Mpos/s", millions); the sums name the slowest query (issue 21: every query <= 3 s at
+// players-344k with 2 threads; full scans of simple position lists >= 40M positions/s).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -66,6 +70,9 @@ const BenchQuery kQueries[] = {
     {"bad bishop", "(match (position :goodbishop [Bb] <=30% : <=20% :piececount [QqRrNn] 0))"},
     {"losing capture (SEE)", "(match (position :exchangeevaluation * <=-3))"},
     {"threat to win a piece (SEE)", "(match (position :maxswapevaluation A a >=3 :btm))"},
+    // issue 21: a transformed list of many variants, and a full scan of a simple list
+    {"shift+flip+flipcolor N k", "(match (position Nd4 kf3 :shift :flip :flipcolor))"},
+    {"check, wtm, K 1st rank", "(match (position :check :wtm K[a-h1]))"},
 };
 
 /// Reads `name<TAB>script` lines (blank lines and `#` comments skipped) into `out`.
@@ -113,8 +120,11 @@ int main(int argc, char** argv) {
     bench::import_if_missing(db_dir, pgn.empty() ? bench::players_pgn() : pgn);
   }
   db::Database database = db::Database::open_readonly(db_dir);
-  std::printf("%-28s %8s %10s %10s %10s %10s %12s %8s %8s %8s\n", "query", "matches", "postings", "candidates",
-              "after sig", "replayed", "positions", "off s", "on s", "speedup");
+  std::printf("%-28s %8s %10s %10s %10s %10s %12s %8s %8s %8s %7s\n", "query", "matches", "postings", "candidates",
+              "after sig", "replayed", "positions", "off s", "on s", "speedup", "Mpos/s");
+  double slowest = -1, scan_min_mpos = 1e18;
+  int scans = 0;
+  std::string slowest_kind;
   double total_off = 0, total_on = 0, sel_off = 0, sel_on = 0, sel_min = 1e9;
   uint64_t total_matches = 0, total_replayed = 0, total_positions = 0, off_positions = 0;
   int n = 0, selective = 0, exact = 0, mismatches = 0;
@@ -164,11 +174,23 @@ int main(int argc, char** argv) {
     exact += is_exact;
     mismatches += !same;
     ++n;
-    std::printf("%-28s %8llu %10llu %10llu %10llu %10llu %12llu %8.3f %8.3f %7.1fx%s%s%s\n", kind.c_str(),
+    if (on.seconds > slowest) {
+      slowest = on.seconds;
+      slowest_kind = kind;
+    }
+    const double mpos = on.seconds > 0 ? double(on.positions) / on.seconds / 1e6 : 0.0;
+    // Full scan: the planner leaves every candidate of the header filter to replay.
+    const bool is_scan = on.games_replayed >= off.candidates && off.candidates > 0;
+    if (is_scan) {
+      ++scans;
+      scan_min_mpos = std::min(scan_min_mpos, mpos);
+    }
+    std::printf("%-28s %8llu %10llu %10llu %10llu %10llu %12llu %8.3f %8.3f %7.1fx %7.1f%s%s%s%s\n", kind.c_str(),
                 (unsigned long long)on.matches, (unsigned long long)on.after_postings, (unsigned long long)on.candidates,
                 (unsigned long long)on.after_signatures, (unsigned long long)on.games_replayed,
-                (unsigned long long)on.positions, off.seconds, on.seconds, speedup,
-                is_sel ? " sel" : "", is_exact ? " exact" : "", same ? "" : "  MISMATCH");
+                (unsigned long long)on.positions, off.seconds, on.seconds, speedup, mpos,
+                is_sel ? " sel" : "", is_exact ? " exact" : "", is_scan ? " scan" : "", same ? "" : "  MISMATCH");
+    std::fflush(stdout);
     std::printf("    %s\n", script.c_str());
   }
   std::printf("sums over %d queries: matches %llu, games replayed %llu (planner off: every candidate), "
@@ -182,5 +204,11 @@ int main(int argc, char** argv) {
                 selective, sel_off, sel_on, sel_on > 0 ? sel_off / sel_on : 0.0, sel_min);
   std::printf("queries replaying only matching games (exact): %d of %d; answers differing: %d\n", exact, n,
               mismatches);
+  if (n)
+    std::printf("slowest query (planner on): %s, %.3f s; positions per second over all queries: %.1fM\n",
+                slowest_kind.c_str(), slowest, total_on > 0 ? double(total_positions) / total_on / 1e6 : 0.0);
+  if (scans)
+    std::printf("full-scan queries (scan: every candidate replayed): %d, slowest %.1fM positions/s\n", scans,
+                scan_min_mpos);
   return mismatches ? 1 : 0;
 }

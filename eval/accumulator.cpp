@@ -12,23 +12,33 @@
 
 namespace eval {
 
+namespace {
+
+/// Adds the matching variants of `list` at `c` to `acc.counts`. A list with a variant index
+/// (eval/variant_index.h) tries only the variants the index offers, each once: the others
+/// cannot match, so the counts are the same as when every variant is tried.
+void count_variants(const PositionList& list, const PosCtx& c, Accumulators& acc) {
+  auto count = [&](const std::vector<Node>& variant) {
+    for (const Node& n : variant)
+      if (!n.match(c)) return;
+    for (const Node& n : variant)
+      if (n.op == Op::kAccumulate) ++acc.counts[n.as<payload::Counter>().index];
+  };
+  if (list.index.active()) {
+    thread_local std::vector<uint32_t> scratch;
+    list.index.for_each(*c.pos, scratch, [&](uint32_t v) { count(list.variants[v]); });
+    return;
+  }
+  for (const std::vector<Node>& variant : list.variants) count(variant);
+}
+
+}  // namespace
+
 void accumulate(const std::vector<std::shared_ptr<const PositionList>>& lists, const PosCtx& c,
                 Accumulators& acc) {
   std::fill(acc.counts.begin(), acc.counts.end(), 0);
   acc.counting = true;
-  for (const auto& list : lists) {
-    for (const std::vector<Node>& variant : list->variants) {
-      bool all = true;
-      for (const Node& n : variant)
-        if (!n.match(c)) {
-          all = false;
-          break;
-        }
-      if (!all) continue;
-      for (const Node& n : variant)
-        if (n.op == Op::kAccumulate) ++acc.counts[n.as<payload::Counter>().index];
-    }
-  }
+  for (const auto& list : lists) count_variants(*list, c, acc);
   acc.counting = false;
 }
 
@@ -59,12 +69,7 @@ namespace eval {
 void add_accumulation(const std::vector<std::shared_ptr<const PositionList>>& lists, const PosCtx& c,
                       Accumulators& acc) {
   acc.counting = true;
-  for (const auto& list : lists)
-    for (const std::vector<Node>& variant : list->variants) {
-      if (!std::all_of(variant.begin(), variant.end(), [&](const Node& n) { return n.match(c); })) continue;
-      for (const Node& n : variant)
-        if (n.op == Op::kAccumulate) ++acc.counts[n.as<payload::Counter>().index];
-    }
+  for (const auto& list : lists) count_variants(*list, c, acc);
   acc.counting = false;
 }
 

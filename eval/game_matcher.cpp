@@ -20,7 +20,9 @@ namespace eval {
 
 
 GameMatcher::GameMatcher(const Program& program)
-    : program_(program), line_counters_(sequences_read_counters(program.sequences())) {
+    : program_(program),
+      line_counters_(sequences_read_counters(program.sequences())),
+      relaxed_tag_lists_(relaxed_tag_lists(program)) {
   // The :fen horizon of the first list (used when the game takes the plain path below):
   // every variant must contain a :fen item, so the list can match only where one of those
   // positions stands; once none of them can occur any more, later positions cannot match.
@@ -316,16 +318,35 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
     });
     if (!program_.relations().empty())
       relation_line_.reset(program_.relations(), line_, relation_variation_boards_);
+    const std::vector<uint8_t>* only = nullptr;  // the tag pre-pass: plies worth evaluating
     auto decide_line = [&] {
       if (line_counters_) count_line(line_);
       sequence_hits_.resize(program_.sequences().size());
       for (size_t id = 0; id < program_.sequences().size(); ++id)
         find_sequence(*program_.sequences()[id], line_, sequence_scratch_, sequence_hits_[id]);
-      for (const PosCtx& at : line_) evaluate(at);
+      for (const PosCtx& at : line_)
+        if (!only || (*only)[at.ply]) evaluate(at);
     };
+    bool no_binding = false;  // the tag pre-pass: no binding can match
+    if (tagged && !relaxed_tag_lists_.empty() && (alternatives & 1)) {
+      // Every tag stands for all its qualifying pieces at once (eval/tagging.h): a binding
+      // can match only where a relaxed list matches, and needs each list's lower bound.
+      relaxed_hit_.assign(line_.size(), 0);
+      std::vector<uint32_t> relaxed_count(relaxed_tag_lists_.size(), 0);
+      for (PosCtx& at : line_) {
+        for (size_t t = 0; t < tags.size(); ++t) at.tag_squares[t] = marks_squares(tag_qualifying_[t], marks_by_ply_[at.ply]);
+        for (size_t i = 0; i < relaxed_tag_lists_.size(); ++i)
+          if (relaxed_tag_lists_[i]->match(at)) {
+            ++relaxed_count[i];
+            relaxed_hit_[at.ply] = 1;
+          }
+      }
+      for (size_t i = 0; i < relaxed_count.size(); ++i) no_binding |= relaxed_count[i] < alts[0].counts[i].lo;
+      only = &relaxed_hit_;
+    }
     if (!tagged) {
       decide_line();
-    } else {
+    } else if (!no_binding) {
       for (const auto& binding : tag_bindings(tag_qualifying_)) {
         reset_counts();
         for (PosCtx& at : line_)

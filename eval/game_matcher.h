@@ -104,6 +104,10 @@ class GameMatcher {
   // Programs with tags (eval/tagging.h):
   std::vector<std::array<uint8_t, MarkBoard::kMaxMarks>> marks_by_ply_;  // mark -> square
   std::vector<uint32_t> tag_qualifying_;  // per tag: marks it may be bound to
+  // The tag pre-pass (eval/tagging.h relaxed_tag_lists; empty: none): per ply of the line,
+  // some relaxed list matched there
+  std::vector<std::shared_ptr<const PositionList>> relaxed_tag_lists_;
+  std::vector<uint8_t> relaxed_hit_;
 };
 
 }  // namespace eval

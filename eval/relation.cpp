@@ -1,5 +1,7 @@
 #include "eval/relation.h"
 
+#include <algorithm>
+
 #include "chess/bitboard.h"
 #include "eval/transform.h"
 
@@ -51,7 +53,70 @@ const std::array<std::array<uint8_t, 64>, 8>& preimages() {
   return table;
 }
 
+/// kImage[d][x] = apply(d, x).
+const std::array<std::array<uint8_t, 64>, 8>& images() {
+  static const auto table = [] {
+    std::array<std::array<uint8_t, 64>, 8> t{};
+    for (int d = 0; d < 8; ++d)
+      for (int x = 0; x < 64; ++x) t[size_t(d)][size_t(x)] = uint8_t(apply(Dihedral(d), chess::Square(x)));
+    return t;
+  }();
+  return table;
+}
+
+/// Random 64-bit numbers per square and piece code (index 0 unused), then two for the
+/// side to move (square 64): the terms of image_key().
+const std::array<std::array<uint64_t, 16>, 65>& key_terms() {
+  static const auto table = [] {
+    std::array<std::array<uint64_t, 16>, 65> t{};
+    uint64_t state = 0x2545F4914F6CDD1Dull;
+    for (auto& row : t)
+      for (uint64_t& v : row) {  // splitmix64
+        uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        v = z ^ (z >> 31);
+      }
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace
+
+bool exact_image(const RelationSpec& spec) {
+  return !spec.shift && spec.missing_range.hi <= 0 && spec.added_range.hi <= 0;
+}
+
+namespace {
+
+/// image_key() over the pieces of `b` in `from` (the squares the symmetry maps into the
+/// allowable squares).
+uint64_t image_key(const RelationSpec& spec, const RelationBoard& b, int d, chess::Color side,
+                   chess::Bitboard from) {
+  const auto& terms = key_terms();
+  const std::array<uint8_t, 64>& to = images()[size_t(d)];
+  uint64_t key = spec.side == RelationSpec::Side::kIgnore ? 0 : terms[64][size_t(side)];
+  for (chess::Bitboard occ = b.occupied & from; occ;) {
+    const size_t x = size_t(chess::pop_lsb(occ));
+    key ^= terms[to[x]][b.sq[x] & kKind];
+  }
+  return key;
+}
+
+/// The squares the symmetry `d` maps into `allowable`.
+chess::Bitboard preimage(int d, chess::Bitboard allowable) {
+  chess::Bitboard out = 0;
+  for (int x = 0; x < 64; ++x)
+    if (allowable >> images()[size_t(d)][size_t(x)] & 1) out |= chess::Bitboard(1) << x;
+  return out;
+}
+
+}  // namespace
+
+uint64_t image_key(const RelationSpec& spec, const RelationBoard& b, int d, chess::Color side) {
+  return image_key(spec, b, d, side, preimage(d, spec.allowable));
+}
 
 RelationSpec compile_relation(const cql::List& rel, chess::Bitboard pattern,
                               IntRange (*range)(const cql::Range&, const cql::KeywordItem& item)) {
@@ -198,6 +263,47 @@ void RelationLine::reset(const std::vector<std::shared_ptr<const RelationSpec>>&
   main_line_ = line.empty() || !line[0].inside_variation;
   memo_.resize(specs.size());
   for (auto& m : memo_) m.assign(line.size(), -1);
+  images_.resize(specs.size());
+  images_built_.assign(specs.size(), 0);
+}
+
+bool RelationLine::later_relates(size_t id, size_t index) {
+  const RelationSpec& spec = *(*specs_)[id];
+  if (!exact_image(spec)) {
+    for (size_t q = index + 1; q < boards_.size(); ++q)
+      if (relates(spec, boards_[index], boards_[q])) return true;
+    return false;
+  }
+  if (images_built_[id]) return memo_[id][index] == 1;  // the pass below found every P1
+  images_built_[id] = 1;
+  // The whole line at once: P1 keys (the identity image, with the side a related P2 must
+  // have) sorted in images_[id]; every image of every position q looked up among them, and
+  // the candidates P1 before q confirmed by relates(). Each P1 found is memoised as related
+  // (memo_ = 1: a later position relates, whatever else at() looks at), so P1s left unknown
+  // have none. Under the identity an exact image differs from P1 on no allowable square:
+  // with an :originaldifferentcount range without 0 only the other symmetries can relate.
+  std::vector<KeyedImage>& keyed = images_[id];
+  std::vector<int8_t>& memo = memo_[id];
+  const size_t n = boards_.size();
+  keyed.clear();
+  const chess::Bitboard all = spec.allowable;
+  for (size_t p = 0; p + 1 < n; ++p) {
+    const chess::Color side = spec.side == RelationSpec::Side::kChange ? ~boards_[p].side : boards_[p].side;
+    keyed.push_back({image_key(spec, boards_[p], 0, side, all), uint32_t(p)});
+  }
+  std::sort(keyed.begin(), keyed.end());
+  const bool identity_can = !spec.original_different || spec.original_different->contains(0);
+  const int symmetries = spec.flip ? 8 : 1;
+  std::array<chess::Bitboard, 8> from{};
+  for (int d = 0; d < symmetries; ++d) from[size_t(d)] = d == 0 ? all : preimage(d, all);
+  for (size_t q = 1; q < n; ++q)
+    for (int d = identity_can ? 0 : 1; d < symmetries; ++d) {
+      const uint64_t key = image_key(spec, boards_[q], d, boards_[q].side, from[size_t(d)]);
+      for (auto it = std::lower_bound(keyed.begin(), keyed.end(), KeyedImage{key, 0});
+           it != keyed.end() && it->key == key && it->index < q; ++it)
+        if (memo[it->index] != 1 && relates(spec, boards_[it->index], boards_[q])) memo[it->index] = 1;
+    }
+  return memo[index] == 1;
 }
 
 bool RelationLine::at(size_t id, size_t index) {
@@ -206,8 +312,7 @@ bool RelationLine::at(size_t id, size_t index) {
   const RelationSpec& spec = *(*specs_)[id];
   const RelationBoard& p1 = boards_[index];
   bool hit = false;
-  if (!(main_line_ && spec.scope == LineScope::kVariationsOnly))
-    for (size_t q = index + 1; q < boards_.size() && !hit; ++q) hit = relates(spec, p1, boards_[q]);
+  if (!(main_line_ && spec.scope == LineScope::kVariationsOnly)) hit = later_relates(id, index);
   if (spec.scope != LineScope::kMainLine)
     for (size_t v = 0; v < variation_boards_.size() && !hit; ++v) {
       const RelationBoard& b = variation_boards_[v];

@@ -74,9 +74,25 @@ RelationBoard relation_board(const chess::Position& pos, chess::Bitboard promote
 /// True if P2 relates to P1 as `spec` says (the conditions in the header comment).
 bool relates(const RelationSpec& spec, const RelationBoard& p1, const RelationBoard& p2);
 
+/// A relation that admits no missing and no new piece (both ranges end at 0) and no shift
+/// needs P1 and some symmetric image of P2 to hold the same piece kind on every allowable
+/// square: such a relation is decided through position keys (issue 21). `exact_image` is
+/// true for it.
+bool exact_image(const RelationSpec& spec);
+
+/// The key of the allowable squares of `b` seen through the symmetry `d` (the piece on x
+/// stands on apply(d, x); promotion marks ignored), with the side to move `side` mixed in
+/// unless `spec.side` is kIgnore. Equal images give equal keys; exact_image() relations
+/// compare keys first and confirm each candidate with relates().
+uint64_t image_key(const RelationSpec& spec, const RelationBoard& b, int d, chess::Color side);
+
 /// The relations of one line, decided lazily: Node Op::kRelation asks at(id, index) only
 /// where the rest of its list already matched, and each answer is kept for the line. One per
 /// GameMatcher line (main line, variation); reset() before the line is evaluated.
+/// exact_image() relations are decided for the whole line on the relation's first at():
+/// the keys of its positions are sorted once and every image of every position is looked
+/// up among them (candidates confirmed by relates()), instead of comparing each P1 with every
+/// later position.
 class RelationLine {
  public:
   /// Prepares `line` (contexts of its positions in ply order) for the relations `specs`;
@@ -98,6 +114,17 @@ class RelationLine {
   std::span<const RelationBoard> variation_boards_;
   std::vector<std::vector<int8_t>> memo_;          ///< per id x index: -1 unknown, 0, 1
   bool main_line_ = true;
+  /// exact_image() relations: per id, (P1 key, line index) of the line's positions, sorted;
+  /// built on the id's first at(), which also memoises every P1 a later position relates to.
+  struct KeyedImage {
+    uint64_t key;
+    uint32_t index;
+    auto operator<=>(const KeyedImage&) const = default;
+  };
+  std::vector<std::vector<KeyedImage>> images_;
+  std::vector<uint8_t> images_built_;  ///< per id
+  /// The P2 candidates of the line for relation `id` and P1 = boards_[index]: true if one relates.
+  bool later_relates(size_t id, size_t index);
 };
 
 }  // namespace eval

@@ -1,6 +1,10 @@
 #include "eval/tagging.h"
 
+#include <bit>
+#include <cstdint>
+
 #include "chess/bitboard.h"
+#include "eval/node.h"
 #include "eval/piece_mask.h"
 
 namespace eval {
@@ -73,6 +77,58 @@ std::vector<std::array<uint8_t, 2>> tag_bindings(const std::vector<uint32_t>& qu
     }
     for (uint8_t b = 0; b < 32; ++b)
       if (b != a && (qualifying[1] >> b & 1)) out.push_back({a, b});
+  }
+  return out;
+}
+
+namespace {
+
+/// True if `n` (with the upper bound of a tagged :attackcount removed) holds at least
+/// wherever it holds with smaller tag squares.
+bool monotone_in_tags(const Node& n) {
+  if (!n.lists.empty()) return false;
+  bool tagged = false;
+  for (const Designator& d : n.d) tagged |= d.tag >= 0;
+  if (!tagged) return true;  // the same for every binding
+  if (n.negate) return false;
+  return n.op == Op::kDesignator || n.op == Op::kCheck || n.op == Op::kAttackCount;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<const PositionList>> relaxed_tag_lists(const Program& program) {
+  if (program.tags().empty() || program.alternatives().size() != 1 || !program.sequences().empty() ||
+      !program.relations().empty() || program.needs_control() || program.accumulator_counters() ||
+      program.needs_variations())
+    return {};
+  const Alternative& alt = program.alternatives()[0];
+  if (!alt.accumulating.empty() || !alt.controls.empty()) return {};
+  std::vector<std::shared_ptr<const PositionList>> out;
+  for (size_t i = 0; i < alt.lists.size(); ++i) {
+    const PositionList& list = *alt.lists[i];
+    if (list.negated || list.control || alt.counts[i].pretransform || alt.counts[i].consecutive ||
+        alt.scopes[i] != LineScope::kMainLine)
+      return {};
+    auto relaxed = std::make_shared<PositionList>(list);
+    for (auto& variant : relaxed->variants)
+      for (Node& n : variant) {
+        if (!monotone_in_tags(n)) return {};
+        if (n.op == Op::kAttackCount && (n.d[0].tag >= 0 || n.d[1].tag >= 0)) {
+          n.range.hi = INT64_MAX;
+          n.range.hi_from_end = false;
+        }
+      }
+    out.push_back(std::move(relaxed));
+  }
+  return out;
+}
+
+chess::Bitboard marks_squares(uint32_t marks, const std::array<uint8_t, MarkBoard::kMaxMarks>& square_of) {
+  chess::Bitboard out = 0;
+  while (marks) {
+    const uint8_t sq = square_of[size_t(std::countr_zero(marks))];
+    marks &= marks - 1;
+    if (sq < 64) out |= chess::Bitboard(1) << sq;
   }
   return out;
 }

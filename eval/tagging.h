@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <vector>
 
@@ -43,5 +44,23 @@ uint32_t qualifying_marks(const TagSpec& tag, const MarkBoard& marks, const ches
 /// Every binding of the tags: for one tag its qualifying marks, for two tags the ordered
 /// pairs of distinct qualifying marks. `qualifying[t]` is the mark set of tag t.
 std::vector<std::array<uint8_t, 2>> tag_bindings(const std::vector<uint32_t>& qualifying);
+
+/// The relaxed lists of GameMatcher's tag pre-pass (issue 21), or none when `program` does
+/// not admit it. It does when it has one colour alternative whose top-level lists are plain
+/// (main line, not negated, no :cut/:exclude, counted by a plain MatchCount), with no
+/// sequences, relations, accumulators or variations, and every node with a tagged
+/// designator is a non-negated designator, :check or :attackcount without sub-lists. The
+/// relaxed lists are copies of the top-level lists with the upper bound of each tagged
+/// :attackcount removed. Evaluated with each tag standing for every piece it may be bound
+/// to at once (the union of the squares of its qualifying marks), a relaxed list matches at
+/// every position where the list matches under some binding (its nodes only grow with the
+/// tag squares), so its count is at least any binding's count: a binding need only be
+/// evaluated where some relaxed list matched, and none when a relaxed count stays below its
+/// MatchCount's lower bound.
+std::vector<std::shared_ptr<const PositionList>> relaxed_tag_lists(const Program& program);
+
+/// The union of the squares of the marks in `marks` (bit i = mark i) at one ply
+/// (`square_of` = mark -> square, MarkBoard::kGone when captured).
+chess::Bitboard marks_squares(uint32_t marks, const std::array<uint8_t, MarkBoard::kMaxMarks>& square_of);
 
 }  // namespace eval
