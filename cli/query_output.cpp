@@ -242,13 +242,13 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reade
       write_json_line(out, header, m);
       continue;
     }
-    std::string_view bytes;
-    if (!reader.record(m.id, bytes)) throw std::out_of_range("no game " + std::to_string(m.id));
+    db::RecordView record;
+    if (!reader.record_view(m.id, record)) throw std::out_of_range("no game " + std::to_string(m.id));
     db::PgnWriteOptions options;
     options.match_plies = m.plies;
     options.match_variation_plies = m.variation_plies;
     text.clear();
-    db::write_pgn(header, db::RecordView::parse(bytes), text, options);
+    db::write_pgn(header, record, text, options);
     out.write(text.data(), std::streamsize(text.size()));
   }
 }

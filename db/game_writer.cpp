@@ -24,7 +24,7 @@ FileLock lock_writer(const GameStore& store) {
 void delete_uncommitted_records(GameStore& store, uint32_t committed) {
   lmdb::Txn txn = lmdb::Txn::begin_write(store.env());
   bool deleted = false;
-  for (lmdb::Dbi dbi : {store.games(), store.signatures()}) {
+  for (lmdb::Dbi dbi : {store.games(), store.signatures(), store.annotations()}) {
     lmdb::Cursor cursor(txn, dbi);
     const uint32_t first = committed + 1;
     std::string_view key, value;
@@ -66,7 +66,7 @@ sqlite::Connection open_headers(const std::filesystem::path& file) {
 uint32_t game_data(const RecordView& view, std::string& comments) {
   uint32_t flags = view.has_variations() ? 4 : 0;
   comments.clear();
-  if (!view.has_comments()) return flags;
+  if (!view.has_annotations()) return flags;
   for (const Token& t : view.tokens()) {
     if (t.kind == TokenKind::kNag) flags |= 2;
     if (t.kind != TokenKind::kComment && t.kind != TokenKind::kCommentBefore) continue;
@@ -168,13 +168,15 @@ int64_t GameWriter::file_id(std::string_view path) {
 }
 
 uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
-                              std::string_view signature) {
+                              std::string_view signature, std::string_view annotations) {
   check_usable();
   const uint32_t id = next_game_id();
   if (header.id != 0 && header.id != id)
     throw std::invalid_argument("GameWriter::add_game: header.id " + std::to_string(header.id) +
                                 " but the next game id is " + std::to_string(id));
-  const RecordView view = RecordView::parse(record);  // throws CorruptRecord
+  const RecordView view = RecordView::parse(record, annotations);  // throws CorruptRecord
+  if (view.has_annotations() && annotations.empty())
+    throw CorruptRecord("game record has the annotations flag but no annotation record");
   const uint32_t plies = view.main_line_size();
   if (header.plies != plies)
     throw std::invalid_argument("GameWriter::add_game: header.plies " +
@@ -185,6 +187,9 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     begin_sql();
     if (!txn_->put(store_->games(), lmdb::integer_key(id), record, lmdb::kPutAppend))
       throw Error("GameWriter: game " + std::to_string(id) + " already in games.mdb");
+    if (!annotations.empty() &&
+        !txn_->put(store_->annotations(), lmdb::integer_key(id), annotations, lmdb::kPutAppend))
+      throw Error("GameWriter: game " + std::to_string(id) + " already has annotations");
     if (!signature.empty() &&
         !txn_->put(store_->signatures(), lmdb::integer_key(id), signature, lmdb::kPutAppend))
       throw Error("GameWriter: game " + std::to_string(id) + " already has a signature");
