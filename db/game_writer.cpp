@@ -60,7 +60,8 @@ sqlite::Connection open_headers(const std::filesystem::path& file) {
   return sql;
 }
 
-/// games.flags of a record: bit 0 comments, bit 1 NAGs, bit 2 variations; and the text of
+/// games.flags of a record: bit 0 comments, bit 1 NAGs, bit 2 variations, bit 3 typed
+/// clocks, bit 4 typed evaluations (issue 23); and the text of
 /// its comments for the comment index (schema.h), each without its [%cmd ...] commands
 /// (clock times, evaluations), separated by U+001F, blank ones left out.
 uint32_t game_data(const RecordView& view, std::string& comments) {
@@ -70,7 +71,10 @@ uint32_t game_data(const RecordView& view, std::string& comments) {
   for (const Token& t : view.tokens()) {
     if (t.kind == TokenKind::kNag) flags |= 2;
     if (t.kind != TokenKind::kComment && t.kind != TokenKind::kCommentBefore) continue;
-    flags |= 1;
+    if (t.annotation.bits & (kAnnClock | kAnnEmt)) flags |= 8;
+    if (t.annotation.bits & kAnnEval) flags |= 16;
+    flags |= 1;  // a clock comment is a comment too, as before issue 23
+    if (t.annotation.bits && !(t.annotation.bits & kAnnRest)) continue;  // no text to index
     std::string text;
     std::string_view c = t.comment;
     while (!c.empty()) {

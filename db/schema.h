@@ -45,7 +45,8 @@
 //                                rebuilt after every import of games or of a player list)
 //   tags(game_id, seq, name, value)  other tags in file order (WITHOUT ROWID, clustered
 //                                    by game)
-//   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B)
+//   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B),
+//                    bit 3 typed clocks, bit 4 typed evaluations (issue 23)
 //   comment_text(rowid = game id, text)  FTS5 (trigram tokenizer, detail=none: LIKE '%abc%'
 //                                    lookups) over the comments of a
 //                                    game, separated by U+001F, without [%cmd ...] commands;

@@ -206,6 +206,12 @@ void GameBuilder::tag(std::string_view name, std::string_view value) {
 
 void GameBuilder::begin_movetext() {
   db::GameHeader& h = out_->header;
+  // lichess and other servers: [UTCDate] is the game's date when [Date] says nothing (the
+  // UTCDate tag itself is kept among the other tags; issue 23)
+  if (h.date.empty() || h.date == "????.??.??") {
+    for (const auto& [name, value] : h.other_tags)
+      if (name == "UTCDate" && !value.empty()) h.date = value;
+  }
   std::string_view variant = h.variant;
   if (variant.empty() || iequals(variant, "standard") || iequals(variant, "normal") ||
       iequals(variant, "from position")) {  // lichess: standard chess from a set-up FEN
