@@ -76,7 +76,7 @@ uint32_t game_data(const RecordView& view, std::string& comments) {
     flags |= 1;  // a clock comment is a comment too, as before issue 23
     if (t.annotation.bits && !(t.annotation.bits & kAnnRest)) continue;  // no text to index
     std::string text;
-    std::string_view c = t.comment;
+    std::string_view c = t.annotation.bits ? t.annotation.rest : t.comment;
     while (!c.empty()) {
       const size_t open = c.find("[%");
       text.append(c.substr(0, open));

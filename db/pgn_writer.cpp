@@ -45,21 +45,22 @@ class MovetextWriter {
 
   /// A comment `{...}`, wrapped at blanks like the rest of the movetext (PGN export format
   /// keeps lines short); inner line breaks become blanks. `padded`: a blank inside each
-  /// brace, as lichess writes its clock and evaluation comments (`{ [%clk 0:00:30] }`).
+  /// brace and no line break inside, as lichess writes its clock and evaluation comments
+  /// (`{ [%clk 0:00:30] }`).
   void comment(std::string_view text, bool padded = false) {
-    if (padded) {
-      token("{");
+    if (padded) {  // one unbroken token, as lichess writes it
+      std::string whole = "{";
       std::string word;
       for (char ch : text) {
         if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
-          if (!word.empty()) token(word);
+          if (!word.empty()) whole += ' ' + word;
           word.clear();
         } else {
           word += ch;
         }
       }
-      if (!word.empty()) token(word);
-      token("}");
+      if (!word.empty()) whole += ' ' + word;
+      token(whole + " }");
       return;
     }
     std::string word = "{";

@@ -217,7 +217,8 @@ CommentOutcome read_ply_annotation(std::string_view text, const AnnotationFilter
     out.rest = before.empty() ? after : before;
   }
   out.bits = bits;
-  std::string rebuilt;
+  thread_local std::string rebuilt;
+  rebuilt.clear();
   db::append_annotation_text(out, rebuilt);
   if (!same_words(rebuilt, text)) {
     out = db::PlyAnnotation();
