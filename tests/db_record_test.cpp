@@ -178,7 +178,8 @@ TEST(RecordBuilderTest, Chess960FlagWithAndWithoutFen) {
   EXPECT_TRUE(plain.start_fen().empty());
 
   const std::string fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
-  RecordView view = parse(build_annotated(b, fen, true));
+  const Built built = build_annotated(b, fen, true);
+  RecordView view = parse(built);
   EXPECT_TRUE(view.chess960());
   EXPECT_EQ(view.start_fen(), fen);
 }
