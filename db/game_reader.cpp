@@ -111,14 +111,15 @@ void GameReader::annotations(uint32_t id, std::string_view& bytes) const {
 bool GameReader::record_view(uint32_t id, RecordView& out, bool with_annotations) const {
   std::string_view bytes;
   if (!record(id, bytes)) return false;
-  std::string_view notes;
-  if (with_annotations && !bytes.empty() && (uint8_t(bytes[0]) & kHasAnnotations)) {
-    annotations(id, notes);
-    if (notes.empty())
-      throw CorruptRecord("game " + std::to_string(id) + " has no annotation record", id);
-  }
   try {
-    out = RecordView::parse(bytes, notes);
+    out = RecordView::parse(bytes);  // the move record first: its faults are named as such
+    if (with_annotations && out.has_annotations()) {
+      std::string_view notes;
+      annotations(id, notes);
+      if (notes.empty())
+        throw CorruptRecord("corrupt annotation record: the game has the flag but no record");
+      out = RecordView::parse(bytes, notes);
+    }
   } catch (const CorruptRecord& e) {
     throw e.with_game(id);
   }

@@ -179,13 +179,13 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     throw std::invalid_argument("GameWriter::add_game: header.id " + std::to_string(header.id) +
                                 " but the next game id is " + std::to_string(id));
   const RecordView view = RecordView::parse(record, annotations);  // throws CorruptRecord
-  if (view.has_annotations() && annotations.empty())
-    throw CorruptRecord("game record has the annotations flag but no annotation record");
   const uint32_t plies = view.main_line_size();
   if (header.plies != plies)
     throw std::invalid_argument("GameWriter::add_game: header.plies " +
                                 std::to_string(header.plies) + " but the record has " +
                                 std::to_string(plies) + " main-line moves");
+  if (view.has_annotations() && annotations.empty())
+    throw CorruptRecord("game record has the annotations flag but no annotation record");
   try {
     if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
     begin_sql();
