@@ -68,7 +68,9 @@ int run_export(const std::vector<std::string>& args) {
   while (scan.next(game_id, bytes)) {
     reader.read_header(game_id, header);
     text.clear();
-    db::write_pgn(header, db::RecordView::parse(bytes), text);
+    std::string_view notes;
+    if (!bytes.empty() && (uint8_t(bytes[0]) & db::kHasAnnotations)) reader.annotations(game_id, notes);
+    db::write_pgn(header, db::RecordView::parse(bytes, notes), text);
     out.write(text.data(), std::streamsize(text.size()));
     ++written;
   }

@@ -34,6 +34,22 @@ void print_summary(const import::ImportSummary& s, size_t files) {
     std::printf("  position index: %s games added in %.2f s (%s entries)\n",
                 with_commas(s.positions.added).c_str(), s.positions.seconds,
                 with_commas(s.positions.entries).c_str());
+  const import::AnnotationCounts& a = s.annotations;
+  if (a.clocks || a.evals)
+    std::printf("  clocks %s (%s games), evaluations %s (%s games)\n",
+                with_commas(a.clocks).c_str(), with_commas(s.games_with_clocks).c_str(),
+                with_commas(a.evals).c_str(), with_commas(s.games_with_evals).c_str());
+  std::string dropped;
+  auto drop = [&](uint64_t n, const char* what) {
+    if (!n) return;
+    dropped += (dropped.empty() ? "" : ", ") + with_commas(n) + " " + what;
+  };
+  drop(a.dropped_comments, "comments");
+  drop(a.dropped_clocks, "clocks");
+  drop(a.dropped_evals, "evaluations");
+  drop(a.dropped_variations, "variations");
+  drop(a.dropped_nags, "NAGs");
+  if (!dropped.empty()) std::printf("  dropped: %s\n", dropped.c_str());
   for (const auto& [reason, count] : s.reasons)
     std::printf("  rejected: %s x %s\n", with_commas(count).c_str(), reason.c_str());
   for (const auto& [reason, count] : s.repairs)
@@ -60,7 +76,12 @@ int run_import(const std::vector<std::string>& args) {
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "file", po::value(&files)->required(), "PGN files (plain, .gz, .zst)")(
       "workers", po::value(&workers)->default_value(0), "parsing threads (0 = all cores)")(
-      "quiet,q", "no progress display");
+      "quiet,q", "no progress display")(
+      "no-comments", "drop comments (with their clocks and evaluations)")(
+      "no-clocks", "drop [%clk] and [%emt] clock times")(
+      "no-evals", "drop [%eval] engine evaluations")(
+      "no-variations", "drop variations")(
+      "no-nags", "drop NAGs ($1, !?, ...)");
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
@@ -73,6 +94,11 @@ int run_import(const std::vector<std::string>& args) {
   db::Database database = db::Database::create_or_open(db_dir);
   import::ImportOptions opts;
   opts.workers = workers;
+  opts.filter.comments = !vm.count("no-comments");
+  opts.filter.clocks = !vm.count("no-clocks");
+  opts.filter.evals = !vm.count("no-evals");
+  opts.filter.variations = !vm.count("no-variations");
+  opts.filter.nags = !vm.count("no-nags");
   opts.cancel = &g_cancel;
   g_cancel = false;
   auto previous = std::signal(SIGINT, on_sigint);

@@ -68,6 +68,13 @@ int run_info(const std::vector<std::string>& args) {
               human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(),
               human_bytes(info.headers_bytes).c_str(),
               postings_bytes ? human_bytes(postings_bytes).c_str() : "missing: cqldb reindex --postings-only");
+  if (info.games_with_clocks || info.games_with_evals || info.annotation_bytes)
+    std::printf("annotations:     %s games with clocks, %s with evaluations (moves %s, "
+                "annotations %s in games.mdb)\n",
+                with_commas(info.games_with_clocks).c_str(),
+                with_commas(info.games_with_evals).c_str(),
+                human_bytes(info.move_record_bytes).c_str(),
+                human_bytes(info.annotation_bytes).c_str());
   std::printf("bytes per game:  %.1f\n",
               info.games ? info.bytes_per_game + double(postings_bytes) / double(info.games) : 0.0);
   // Opening checked the signature version; a posting index of another version is ignored.

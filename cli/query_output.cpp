@@ -145,7 +145,40 @@ void write_table(std::ostream& out, db::GameReader& reader,
   }
 }
 
-void write_json_line(std::ostream& out, const db::GameHeader& h, const eval::GameMatch& m) {
+/// The per-ply clocks and evaluations of a game in lichess's JSON shape (its game export
+/// API): `"clocks":[centiseconds or null per main-line ply]` and `"analysis":[{"eval":cp} or
+/// {"mate":n} or {} per ply]`, each only when some ply has one (issue 23).
+void write_json_annotations(std::ostream& out, const db::RecordView& record) {
+  std::vector<db::PlyAnnotation> plies;
+  record.ply_annotations(plies);
+  bool clocks = false, evals = false;
+  for (const db::PlyAnnotation& a : plies) {
+    clocks |= a.has_clock();
+    evals |= a.has_eval();
+  }
+  if (clocks) {
+    out << ",\"clocks\":[";
+    for (size_t i = 0; i < plies.size(); ++i) {
+      out << (i ? "," : "");
+      if (plies[i].has_clock()) out << uint64_t(plies[i].clock) * 10;
+      else out << "null";
+    }
+    out << ']';
+  }
+  if (evals) {
+    out << ",\"analysis\":[";
+    for (size_t i = 0; i < plies.size(); ++i) {
+      const db::PlyAnnotation& a = plies[i];
+      out << (i ? "," : "");
+      if (!a.has_eval()) out << "{}";
+      else out << (a.eval.mate ? "{\"mate\":" : "{\"eval\":") << a.eval.value << '}';
+    }
+    out << ']';
+  }
+}
+
+void write_json_line(std::ostream& out, const db::GameHeader& h, const eval::GameMatch& m,
+                     const db::RecordView* record) {
   out << "{\"id\":" << m.id << ",\"file\":" << json_string(h.source_file)
       << ",\"ordinal\":" << h.ordinal << ",\"white\":" << json_string(h.white)
       << ",\"black\":" << json_string(h.black) << ",\"event\":" << json_string(h.event)
@@ -156,7 +189,18 @@ void write_json_line(std::ostream& out, const db::GameHeader& h, const eval::Gam
   auto elo = [](int e) { return e ? std::to_string(e) : std::string("null"); };
   out << ",\"white_elo\":" << elo(h.white_elo) << ",\"black_elo\":" << elo(h.black_elo)
       << ",\"eco\":" << json_string(o.eco) << ",\"opening\":" << json_string(o.opening)
-      << ",\"game_plies\":" << h.plies << ",\"plies\":[";
+      << ",\"game_plies\":" << h.plies;
+  // issue 23: the time control tag (null when none), clocks and evaluations when present
+  std::string_view time_control;
+  bool has_time_control = false;
+  for (const auto& [name, value] : h.other_tags)
+    if (name == "TimeControl") {
+      time_control = value;
+      has_time_control = true;
+    }
+  out << ",\"time_control\":" << (has_time_control ? json_string(time_control) : "null");
+  if (record) write_json_annotations(out, *record);
+  out << ",\"plies\":[";
   // main-line plies as numbers, variation positions as ply paths ([31,1,2]), merged in the
   // order of the main-line ply (a main-line ply before the variations leaving there)
   size_t i = 0, j = 0;
@@ -239,16 +283,21 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reade
     if (!reader.read_header(m.id, header))
       throw std::out_of_range("no game " + std::to_string(m.id));
     if (format == OutputFormat::kJsonl) {
-      write_json_line(out, header, m);
+      db::RecordView record;
+      std::string_view bytes;
+      const bool annotated = reader.record(m.id, bytes) && !bytes.empty() &&
+                             (uint8_t(bytes[0]) & db::kHasAnnotations) &&
+                             reader.record_view(m.id, record);
+      write_json_line(out, header, m, annotated && record.has_typed() ? &record : nullptr);
       continue;
     }
-    std::string_view bytes;
-    if (!reader.record(m.id, bytes)) throw std::out_of_range("no game " + std::to_string(m.id));
+    db::RecordView record;
+    if (!reader.record_view(m.id, record)) throw std::out_of_range("no game " + std::to_string(m.id));
     db::PgnWriteOptions options;
     options.match_plies = m.plies;
     options.match_variation_plies = m.variation_plies;
     text.clear();
-    db::write_pgn(header, db::RecordView::parse(bytes), text, options);
+    db::write_pgn(header, record, text, options);
     out.write(text.data(), std::streamsize(text.size()));
   }
 }

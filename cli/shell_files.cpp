@@ -32,8 +32,8 @@ CommandStatus shell_export(ShellState& state, const CommandInput& input) {
     std::string text;
     for (uint32_t id : ids) {
       if (state.cancel()) break;
-      std::string_view bytes;
-      if (!reader.read_header(id, header) || !reader.record(id, bytes))
+      db::RecordView record;
+      if (!reader.read_header(id, header) || !reader.record_view(id, record))
         throw std::out_of_range("no game " + std::to_string(id));
       db::PgnWriteOptions options;
       if (const eval::GameMatch* m = state.find_match(id)) {
@@ -41,7 +41,7 @@ CommandStatus shell_export(ShellState& state, const CommandInput& input) {
         options.match_variation_plies = m->variation_plies;
       }
       text.clear();
-      db::write_pgn(header, db::RecordView::parse(bytes), text, options);
+      db::write_pgn(header, record, text, options);
       file.write(text.data(), std::streamsize(text.size()));
       ++written;
     }

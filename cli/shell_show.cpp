@@ -39,12 +39,25 @@ struct MoveWord {
   size_t width;
 };
 
+/// The clock and evaluation of a ply as `show` prints them: "{0:02:58 0.17}", "" if none.
+std::string typed_note(const db::PlyAnnotation& a) {
+  if (!(a.bits & (db::kAnnClock | db::kAnnEval))) return {};
+  std::string text = "{";
+  if (a.has_clock()) db::append_clock(a.clock, a.bits & db::kAnnTenths, text);
+  if (a.has_eval()) {
+    if (a.has_clock()) text += ' ';
+    db::append_evaluation(a.eval, false, text);
+  }
+  return text + "}";
+}
+
 /// The main line replayed: the printed words and the position at the diagram ply.
 struct Replay {
   std::vector<MoveWord> words;                  ///< "1. e4", "e5", "2. [Qh5]"...
   chess::Position at_ply;                       ///< the position after `ply` plies
   chess::Move last_move = chess::Move::none();  ///< the move that led to it (none: start)
   std::string last_move_text;                   ///< "12... Qxh2#"
+  std::string at_ply_note;                      ///< clock/evaluation after that move, or ""
 };
 
 /// Replays the main line of `record`, marking the moves that lead to the positions in
@@ -57,6 +70,8 @@ Replay replay_main_line(const db::RecordView& record, const std::vector<uint32_t
   auto matched = [&](uint32_t ply) { return std::binary_search(plies.begin(), plies.end(), ply); };
   if (matched(0)) r.words.push_back({"[start]", 7});
   r.at_ply = pos;
+  std::vector<db::PlyAnnotation> notes;
+  record.ply_annotations(notes);
   for (uint32_t i = 0; i < record.main_line_size(); ++i) {
     const chess::Move m = record.main_move(i);
     const bool white = pos.side_to_move() == chess::WHITE;
@@ -74,11 +89,17 @@ Replay replay_main_line(const db::RecordView& record, const std::vector<uint32_t
     } else {
       w.text += san;
     }
+    const std::string note = typed_note(notes[i]);
+    if (!note.empty()) {
+      w.text += ' ' + note;
+      w.width += 1 + note.size();
+    }
     r.words.push_back(std::move(w));
     if (i + 1 == diagram_ply) {
       r.at_ply = pos;
       r.last_move = m;
       r.last_move_text = number + " " + san;
+      r.at_ply_note = note;
     }
   }
   return r;
@@ -167,9 +188,8 @@ CommandStatus shell_show(ShellState& state, const CommandInput& input) {
 
   db::GameReader reader = state.database().reader();  // closed when the command ends
   const db::GameHeader h = reader.header(id);
-  std::string_view bytes;
-  if (!reader.record(id, bytes)) throw std::out_of_range("no game " + std::to_string(id));
-  const db::RecordView record = db::RecordView::parse(bytes);
+  db::RecordView record;
+  if (!reader.record_view(id, record)) throw std::out_of_range("no game " + std::to_string(id));
   const uint32_t length = record.main_line_size();
   uint32_t diagram_ply = plies.empty() ? length : plies.front();
   if (ply_arg) {
@@ -186,11 +206,13 @@ CommandStatus shell_show(ShellState& state, const CommandInput& input) {
   Replay replay = replay_main_line(record, plies, diagram_ply, ansi);
   replay.words.push_back({h.result, h.result.size()});
   write_wrapped(out, replay.words, 78);
-  if (record.has_variations() || record.has_comments())
-    out << "(main line only; `export` writes the variations and comments)\n";
+  if (record.has_variations() || record.has_annotations())
+    out << "(main line only, {clock evaluation} after a move; `export` writes the variations "
+           "and comments)\n";
 
   out << '\n' << (diagram_ply == 0 ? "Start position" : "After " + replay.last_move_text);
   if (diagram_ply) out << " (ply " << diagram_ply << ")";
+  if (!replay.at_ply_note.empty()) out << " " << replay.at_ply_note;
   out << ", " << (replay.at_ply.side_to_move() == chess::WHITE ? "White" : "Black") << " to move"
       << (std::binary_search(plies.begin(), plies.end(), diagram_ply) ? ", a matched position" : "")
       << ":\n";

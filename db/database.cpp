@@ -128,7 +128,9 @@ DatabaseInfo Database::info() {
                            "(SELECT count(*) FROM import_log WHERE kind = 'warning'), "
                            "(SELECT count(*) FROM files), "
                            "(SELECT value FROM meta WHERE key = ?2), "
-                           "(SELECT value FROM meta WHERE key = ?3)");
+                           "(SELECT value FROM meta WHERE key = ?3), "
+                           "(SELECT count(*) FROM games WHERE (flags & 8) != 0), "
+                           "(SELECT count(*) FROM games WHERE (flags & 16) != 0)");
   counts.bind(1, schema::kMetaCommittedGames);
   counts.bind(2, schema::kMetaFormatVersion);
   counts.bind(3, schema::kMetaRecordFormatVersion);
@@ -139,7 +141,14 @@ DatabaseInfo Database::info() {
   info.files = uint64_t(counts.column_int64(3));
   info.format_version = uint32_t(counts.column_int64(4));
   info.record_format_version = uint32_t(counts.column_int64(5));
+  info.games_with_clocks = uint64_t(counts.column_int64(6));
+  info.games_with_evals = uint64_t(counts.column_int64(7));
   counts.reset();
+  {
+    lmdb::Txn txn = lmdb::Txn::begin_read(store_->env());
+    info.move_record_bytes = txn.page_bytes(store_->games());
+    info.annotation_bytes = txn.page_bytes(store_->annotations());
+  }
 
   const uint64_t records = store_->record_entries();
   info.uncommitted_records = records > info.games ? records - info.games : 0;

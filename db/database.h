@@ -25,6 +25,10 @@ struct DatabaseInfo {
   double bytes_per_game = 0;           ///< (games_bytes + headers_bytes) / games; 0 if empty
   uint32_t format_version = 0;         ///< schema::kFormatVersion of the files
   uint32_t record_format_version = 0;  ///< kRecordFormatVersion of the records
+  uint64_t games_with_clocks = 0;      ///< games with typed clock times (issue 23)
+  uint64_t games_with_evals = 0;       ///< games with typed engine evaluations
+  uint64_t move_record_bytes = 0;      ///< pages of the "games" sub-db (move records), bytes
+  uint64_t annotation_bytes = 0;       ///< pages of the "annotations" sub-db, bytes
 };
 
 /// An open database directory. Move-only. Open each directory at most once per process at

@@ -98,11 +98,28 @@ bool GameReader::record(uint32_t id, std::string_view& bytes) const {
   return true;
 }
 
-bool GameReader::record_view(uint32_t id, RecordView& out) const {
+void GameReader::annotations(uint32_t id, std::string_view& bytes) const {
+  bytes = {};
+  if (id == 0 || id > count_) return;
+  try {
+    if (!txn_->get(store_->annotations(), lmdb::integer_key(id), bytes)) bytes = {};
+  } catch (const LmdbError& e) {
+    unreadable(id, "annotations", e);
+  }
+}
+
+bool GameReader::record_view(uint32_t id, RecordView& out, bool with_annotations) const {
   std::string_view bytes;
   if (!record(id, bytes)) return false;
   try {
-    out = RecordView::parse(bytes);
+    out = RecordView::parse(bytes);  // the move record first: its faults are named as such
+    if (with_annotations && out.has_annotations()) {
+      std::string_view notes;
+      annotations(id, notes);
+      if (notes.empty())
+        throw CorruptRecord("corrupt annotation record: the game has the flag but no record");
+      out = RecordView::parse(bytes, notes);
+    }
   } catch (const CorruptRecord& e) {
     throw e.with_game(id);
   }

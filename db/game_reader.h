@@ -57,10 +57,15 @@ class GameReader {
   /// page error LMDB refuses every further read of the snapshot: refresh() before going on
   /// (records <= game_count() stay the same, so a query skips the game and continues).
   bool record(uint32_t id, std::string_view& bytes) const;
+  /// Sets `bytes` to the annotation record of game `id` (empty when it has none; view valid
+  /// until refresh()/destruction). Only export, `show`, jsonl and `check` need it: replay
+  /// reads the move record alone. Throws CorruptRecord with the id for an unreadable page.
+  void annotations(uint32_t id, std::string_view& bytes) const;
   /// Reads and validates the record of game `id` into `out` (RecordView::parse; view valid
-  /// until refresh()/destruction). False when `id` is not in the snapshot. Throws
-  /// CorruptRecord with the game's id for a missing, unreadable or malformed record.
-  bool record_view(uint32_t id, RecordView& out) const;
+  /// until refresh()/destruction), with its annotations when `with_annotations`. False when
+  /// `id` is not in the snapshot. Throws CorruptRecord with the game's id for a missing,
+  /// unreadable or malformed record.
+  bool record_view(uint32_t id, RecordView& out, bool with_annotations = true) const;
   /// Copies the record of game `id` into `out`; false when `id` is not in the snapshot.
   bool read_record(uint32_t id, std::string& out) const;
   /// Fills `out` with the header of game `id` (reusing its strings); false when `id` is

@@ -71,6 +71,11 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
       throw FormatError(what + " has no signatures table; add it with `cqldb reindex --db " +
                         dir.string() + "`");
     store->signatures_ = *signatures;
+    auto annotations = txn.open_dbi(schema::kAnnotationsDbi, lmdb::kDbiIntegerKey);
+    if (!annotations)
+      throw FormatError(what + " has no annotations table: import the PGN files again into a "
+                        "new database");
+    store->annotations_ = *annotations;
     txn.commit();  // keeps the sub-db handles (aborting would close them)
     return store;
   }
@@ -91,6 +96,8 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
   // checks above threw otherwise, and the transaction then aborts).
   store->signatures_ =
       *txn.open_dbi(schema::kSignaturesDbi, lmdb::kDbiCreate | lmdb::kDbiIntegerKey);
+  store->annotations_ =
+      *txn.open_dbi(schema::kAnnotationsDbi, lmdb::kDbiCreate | lmdb::kDbiIntegerKey);
   txn.commit();
   return store;
 }

@@ -10,8 +10,8 @@
 
 namespace db {
 
-/// The open LMDB environment of a database directory and its "games", "signatures" and
-/// "meta" sub-databases (layout in schema.h). Held through std::shared_ptr so that readers
+/// The open LMDB environment of a database directory and its "games", "annotations",
+/// "signatures" and "meta" sub-databases (layout in schema.h). Held through std::shared_ptr so that readers
 /// and writers keep it open even if the Database object is moved or destroyed first; still,
 /// open a directory only once per process (an LMDB rule).
 class GameStore {
@@ -38,6 +38,9 @@ class GameStore {
   lmdb::Dbi games() const { return games_; }
   /// Sub-database of signatures: key = game id (uint32, MDB_INTEGERKEY).
   lmdb::Dbi signatures() const { return signatures_; }
+  /// Sub-database of annotation records: key = game id (uint32, MDB_INTEGERKEY); only games
+  /// whose move record has kHasAnnotations have an entry.
+  lmdb::Dbi annotations() const { return annotations_; }
   /// Sub-database of meta data (format versions).
   lmdb::Dbi meta() const { return meta_; }
   /// True when opened for a reindex and the stored layout or signature format version is
@@ -59,6 +62,7 @@ class GameStore {
   lmdb::Dbi games_;                   // "games" sub-db
   lmdb::Dbi signatures_;              // "signatures" sub-db
   lmdb::Dbi meta_;                    // "meta" sub-db
+  lmdb::Dbi annotations_;             // "annotations" sub-db
   bool signatures_outdated_ = false;  // see signatures_outdated()
 };
 

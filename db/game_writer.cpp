@@ -24,7 +24,7 @@ FileLock lock_writer(const GameStore& store) {
 void delete_uncommitted_records(GameStore& store, uint32_t committed) {
   lmdb::Txn txn = lmdb::Txn::begin_write(store.env());
   bool deleted = false;
-  for (lmdb::Dbi dbi : {store.games(), store.signatures()}) {
+  for (lmdb::Dbi dbi : {store.games(), store.signatures(), store.annotations()}) {
     lmdb::Cursor cursor(txn, dbi);
     const uint32_t first = committed + 1;
     std::string_view key, value;
@@ -60,19 +60,23 @@ sqlite::Connection open_headers(const std::filesystem::path& file) {
   return sql;
 }
 
-/// games.flags of a record: bit 0 comments, bit 1 NAGs, bit 2 variations; and the text of
+/// games.flags of a record: bit 0 comments, bit 1 NAGs, bit 2 variations, bit 3 typed
+/// clocks, bit 4 typed evaluations (issue 23); and the text of
 /// its comments for the comment index (schema.h), each without its [%cmd ...] commands
 /// (clock times, evaluations), separated by U+001F, blank ones left out.
 uint32_t game_data(const RecordView& view, std::string& comments) {
   uint32_t flags = view.has_variations() ? 4 : 0;
   comments.clear();
-  if (!view.has_comments()) return flags;
+  if (!view.has_annotations()) return flags;
   for (const Token& t : view.tokens()) {
     if (t.kind == TokenKind::kNag) flags |= 2;
     if (t.kind != TokenKind::kComment && t.kind != TokenKind::kCommentBefore) continue;
-    flags |= 1;
+    if (t.annotation.bits & (kAnnClock | kAnnEmt)) flags |= 8;
+    if (t.annotation.bits & kAnnEval) flags |= 16;
+    flags |= 1;  // a clock comment is a comment too, as before issue 23
+    if (t.annotation.bits && !(t.annotation.bits & kAnnRest)) continue;  // no text to index
     std::string text;
-    std::string_view c = t.comment;
+    std::string_view c = t.annotation.bits ? t.annotation.rest : t.comment;
     while (!c.empty()) {
       const size_t open = c.find("[%");
       text.append(c.substr(0, open));
@@ -168,23 +172,28 @@ int64_t GameWriter::file_id(std::string_view path) {
 }
 
 uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
-                              std::string_view signature) {
+                              std::string_view signature, std::string_view annotations) {
   check_usable();
   const uint32_t id = next_game_id();
   if (header.id != 0 && header.id != id)
     throw std::invalid_argument("GameWriter::add_game: header.id " + std::to_string(header.id) +
                                 " but the next game id is " + std::to_string(id));
-  const RecordView view = RecordView::parse(record);  // throws CorruptRecord
+  const RecordView view = RecordView::parse(record, annotations);  // throws CorruptRecord
   const uint32_t plies = view.main_line_size();
   if (header.plies != plies)
     throw std::invalid_argument("GameWriter::add_game: header.plies " +
                                 std::to_string(header.plies) + " but the record has " +
                                 std::to_string(plies) + " main-line moves");
+  if (view.has_annotations() && annotations.empty())
+    throw CorruptRecord("game record has the annotations flag but no annotation record");
   try {
     if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
     begin_sql();
     if (!txn_->put(store_->games(), lmdb::integer_key(id), record, lmdb::kPutAppend))
       throw Error("GameWriter: game " + std::to_string(id) + " already in games.mdb");
+    if (!annotations.empty() &&
+        !txn_->put(store_->annotations(), lmdb::integer_key(id), annotations, lmdb::kPutAppend))
+      throw Error("GameWriter: game " + std::to_string(id) + " already has annotations");
     if (!signature.empty() &&
         !txn_->put(store_->signatures(), lmdb::integer_key(id), signature, lmdb::kPutAppend))
       throw Error("GameWriter: game " + std::to_string(id) + " already has a signature");

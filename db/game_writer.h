@@ -68,8 +68,10 @@ class GameWriter {
   /// here), stored under the same id in the same LMDB transaction as the record. Empty =
   /// none: the game then has no signature until a reindex, and the planner must keep it as
   /// a candidate. The importer always passes one.
+  /// `annotations` is the game's annotation record (RecordBuilder::annotations(); empty =
+  /// none), stored in the "annotations" sub-db and validated with the record.
   uint32_t add_game(const GameHeader& header, std::string_view record,
-                    std::string_view signature = {});
+                    std::string_view signature = {}, std::string_view annotations = {});
   /// Replaces the signature of the committed game `id` (1..committed_games()) in the open
   /// batch; an empty `signature` deletes it. Only LMDB is written: commit() then commits
   /// no SQLite transaction. Throws std::out_of_range for an id that is not committed.

@@ -130,4 +130,11 @@ uint64_t Txn::entries(Dbi dbi) const {
   return stat.ms_entries;
 }
 
+uint64_t Txn::page_bytes(Dbi dbi) const {
+  assert(active());
+  MDB_stat stat;
+  if (int rc = mdb_stat(txn_, dbi.handle, &stat); rc != 0) throw LmdbError("mdb_stat", rc);
+  return uint64_t(stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages) * stat.ms_psize;
+}
+
 }  // namespace db::lmdb

@@ -77,6 +77,8 @@ class Txn {
   bool del(Dbi dbi, std::string_view key);
   /// Number of entries in the sub-database.
   uint64_t entries(Dbi dbi) const;
+  /// Bytes of the pages (branch, leaf, overflow) the sub-database uses.
+  uint64_t page_bytes(Dbi dbi) const;
 
   /// True between begin and commit/abort (and not while reset).
   bool active() const { return txn_ != nullptr && !reset_; }

@@ -44,8 +44,25 @@ class MovetextWriter {
   }
 
   /// A comment `{...}`, wrapped at blanks like the rest of the movetext (PGN export format
-  /// keeps lines short); inner line breaks become blanks.
-  void comment(std::string_view text) {
+  /// keeps lines short); inner line breaks become blanks. `padded`: a blank inside each
+  /// brace and no line break inside, as lichess writes its clock and evaluation comments
+  /// (`{ [%clk 0:00:30] }`).
+  void comment(std::string_view text, bool padded = false) {
+    if (padded) {  // one unbroken token, as lichess writes it
+      std::string whole = "{";
+      std::string word;
+      for (char ch : text) {
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
+          if (!word.empty()) whole += ' ' + word;
+          word.clear();
+        } else {
+          word += ch;
+        }
+      }
+      if (!word.empty()) whole += ' ' + word;
+      token(whole + " }");
+      return;
+    }
     std::string word = "{";
     bool opening = true;  // `word` is still the opening brace with no text after it
     auto flush = [&](bool last) {
@@ -206,7 +223,7 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         break;
       case TokenKind::kComment:
       case TokenKind::kCommentBefore:
-        w.comment(t.comment);
+        w.comment(t.comment, t.annotation.bits != 0);
         lines.back().need_number = true;
         break;
       case TokenKind::kNag:

@@ -8,15 +8,20 @@ namespace db {
 
 void RecordBuilder::reset() {
   main_.clear();
-  tokens_.clear();
+  stream_.clear();
   fen_.clear();
+  notes_.clear();
+  typed_text_.clear();
+  typed_.clear();
   main_moves_ = 0;
+  stream_tokens_ = 0;
+  note_anchor_ = 0;
+  typed_anchor_ = UINT32_MAX;
   depth_ = 0;
   line_has_move_ = false;
-  tokens_active_ = false;
   chess960_ = false;
   has_variations_ = false;
-  has_comments_ = false;
+  note_here_ = false;
 }
 
 void RecordBuilder::set_start_fen(std::string_view fen, bool chess960) {
@@ -26,10 +31,16 @@ void RecordBuilder::set_start_fen(std::string_view fen, bool chess960) {
   chess960_ = chess960;
 }
 
-void RecordBuilder::start_tokens() {
-  if (tokens_active_) return;
-  tokens_.assign(main_);
-  tokens_active_ = true;
+void RecordBuilder::start_stream() {
+  if (has_variations_) return;
+  stream_.assign(main_);
+  has_variations_ = true;
+}
+
+void RecordBuilder::put_note(uint32_t kind) {
+  codec::put_varint(notes_, (stream_tokens_ - note_anchor_) << 2 | kind);
+  note_anchor_ = stream_tokens_;
+  note_here_ = true;
 }
 
 void RecordBuilder::add_move(chess::Move move) {
@@ -39,40 +50,66 @@ void RecordBuilder::add_move(chess::Move move) {
     codec::put_u16(main_, move.raw());
     ++main_moves_;
   }
-  if (tokens_active_) codec::put_u16(tokens_, move.raw());
+  if (has_variations_) codec::put_u16(stream_, move.raw());
+  ++stream_tokens_;
+  note_here_ = false;
+  if (depth_ == 0) typed_anchor_ = stream_tokens_;
   line_has_move_ = true;
 }
 
 void RecordBuilder::add_nag(uint8_t nag) {
-  start_tokens();
-  codec::put_u16(tokens_, marker::kNag);
-  tokens_.push_back(char(nag));
-  has_comments_ = true;
+  put_note(note::kNag);
+  notes_.push_back(char(nag));
 }
 
 void RecordBuilder::add_comment(std::string_view text) {
   if (text.size() > UINT32_MAX)
     throw std::invalid_argument("RecordBuilder::add_comment: comment longer than 4 GiB");
-  start_tokens();
-  codec::put_u16(tokens_, line_has_move_ ? marker::kComment : marker::kCommentBefore);
-  codec::put_varint(tokens_, uint32_t(text.size()));
-  tokens_.append(text);
-  has_comments_ = true;
+  put_note(note::kComment);
+  codec::put_varint(notes_, uint32_t(text.size()));
+  notes_.append(text);
+}
+
+bool RecordBuilder::can_add_typed() const {
+  return depth_ == 0 && main_moves_ > 0 && typed_anchor_ == stream_tokens_ &&
+         (typed_.empty() || typed_.back().ply + 1 < main_moves_);
+}
+
+void RecordBuilder::add_typed_comment(const PlyAnnotation& a) {
+  if (!can_add_typed())
+    throw std::invalid_argument("RecordBuilder::add_typed_comment: not right after a main-line move");
+  if ((a.bits & (kAnnClock | kAnnEval | kAnnEmt)) == 0 || (a.bits & ~uint32_t(kAnnKnownBits)))
+    throw std::invalid_argument("RecordBuilder::add_typed_comment: no clock, emt or evaluation");
+  TypedEntry entry{main_moves_ - 1, a, typed_text_.size(), 0};
+  entry.value.bits &= uint16_t(~kAnnPlaced);
+  entry.value.rest = {};
+  if (a.bits & kAnnRest) {
+    typed_text_.append(a.rest);
+    entry.rest_size = a.rest.size();
+  }
+  if (note_here_) {  // NAGs or comments came first: the note list marks its place
+    entry.value.bits |= kAnnPlaced;
+    put_note(note::kTypedPlace);
+  }
+  typed_.push_back(entry);
 }
 
 void RecordBuilder::begin_variation() {
   if (!line_has_move_)
     throw std::invalid_argument("RecordBuilder::begin_variation: no move to branch from");
-  start_tokens();
-  codec::put_u16(tokens_, marker::kBeginVariation);
+  start_stream();
+  codec::put_u16(stream_, marker::kBeginVariation);
+  ++stream_tokens_;
+  note_here_ = false;
   ++depth_;
   line_has_move_ = false;
-  has_variations_ = true;
 }
 
 void RecordBuilder::end_variation() {
   if (depth_ == 0) throw std::invalid_argument("RecordBuilder::end_variation: no open variation");
-  codec::put_u16(tokens_, marker::kEndVariation);
+  codec::put_u16(stream_, marker::kEndVariation);
+  ++stream_tokens_;
+  note_here_ = false;
   --depth_;
   line_has_move_ = true;  // the enclosing line had a move, or the variation could not start
 }
@@ -81,11 +118,42 @@ std::string_view RecordBuilder::finish() {
   if (depth_ != 0)
     throw std::invalid_argument("RecordBuilder::finish: " + std::to_string(depth_) +
                                 " variation(s) not closed");
+  notes_out_.clear();
+  if (!typed_.empty()) {
+    bool seconds = true;
+    for (const TypedEntry& e : typed_) {
+      if ((e.value.bits & kAnnClock) && e.value.clock % 10) seconds = false;
+      if ((e.value.bits & kAnnEmt) && e.value.emt % 10) seconds = false;
+    }
+    typed_writer_.reset(seconds);
+    size_t next = 0;
+    for (uint32_t ply = 0; ply < main_moves_; ++ply) {
+      if (next < typed_.size() && typed_[next].ply == ply) {
+        PlyAnnotation a = typed_[next].value;
+        if (a.bits & kAnnRest)
+          a.rest = std::string_view(typed_text_).substr(typed_[next].rest_offset,
+                                                        typed_[next].rest_size);
+        typed_writer_.add(a);
+        ++next;
+      } else {
+        typed_writer_.add(PlyAnnotation());
+      }
+    }
+    std::string block;
+    typed_writer_.finish(block);
+    notes_out_.push_back(char(kHasTypedBlock | (seconds ? kClockSeconds : 0)));
+    codec::put_varint(notes_out_, uint32_t(block.size()));
+    notes_out_ += block;
+    notes_out_ += notes_;
+  } else if (!notes_.empty()) {
+    notes_out_.push_back(char(0));
+    notes_out_ += notes_;
+  }
   uint8_t flags = 0;
   if (!fen_.empty()) flags |= kHasStartFen;
   if (chess960_) flags |= kChess960;
   if (has_variations_) flags |= kHasVariations;
-  if (has_comments_) flags |= kHasComments;
+  if (!notes_out_.empty()) flags |= kHasAnnotations;
   out_.clear();
   out_.push_back(char(flags));
   codec::put_varint(out_, main_moves_);
@@ -94,7 +162,7 @@ std::string_view RecordBuilder::finish() {
     out_.append(fen_);
   }
   out_.append(main_);
-  if (tokens_active_) out_.append(tokens_);
+  if (has_variations_) out_.append(stream_);
   return out_;
 }
 

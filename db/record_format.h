@@ -1,41 +1,71 @@
-// The game record: the compact per-game move data stored as the LMDB value of a game
-// (key = game id, uint32, MDB_INTEGERKEY). Built by RecordBuilder, read by RecordView.
+// The game record: the compact per-game move data stored as the LMDB value of a game in
+// the "games" sub-db (key = game id, uint32, MDB_INTEGERKEY), and its annotation record in
+// the "annotations" sub-db under the same key. Built by RecordBuilder, read by RecordView.
+// Replaying a game reads only the move record; comments, NAGs, clocks and evaluations are
+// read only by export, `show`, jsonl and `check` (issue 23).
 //
-// Layout, format version kRecordFormatVersion (= 1). Integers are little-endian; a
+// Layout, format version kRecordFormatVersion (= 2). Integers are little-endian; a
 // "varint" is unsigned LEB128 (7 bits per byte, low bits first, high bit = more follows,
-// at most 5 bytes, no overlong encodings):
+// at most 5 bytes, no overlong encodings); "zigzag" maps 0,-1,1,-2,.. to 0,1,2,3,..
+//
+// Move record ("games"):
 //
 //   offset  size        field
-//   0       1           flags (RecordFlags); bits 4-7 must be 0
+//   0       1           flags (RecordFlags); bits 4-7 must be 0 (reserved: a compact move
+//                       encoding of issue 16 would set one and replace the 2*N words)
 //   1       varint      N = main-line ply count (number of main-line moves)
 //           [varint L]  only with kHasStartFen: FEN length in bytes
 //           [L bytes]   only with kHasStartFen: the start FEN (ASCII, as given in the PGN)
 //           2*N         the main line: N chess::Move values (raw uint16, little-endian),
 //                       contiguous so that replaying a game reads only this span
-//           rest        only with kHasVariations or kHasComments: the token stream, up to the
-//                       end of the record
+//           rest        only with kHasVariations: the move stream, up to the end of the record
 //
-// The token stream holds the whole movetext in order, main-line moves included again, so
-// the exact movetext can be rebuilt from it alone. Each token starts with a 16-bit word:
-// a word whose origin square differs from its destination square is a move, and so is
-// Move::null() (65, "b1b1", the PGN null move "--"). Other from == to words, impossible as
-// moves, are markers:
+// The move stream holds the move tree in order, main-line moves included again: 16-bit
+// words, each a move (from != to, or Move::null() = 65, "b1b1", the PGN null move "--") or
+// a marker:
 //
-//   word    squares  token                 followed by
-//   0x0082  c1c1     kBeginVariation       -
-//   0x00C3  d1d1     kEndVariation         -
-//   0x0104  e1e1     kComment              varint length + UTF-8 bytes (a comment after a move)
-//   0x0145  f1f1     kCommentBefore        varint length + UTF-8 bytes (a comment before the
-//                                          first move of the game or of a variation)
-//   0x0186  g1g1     kNag                  1 byte: the NAG number (0-255)
-//   any other from == to word (including Move::none() = 0) is corrupt.
+//   word    squares  token
+//   0x0082  c1c1     kBeginVariation   "(": an alternative to the last move of its line
+//   0x00C3  d1d1     kEndVariation     ")"
+//   any other from == to word (including Move::none() = 0) is corrupt. (0x0104 e1e1,
+//   0x0145 f1f1 and 0x0186 g1g1 were the comment and NAG markers of version 1.)
 //
-// Invariants checked by RecordView::parse: the moves at depth 0 of the token stream equal
+// Without kHasVariations the move stream is the main line itself. Its tokens are numbered
+// from 1; "anchor k" is the place after the k-th token (anchor 0 = before the first).
+//
+// Annotation record ("annotations", present iff the move record has kHasAnnotations):
+//
+//   1       flags (AnnotationFlags); bits 2-7 must be 0
+//   [varint T + T bytes]  only with kHasTypedBlock: the typed block (below)
+//   rest    the note list, up to the end of the record
+//
+// The note list holds the comments and NAGs in movetext order, each anchored in the move
+// stream. An entry starts with varint H = (anchor delta << 2) | kind, the anchor delta
+// being its anchor minus the previous entry's (the first: minus 0):
+//   kind 0  comment: varint length + UTF-8 bytes. A comment where its line has no move yet
+//           (start of the game or of a variation) is a comment before (TokenKind::
+//           kCommentBefore), else after (kComment).
+//   kind 1  NAG: 1 byte, the NAG number (0-255)
+//   kind 2  the place of the typed comment of the main-line ply just played (only for a
+//           ply whose descriptor has kAnnPlaced, at the anchor right after its move)
+//   kind 3  corrupt
+//
+// The typed block (db/annotation_codec.h) gives each main-line ply a descriptor
+// (AnnotationBits; 0 = no typed comment) and values:
+//   varint R, then R runs (varint descriptor, varint length >= 1) covering exactly N plies;
+//   then for each ply in order, as its descriptor says: clock (zigzag varint: the clock
+//   minus the previous clock of the same ply parity, first 0), evaluation (varint
+//   zigzag(value) << 1 | mate), emt (varint), other text (varint length + bytes). Clock and
+//   emt are in tenths of a second, or in seconds with kClockSeconds. A typed comment comes
+//   right after its move (before that anchor's notes) unless kAnnPlaced marks its place.
+//   Its text is append_annotation_text() (lichess's spelling).
+//
+// Invariants checked by RecordView::parse: the moves at depth 0 of the move stream equal
 // the main line; a variation starts only after a move of the line it branches from and
-// every variation is closed; kCommentBefore appears exactly where its line has no move yet
-// and kComment exactly where it has one; kHasVariations is set iff the stream has a
-// variation and kHasComments iff it has a comment or NAG; the record ends exactly after
-// the last token. A game without variations, comments and NAGs has no token stream.
+// every variation is closed; kHasVariations is set iff the stream has a variation; the
+// record ends exactly after the last token. For an annotation record: anchors within the
+// move stream, a kind-2 entry exactly where a kAnnPlaced ply needs one, every ply read and
+// no byte left over.
 //
 // Main-line moves themselves are not checked for legality (that takes a board); only that
 // each is a move word.
@@ -45,19 +75,28 @@
 #include <string_view>
 
 #include "chess/types.h"
+#include "db/annotation_codec.h"
 
 namespace db {
 
 /// Version of the layout above; stored in the database meta data, bumped on any change.
-inline constexpr uint32_t kRecordFormatVersion = 1;
+inline constexpr uint32_t kRecordFormatVersion = 2;
 
 /// Bits of the record's flags byte.
 enum RecordFlags : uint8_t {
   kHasStartFen = 1 << 0,    ///< the game starts from the FEN stored in the record
   kChess960 = 1 << 1,       ///< Chess960 rules (castling moves are king-takes-rook anyway)
-  kHasVariations = 1 << 2,  ///< the token stream has at least one variation
-  kHasComments = 1 << 3,    ///< the token stream has at least one comment or NAG
+  kHasVariations = 1 << 2,  ///< the move stream has at least one variation
+  kHasAnnotations = 1 << 3, ///< the game has an annotation record (comments, NAGs, clocks,
+                            ///< evaluations) in the "annotations" sub-db
   kKnownFlags = 0x0F,       ///< every defined bit; others must be 0
+};
+
+/// Bits of the annotation record's flags byte.
+enum AnnotationFlags : uint8_t {
+  kHasTypedBlock = 1 << 0,  ///< a typed block (clocks, evaluations) follows
+  kClockSeconds = 1 << 1,   ///< its clock and emt values are stored in seconds, not tenths
+  kKnownAnnotationFlags = 0x03,
 };
 
 /// What a token of the token stream is.
@@ -70,25 +109,32 @@ enum class TokenKind : uint8_t {
   kNag,             ///< "$n" (Token::nag)
 };
 
-/// One decoded token. `comment` points into the record bytes (valid as long as they are).
+/// One decoded token. `comment` points into the record bytes (valid as long as they are)
+/// or, for a typed comment, into the iterator that produced it (valid until it advances).
 struct Token {
   TokenKind kind = TokenKind::kMove;  ///< which of the fields below is meaningful
   uint32_t depth = 0;        ///< 0 = main line, 1 = a variation of it, ...; begin/end markers
                              ///< carry the depth of the variation they open/close
   chess::Move move;          ///< kMove only
   uint8_t nag = 0;           ///< kNag only
-  std::string_view comment;  ///< kComment / kCommentBefore only, as stored (UTF-8)
+  std::string_view comment;  ///< kComment / kCommentBefore only, as stored (UTF-8); for a
+                             ///< typed comment its text (append_annotation_text)
+  PlyAnnotation annotation;  ///< kComment: the typed values when annotation.bits != 0
 };
 
-/// Marker words of the token stream (see the table above).
+/// Marker words of the move stream (see the table above).
 namespace marker {
 inline constexpr uint16_t kBeginVariation = chess::Move(chess::SQ_C1, chess::SQ_C1).raw();
 inline constexpr uint16_t kEndVariation = chess::Move(chess::SQ_D1, chess::SQ_D1).raw();
-inline constexpr uint16_t kComment = chess::Move(chess::SQ_E1, chess::SQ_E1).raw();
-inline constexpr uint16_t kCommentBefore = chess::Move(chess::SQ_F1, chess::SQ_F1).raw();
-inline constexpr uint16_t kNag = chess::Move(chess::SQ_G1, chess::SQ_G1).raw();
-static_assert(kBeginVariation == 0x0082 && kNag == 0x0186);
+static_assert(kBeginVariation == 0x0082 && kEndVariation == 0x00C3);
 }  // namespace marker
+
+/// Kinds of a note-list entry of the annotation record (the low 2 bits of its header).
+namespace note {
+inline constexpr uint32_t kComment = 0;
+inline constexpr uint32_t kNag = 1;
+inline constexpr uint32_t kTypedPlace = 2;
+}  // namespace note
 
 /// True when `word` is stored as a move token: from != to, or the null move.
 constexpr bool is_move_word(uint16_t word) {

@@ -8,62 +8,26 @@ namespace db {
 
 namespace {
 
-/// Decodes the token at `p` into `token`, advancing `p` and updating the nesting `depth`.
-/// Returns nullptr on success, otherwise what is wrong.
-const char* decode_token(const uint8_t*& p, const uint8_t* end, uint32_t& depth, Token& token) {
-  if (end - p < 2) return "truncated token";
-  uint16_t word = codec::get_u16(p);
-  p += 2;
-  token.comment = {};
-  if (is_move_word(word)) {
-    token.kind = TokenKind::kMove;
-    token.move = chess::Move(word);
-    token.depth = depth;
-    return nullptr;
-  }
-  switch (word) {
-    case marker::kBeginVariation:
-      token.kind = TokenKind::kBeginVariation;
-      token.depth = ++depth;
-      return nullptr;
-    case marker::kEndVariation:
-      if (depth == 0) return "end of variation on the main line";
-      token.kind = TokenKind::kEndVariation;
-      token.depth = depth--;
-      return nullptr;
-    case marker::kComment:
-    case marker::kCommentBefore: {
-      uint32_t size = 0;
-      if (!codec::get_varint(p, end, size)) return "bad comment length";
-      if (uint64_t(end - p) < size) return "truncated comment";
-      token.kind = word == marker::kComment ? TokenKind::kComment : TokenKind::kCommentBefore;
-      token.comment = {reinterpret_cast<const char*>(p), size};
-      token.depth = depth;
-      p += size;
-      return nullptr;
-    }
-    case marker::kNag:
-      if (p == end) return "truncated NAG";
-      token.kind = TokenKind::kNag;
-      token.nag = *p++;
-      token.depth = depth;
-      return nullptr;
-    default:
-      return "unknown marker word";
-  }
-}
-
 [[noreturn]] void corrupt(const std::string& what, size_t offset) {
   throw CorruptRecord("corrupt game record: " + what + " at byte " + std::to_string(offset));
 }
 
-}  // namespace
-
-RecordView RecordView::parse(std::string_view bytes) {
-  return parse(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+[[noreturn]] void corrupt_annotations(const std::string& what) {
+  throw CorruptRecord("corrupt annotation record: " + what);
 }
 
-RecordView RecordView::parse(std::span<const uint8_t> bytes) {
+std::span<const uint8_t> as_bytes(std::string_view s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
+
+}  // namespace
+
+RecordView RecordView::parse(std::string_view bytes, std::string_view annotations) {
+  return parse(as_bytes(bytes), as_bytes(annotations));
+}
+
+RecordView RecordView::parse(std::span<const uint8_t> bytes,
+                             std::span<const uint8_t> annotations) {
   const uint8_t* const begin = bytes.data();
   const uint8_t* const end = begin + bytes.size();
   const uint8_t* p = begin;
@@ -86,69 +50,219 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes) {
     if (!is_move_word(codec::get_u16(p))) corrupt("main-line word is not a move", p - begin);
   view.stream_ = p;
   view.end_ = end;
+  if (!view.has_variations() && p != end) corrupt("trailing bytes after the main line", p - begin);
 
-  const bool has_stream = view.flags_ & (kHasVariations | kHasComments);
-  if (!has_stream) {
-    if (p != end) corrupt("trailing bytes after the main line", p - begin);
-    return view;
+  if (!annotations.empty()) {
+    if (!view.has_annotations()) corrupt_annotations("the move record has no annotations flag");
+    const uint8_t* a = annotations.data();
+    const uint8_t* const a_end = a + annotations.size();
+    const uint8_t flags = *a++;
+    if (flags & ~kKnownAnnotationFlags) corrupt_annotations("unknown flag bits");
+    view.clock_seconds_ = flags & kClockSeconds;
+    if (flags & kHasTypedBlock) {
+      uint32_t size = 0;
+      if (!codec::get_varint(a, a_end, size) || uint64_t(a_end - a) < size)
+        corrupt_annotations("bad length of the typed block");
+      view.typed_ = a;
+      view.typed_end_ = a + size;
+      a += size;
+    } else if (flags & kClockSeconds) {
+      corrupt_annotations("clock unit without a typed block");
+    }
+    view.notes_ = a;
+    view.notes_end_ = a_end;
+    if (!view.typed_ && a == a_end) corrupt_annotations("empty annotation record");
   }
-  // Walk the token stream once, checking the invariants listed in record_format.h.
-  uint32_t depth = 0, main_index = 0;
-  bool line_has_move = false, saw_variation = false, saw_comment = false;
-  Token token;
-  while (p != end) {
-    const size_t offset = p - begin;
-    if (const char* error = decode_token(p, end, depth, token)) corrupt(error, offset);
+  if (!view.has_variations() && !view.annotations_loaded()) return view;
+
+  // Walk the merged token sequence once, checking the invariants of record_format.h.
+  TokenIterator it;
+  it = TokenIterator(view);  // decodes nothing yet
+  uint32_t main_index = 0;
+  bool saw_variation = false;
+  for (;;) {
+    const size_t offset = it.move_p_ - begin;
+    if (const char* error = it.advance()) {
+      if (view.annotations_loaded()) corrupt_annotations(error);
+      corrupt(error, offset);
+    }
+    if (it.at_end_) break;
+    const Token& token = it.token_;
     switch (token.kind) {
       case TokenKind::kMove:
         if (token.depth == 0) {
           if (main_index == view.main_size_ || token.move != view.main_move(main_index))
-            corrupt("token stream differs from the main line", offset);
+            corrupt("move stream differs from the main line", offset);
           ++main_index;
         }
-        line_has_move = true;
         break;
       case TokenKind::kBeginVariation:
-        if (!line_has_move) corrupt("variation before any move of its line", offset);
-        line_has_move = false;
         saw_variation = true;
         break;
-      case TokenKind::kEndVariation:
-        line_has_move = true;
-        break;
-      case TokenKind::kComment:
-        if (!line_has_move) corrupt("comment-after-move in a line without moves", offset);
-        saw_comment = true;
-        break;
-      case TokenKind::kCommentBefore:
-        if (line_has_move) corrupt("comment-before-first-move after a move", offset);
-        saw_comment = true;
-        break;
-      case TokenKind::kNag:
-        saw_comment = true;
+      default:
         break;
     }
   }
-  if (depth != 0) corrupt("variation not closed", end - begin);
   if (main_index != view.main_size_)
-    corrupt("token stream has fewer main-line moves than the main line", end - begin);
-  if (saw_variation != view.has_variations() || saw_comment != view.has_comments())
-    corrupt("flags do not match the token stream", 0);
+    corrupt("move stream has fewer main-line moves than the main line", end - begin);
+  if (view.has_variations() && !saw_variation)
+    corrupt("variations flag without a variation", 0);
   return view;
 }
 
-RecordView::TokenRange RecordView::tokens() const {
-  if (flags_ & (kHasVariations | kHasComments)) return TokenRange(stream_, end_);
-  return TokenRange(main_, stream_);  // the main line alone is a valid token stream
+RecordView::TokenRange RecordView::tokens() const { return TokenRange(*this); }
+
+void RecordView::ply_annotations(std::vector<PlyAnnotation>& out) const {
+  out.assign(main_size_, PlyAnnotation());
+  if (!typed_) return;
+  TypedBlockReader reader;
+  if (reader.open(typed_, typed_end_, main_size_, clock_seconds_))
+    throw CorruptRecord("corrupt annotation record: typed block");  // parse() rules it out
+  for (uint32_t i = 0; i < main_size_; ++i)
+    if (reader.next(out[i])) throw CorruptRecord("corrupt annotation record: typed block");
+}
+
+RecordView::TokenIterator::TokenIterator(const RecordView& view) {
+  if (view.has_variations()) {
+    move_p_ = view.stream_;
+    move_end_ = view.end_;
+  } else {
+    move_p_ = view.main_;
+    move_end_ = view.stream_;
+  }
+  note_p_ = view.notes_;
+  note_end_ = view.notes_end_;
+  if (view.typed_) {
+    has_typed_ = true;
+    if (typed_.open(view.typed_, view.typed_end_, view.main_size_, view.clock_seconds_)) {
+      // parse() reports the error: an iterator of a parsed view never gets here
+      has_typed_ = false;
+      bad_typed_ = true;
+    }
+  }
+  at_end_ = false;
+}
+
+RecordView::TokenIterator& RecordView::TokenIterator::operator=(const TokenIterator& other) {
+  if (this == &other) return *this;
+  move_p_ = other.move_p_;
+  move_end_ = other.move_end_;
+  note_p_ = other.note_p_;
+  note_end_ = other.note_end_;
+  typed_ = other.typed_;
+  has_typed_ = other.has_typed_;
+  bad_typed_ = other.bad_typed_;
+  anchor_ = other.anchor_;
+  note_anchor_ = other.note_anchor_;
+  note_kind_ = other.note_kind_;
+  note_ready_ = other.note_ready_;
+  depth_ = other.depth_;
+  line_has_move_ = other.line_has_move_;
+  typed_state_ = other.typed_state_;
+  ply_ = other.ply_;
+  text_ = other.text_;
+  token_ = other.token_;
+  at_end_ = other.at_end_;
+  if (token_.kind == TokenKind::kComment && token_.annotation.bits != 0) token_.comment = text_;
+  return *this;
+}
+
+void RecordView::TokenIterator::emit_typed() {
+  text_.clear();
+  append_annotation_text(ply_, text_);
+  token_.kind = TokenKind::kComment;
+  token_.depth = 0;
+  token_.comment = text_;
+  token_.annotation = ply_;
+  typed_state_ = 0;
+}
+
+const char* RecordView::TokenIterator::advance() {
+  if (bad_typed_) return "bad typed block";
+  token_.annotation = PlyAnnotation();
+  token_.comment = {};
+  if (typed_state_ == 1) {
+    emit_typed();
+    return nullptr;
+  }
+  if (!note_ready_ && note_p_ != note_end_) {
+    uint32_t header = 0;
+    if (!codec::get_varint(note_p_, note_end_, header)) return "bad note header";
+    if (uint64_t(note_anchor_) + (header >> 2) > UINT32_MAX) return "note anchor out of range";
+    note_anchor_ += header >> 2;
+    note_kind_ = header & 3;
+    note_ready_ = true;
+  }
+  if (note_ready_ && note_anchor_ == anchor_) {
+    note_ready_ = false;
+    token_.depth = depth_;
+    switch (note_kind_) {
+      case note::kComment: {
+        uint32_t size = 0;
+        if (!codec::get_varint(note_p_, note_end_, size)) return "bad comment length";
+        if (uint64_t(note_end_ - note_p_) < size) return "truncated comment";
+        token_.kind = line_has_move_ ? TokenKind::kComment : TokenKind::kCommentBefore;
+        token_.comment = {reinterpret_cast<const char*>(note_p_), size};
+        note_p_ += size;
+        return nullptr;
+      }
+      case note::kNag:
+        if (note_p_ == note_end_) return "truncated NAG";
+        token_.kind = TokenKind::kNag;
+        token_.nag = *note_p_++;
+        return nullptr;
+      case note::kTypedPlace:
+        if (typed_state_ != 2) return "typed-comment place without a placed typed comment";
+        emit_typed();
+        return nullptr;
+      default:
+        return "unknown note kind";
+    }
+  }
+  if (move_p_ == move_end_) {
+    if (note_ready_) return "note anchored past the move stream";
+    if (typed_state_ == 2) return "placed typed comment without its place";
+    if (depth_ != 0) return "variation not closed";
+    if (has_typed_ && !typed_.at_end()) return "typed block longer than the main line";
+    at_end_ = true;
+    return nullptr;
+  }
+  if (typed_state_ == 2) return "placed typed comment without its place";
+  if (move_end_ - move_p_ < 2) return "truncated token";
+  const uint16_t word = codec::get_u16(move_p_);
+  move_p_ += 2;
+  ++anchor_;
+  if (is_move_word(word)) {
+    token_.kind = TokenKind::kMove;
+    token_.move = chess::Move(word);
+    token_.depth = depth_;
+    line_has_move_ = true;
+    if (depth_ == 0 && has_typed_) {
+      if (const char* error = typed_.next(ply_)) return error;
+      if (ply_.bits) typed_state_ = (ply_.bits & kAnnPlaced) ? 2 : 1;
+    }
+    return nullptr;
+  }
+  switch (word) {
+    case marker::kBeginVariation:
+      if (!line_has_move_) return "variation before any move of its line";
+      token_.kind = TokenKind::kBeginVariation;
+      token_.depth = ++depth_;
+      line_has_move_ = false;
+      return nullptr;
+    case marker::kEndVariation:
+      if (depth_ == 0) return "end of variation on the main line";
+      token_.kind = TokenKind::kEndVariation;
+      token_.depth = depth_--;
+      line_has_move_ = true;
+      return nullptr;
+    default:
+      return "unknown marker word";
+  }
 }
 
 RecordView::TokenIterator& RecordView::TokenIterator::operator++() {
-  if (p_ == end_) {
-    at_end_ = true;
-    return *this;
-  }
-  at_end_ = false;
-  if (const char* error = decode_token(p_, end_, depth_, token_))
+  if (const char* error = advance())
     throw CorruptRecord(std::string("corrupt game record: ") + error);  // parse() rules it out
   return *this;
 }

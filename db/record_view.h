@@ -1,12 +1,16 @@
-// RecordView: a validated, read-only view of a game record (layout in record_format.h).
+// RecordView: a validated, read-only view of a game record: its move record and, when the
+// reader asks for it, its annotation record (layout in record_format.h).
 #pragma once
 
 #include <cstdint>
 #include <iterator>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "chess/types.h"
+#include "db/annotation_codec.h"
 #include "db/record_codec.h"
 #include "db/record_format.h"
 
@@ -15,9 +19,11 @@ namespace db {
 /// A view of one game record. It does not own the bytes: it is valid only as long as they
 /// are (for a record read from LMDB, until the read transaction ends — see game_reader.h).
 ///
-/// parse() checks the whole record (header, main line, token stream; see the invariants in
-/// record_format.h) and throws CorruptRecord for anything else, so the accessors never read
-/// out of bounds. Cost: one pass over the bytes.
+/// parse() checks the whole record (header, main line, move stream, annotation record; see
+/// the invariants in record_format.h) and throws CorruptRecord for anything else, so the
+/// accessors never read out of bounds. Cost: one pass over the bytes. A view parsed from
+/// the move record alone (replay, queries) has no comments, NAGs or typed annotations even
+/// when the game has some (has_annotations() tells; annotations_loaded() is then false).
 class RecordView {
  public:
   class TokenIterator;
@@ -25,10 +31,13 @@ class RecordView {
 
   /// An empty game: standard start, no moves.
   RecordView() = default;
-  /// Validates `bytes` and returns a view of them. Throws CorruptRecord.
-  static RecordView parse(std::span<const uint8_t> bytes);
-  /// Same, for bytes held in a string_view (e.g. from RecordBuilder::finish or LMDB).
-  static RecordView parse(std::string_view bytes);
+  /// Validates the move record `bytes` and, when not empty, its annotation record
+  /// `annotations`, and returns a view of them. Throws CorruptRecord.
+  static RecordView parse(std::span<const uint8_t> bytes,
+                          std::span<const uint8_t> annotations = {});
+  /// Same, for bytes held in string_views (e.g. from RecordBuilder::finish() and
+  /// annotations(), or LMDB).
+  static RecordView parse(std::string_view bytes, std::string_view annotations = {});
 
   /// The flags byte (RecordFlags).
   uint8_t flags() const { return flags_; }
@@ -36,10 +45,14 @@ class RecordView {
   std::string_view start_fen() const { return fen_; }
   /// True for a Chess960 game.
   bool chess960() const { return flags_ & kChess960; }
-  /// True when the token stream has variations.
+  /// True when the move stream has variations.
   bool has_variations() const { return flags_ & kHasVariations; }
-  /// True when the token stream has comments or NAGs.
-  bool has_comments() const { return flags_ & kHasComments; }
+  /// True when the game has an annotation record (comments, NAGs, clocks, evaluations).
+  bool has_annotations() const { return flags_ & kHasAnnotations; }
+  /// True when the annotation record was given to parse() (tokens() then has them).
+  bool annotations_loaded() const { return notes_ != nullptr; }
+  /// True when the loaded annotations have a typed block (clocks, evaluations, emt).
+  bool has_typed() const { return typed_ != nullptr; }
 
   /// Number of main-line moves (= main-line plies; the game has main_line_size() + 1
   /// positions on its main line).
@@ -48,27 +61,38 @@ class RecordView {
   chess::Move main_move(uint32_t i) const {
     return chess::Move(codec::get_u16(main_ + 2 * size_t(i)));
   }
-  /// All tokens in movetext order (main line and variations, comments, NAGs). For a game
-  /// without annotations these are just the main-line moves.
+  /// All tokens in movetext order (main line and variations; comments, NAGs and typed
+  /// comments when the annotations are loaded). For a game without variations and
+  /// annotations these are just the main-line moves.
   TokenRange tokens() const;
+  /// The typed comment of every main-line ply: out[i] for the move of ply i + 1 (0-based
+  /// move index; bits 0 = none). All empty without loaded typed annotations.
+  void ply_annotations(std::vector<PlyAnnotation>& out) const;
 
  private:
   const uint8_t* main_ = nullptr;    // first main-line move word
-  const uint8_t* stream_ = nullptr;  // token stream start (= end of the main line)
-  const uint8_t* end_ = nullptr;     // end of the record
+  const uint8_t* stream_ = nullptr;  // move stream start (= end of the main line)
+  const uint8_t* end_ = nullptr;     // end of the move record
+  const uint8_t* notes_ = nullptr;   // note list (nullptr: annotations not loaded)
+  const uint8_t* notes_end_ = nullptr;
+  const uint8_t* typed_ = nullptr;   // typed block (nullptr: none)
+  const uint8_t* typed_end_ = nullptr;
+  bool clock_seconds_ = false;       // typed clocks stored in seconds
   std::string_view fen_;             // start FEN, empty = standard
   uint32_t main_size_ = 0;           // main-line moves
   uint8_t flags_ = 0;                // RecordFlags
 };
 
-/// Forward iterator over the tokens of a validated record; compares equal to
-/// std::default_sentinel at the end.
+/// Forward iterator over the tokens of a validated record: the move stream merged with the
+/// note list and the typed comments. Compares equal to std::default_sentinel at the end.
 class RecordView::TokenIterator {
  public:
   using value_type = Token;
   using difference_type = std::ptrdiff_t;
 
   TokenIterator() = default;
+  TokenIterator(const TokenIterator& other) { *this = other; }
+  TokenIterator& operator=(const TokenIterator& other);
   /// The current token.
   const Token& operator*() const { return token_; }
   const Token* operator->() const { return &token_; }
@@ -84,30 +108,52 @@ class RecordView::TokenIterator {
   bool operator==(std::default_sentinel_t) const { return at_end_; }
 
  private:
+  friend class RecordView;
   friend class RecordView::TokenRange;
-  TokenIterator(const uint8_t* p, const uint8_t* end) : p_(p), end_(end) { ++*this; }
+  explicit TokenIterator(const RecordView& view);
+  /// Moves to the next token; nullptr on success, else what is wrong (then the iterator is
+  /// unusable).
+  const char* advance();
+  /// Makes the current token the typed comment of the last main-line ply.
+  void emit_typed();
 
-  const uint8_t* p_ = nullptr;    // next undecoded byte
-  const uint8_t* end_ = nullptr;  // end of the stream
-  uint32_t depth_ = 0;            // depth after the current token
-  Token token_;                   // the current token
-  bool at_end_ = true;            // past the last token
+  const uint8_t* move_p_ = nullptr;    // next undecoded move-stream word
+  const uint8_t* move_end_ = nullptr;  // end of the move stream
+  const uint8_t* note_p_ = nullptr;    // next undecoded note-list byte
+  const uint8_t* note_end_ = nullptr;  // end of the note list
+  TypedBlockReader typed_;             // typed comments, when has_typed_
+  bool has_typed_ = false;
+  bool bad_typed_ = false;             // the typed block's run table is corrupt
+  uint32_t anchor_ = 0;                // move-stream tokens consumed
+  uint32_t note_anchor_ = 0;           // anchor of the next note (when note_ready_)
+  uint32_t note_kind_ = 0;             // its kind (record_format.h `note`)
+  bool note_ready_ = false;            // the next note's header is decoded
+  uint32_t depth_ = 0;                 // depth after the current token
+  bool line_has_move_ = false;         // the current line has a move
+  int typed_state_ = 0;                // 0 none, 1 typed comment due next, 2 due at its marker
+  PlyAnnotation ply_;                  // typed comment of the last main-line move
+  std::string text_;                   // text of the typed comment (token_.comment)
+  Token token_;                        // the current token
+  bool at_end_ = true;                 // past the last token
 };
 
 /// The token sequence of a record, for range-for.
 class RecordView::TokenRange {
  public:
   /// Iterator at the first token.
-  TokenIterator begin() const { return TokenIterator(begin_, end_); }
+  TokenIterator begin() const {
+    TokenIterator it(view_);
+    ++it;
+    return it;
+  }
   /// The end sentinel.
   std::default_sentinel_t end() const { return {}; }
 
  private:
   friend class RecordView;
-  TokenRange(const uint8_t* begin, const uint8_t* end) : begin_(begin), end_(end) {}
+  explicit TokenRange(const RecordView& view) : view_(view) {}
 
-  const uint8_t* begin_;  // first token
-  const uint8_t* end_;    // end of the stream
+  RecordView view_;  // a copy of the view (the bytes must outlive the range)
 };
 
 }  // namespace db

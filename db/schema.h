@@ -2,7 +2,10 @@
 //
 //   <dir>/games.mdb        LMDB environment (MDB_NOSUBDIR), lock file games.mdb-lock
 //                          sub-db "games": key = game id (uint32, MDB_INTEGERKEY),
-//                                          value = game record (record_format.h)
+//                                          value = move record (record_format.h)
+//                          sub-db "annotations": key = game id, value = the annotation
+//                                          record (comments, NAGs, clocks, evaluations;
+//                                          record_format.h), only for games that have one
 //                          sub-db "signatures": key = game id (uint32, MDB_INTEGERKEY),
 //                                          value = the game's signature (index/signature.h),
 //                                          opaque bytes to this layer; a game may lack one
@@ -42,7 +45,8 @@
 //                                rebuilt after every import of games or of a player list)
 //   tags(game_id, seq, name, value)  other tags in file order (WITHOUT ROWID, clustered
 //                                    by game)
-//   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B)
+//   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B),
+//                    bit 3 typed clocks, bit 4 typed evaluations (issue 23)
 //   comment_text(rowid = game id, text)  FTS5 (trigram tokenizer, detail=none: LIKE '%abc%'
 //                                    lookups) over the comments of a
 //                                    game, separated by U+001F, without [%cmd ...] commands;
@@ -93,6 +97,8 @@ inline constexpr const char* kWriterLockFile = "writer.lock";  ///< single-write
 
 inline constexpr const char* kGamesDbi = "games";            ///< LMDB sub-db of game records
 inline constexpr const char* kSignaturesDbi = "signatures";  ///< LMDB sub-db of signatures
+/// LMDB sub-db of annotation records (record_format.h), only for games that have one.
+inline constexpr const char* kAnnotationsDbi = "annotations";
 inline constexpr const char* kMetaDbi = "meta";              ///< LMDB sub-db of meta data
 
 inline constexpr std::string_view kMetaFormatVersion = "format_version";

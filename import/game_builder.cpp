@@ -48,7 +48,7 @@ const char* san_category(chess::SanError::Code code) {
 
 }  // namespace
 
-GameBuilder::GameBuilder() { lines_.resize(8); }
+GameBuilder::GameBuilder(const MovetextFilter& filter) : filter_(filter) { lines_.resize(8); }
 
 void GameBuilder::build(const RawGame& raw, const std::string& source_file, BuiltGame& out) {
   out.stored = false;
@@ -56,6 +56,8 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   out.header.source_file = source_file;
   out.header.ordinal = uint32_t(raw.ordinal);
   out.record.clear();
+  out.annotations.clear();
+  out.counts = AnnotationCounts{};
   out.signature.clear();
   out.line = 0;
   out.move.clear();
@@ -78,6 +80,7 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   try {
     std::string_view bytes = record_.finish();
     out.record.assign(bytes.data(), bytes.size());
+    out.annotations.assign(record_.annotations());
   } catch (const std::exception& e) {
     reject(raw.first_line, "", "malformed movetext", e.what());
     return;
@@ -179,6 +182,7 @@ void GameBuilder::begin_game() {
   movetext_result_.clear();
   has_variations_ = false;
   depth_ = 0;
+  skipped_depth_ = 0;
   record_.reset();
   eco_.begin(false);  // begin_movetext() switches it on for a standard start
 }
@@ -202,6 +206,12 @@ void GameBuilder::tag(std::string_view name, std::string_view value) {
 
 void GameBuilder::begin_movetext() {
   db::GameHeader& h = out_->header;
+  // lichess and other servers: [UTCDate] is the game's date when [Date] says nothing (the
+  // UTCDate tag itself is kept among the other tags; issue 23)
+  if (h.date.empty() || h.date == "????.??.??") {
+    for (const auto& [name, value] : h.other_tags)
+      if (name == "UTCDate" && !value.empty()) h.date = value;
+  }
   std::string_view variant = h.variant;
   if (variant.empty() || iequals(variant, "standard") || iequals(variant, "normal") ||
       iequals(variant, "from position")) {  // lichess: standard chess from a set-up FEN
@@ -252,6 +262,7 @@ void GameBuilder::begin_movetext() {
 }
 
 void GameBuilder::move(std::string_view san, uint32_t line) {
+  if (skipped_depth_) return;
   Line& l = lines_[depth_];
   chess::SanError err;
   chess::Move m = chess::parse_san(l.pos, san, &err);
@@ -282,11 +293,49 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
   }
 }
 
-void GameBuilder::nag(uint8_t nag) { record_.add_nag(nag); }
+void GameBuilder::nag(uint8_t nag) {
+  if (skipped_depth_) return;
+  if (!filter_.nags) {
+    ++out_->counts.dropped_nags;
+    return;
+  }
+  record_.add_nag(nag);
+}
 
-void GameBuilder::comment(std::string_view text) { record_.add_comment(text); }
+void GameBuilder::comment(std::string_view text) {
+  if (skipped_depth_) return;
+  AnnotationCounts& counts = out_->counts;
+  if (!filter_.comments) {
+    ++counts.dropped_comments;
+    return;
+  }
+  CommentCounts found;
+  const CommentOutcome outcome =
+      read_ply_annotation(text, {filter_.clocks, filter_.evals}, record_.can_add_typed(),
+                          ply_annotation_, kept_comment_, found);
+  counts.clocks += found.clocks;
+  counts.evals += found.evals;
+  counts.dropped_clocks += found.dropped_clocks;
+  counts.dropped_evals += found.dropped_evals;
+  switch (outcome) {
+    case CommentOutcome::kTyped:
+      record_.add_typed_comment(ply_annotation_);
+      break;
+    case CommentOutcome::kText:
+      record_.add_comment(kept_comment_);
+      break;
+    case CommentOutcome::kDropped:
+      ++counts.dropped_comments;
+      break;
+  }
+}
 
 void GameBuilder::begin_variation() {
+  if (skipped_depth_ || !filter_.variations) {
+    if (!skipped_depth_) ++out_->counts.dropped_variations;
+    ++skipped_depth_;
+    return;
+  }
   const Line& parent = lines_[depth_];
   if (parent.last_move == chess::Move::none()) {
     reject(tag_line_, "", "malformed movetext", "a variation before any move of its line");
@@ -308,6 +357,10 @@ void GameBuilder::begin_variation() {
 }
 
 void GameBuilder::end_variation() {
+  if (skipped_depth_) {
+    --skipped_depth_;
+    return;
+  }
   if (depth_ == 0) return;  // the parser rejects unbalanced parentheses
   --depth_;
   record_.end_variation();

@@ -11,6 +11,7 @@
 #include "chess/position.h"
 #include "db/game_header.h"
 #include "db/record_builder.h"
+#include "import/annotation_parser.h"
 #include "import/pgn_parser.h"
 #include "import/eco_classifier.h"
 #include "import/pgn_visitor.h"
@@ -18,11 +19,34 @@
 
 namespace import {
 
+/// What an import leaves out of the movetext (cqldb import --no-comments ...; pgn-extract's
+/// options). Dropping a comment drops the clocks and evaluations in it.
+struct MovetextFilter {
+  bool comments = true;    ///< keep comments (text, clocks, evaluations)
+  bool clocks = true;      ///< keep [%clk] and [%emt]
+  bool evals = true;       ///< keep [%eval]
+  bool variations = true;  ///< keep variations (a dropped one is not checked for legality)
+  bool nags = true;        ///< keep NAGs
+};
+
+/// What one game carried and what of it was dropped by the MovetextFilter.
+struct AnnotationCounts {
+  uint64_t clocks = 0;               ///< [%clk] / [%emt] stored as typed values
+  uint64_t evals = 0;                ///< [%eval] stored as typed values
+  uint64_t dropped_comments = 0;     ///< comments left out (--no-comments, or nothing left)
+  uint64_t dropped_clocks = 0;       ///< clocks left out (--no-clocks)
+  uint64_t dropped_evals = 0;        ///< evaluations left out (--no-evals)
+  uint64_t dropped_variations = 0;   ///< variations left out (--no-variations)
+  uint64_t dropped_nags = 0;         ///< NAGs left out (--no-nags)
+};
+
 /// One game after parsing: either stored (header + record) or rejected (line, move, reason).
 struct BuiltGame {
   bool stored = false;     ///< true: `header` and `record` are to be written
   db::GameHeader header;   ///< tags, ordinal, plies (header.id is assigned by the writer)
-  std::string record;      ///< the encoded game record (db/record_format.h)
+  std::string record;      ///< the encoded move record (db/record_format.h)
+  std::string annotations; ///< the encoded annotation record; empty = none
+  AnnotationCounts counts; ///< typed values stored and what the filter dropped
   std::string signature;   ///< the encoded signature of the main line (index/signature.h)
   uint32_t line = 0;       ///< rejected: 1-based file line of the problem
   std::string move;        ///< rejected: the offending move token, if any
@@ -43,7 +67,8 @@ struct BuiltGame {
 /// settle_result().
 class GameBuilder : private PgnVisitor {
  public:
-  GameBuilder();
+  /// A builder keeping what `filter` says (default: everything).
+  explicit GameBuilder(const MovetextFilter& filter = {});
 
   /// Parses `raw` from file `source_file` into `out` (overwriting it).
   void build(const RawGame& raw, const std::string& source_file, BuiltGame& out);
@@ -80,6 +105,10 @@ class GameBuilder : private PgnVisitor {
   /// Marks the current game rejected and stops the parse.
   void reject(uint32_t line, std::string_view move, std::string category, std::string reason);
 
+  MovetextFilter filter_;     // what to keep
+  uint32_t skipped_depth_ = 0;  // > 0: inside a variation being dropped
+  db::PlyAnnotation ply_annotation_;  // scratch for comment()
+  std::string kept_comment_;          // scratch for comment()
   PgnParser parser_;
   db::RecordBuilder record_;
   sig::SignatureBuilder signature_;  // fed with the main-line moves as they are played

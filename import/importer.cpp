@@ -93,10 +93,10 @@ void read_file(InputStream input, FilePipeline& p) {
   p.raw.close();
 }
 
-void build_games(const std::string& path, FilePipeline& p) {
+void build_games(const std::string& path, FilePipeline& p, const MovetextFilter& filter) {
   pthread_setname_np(pthread_self(), "cqldb-parse");
   try {
-    GameBuilder builder;
+    GameBuilder builder(filter);
     while (auto raw = p.raw.pop()) {
       BuiltBatch out;
       out.seq = raw->seq;
@@ -121,7 +121,20 @@ class BatchWriter {
       ++run.games_read;
       for (const auto& [line, text] : g.warnings) warn(g.header.source_file, g.header.ordinal, line, text, run);
       if (g.stored) {
-        uint32_t id = writer_.add_game(g.header, g.record, g.signature);
+        AnnotationCounts& sum = summary_.annotations;
+        sum.dropped_comments += g.counts.dropped_comments;
+        sum.dropped_clocks += g.counts.dropped_clocks;
+        sum.dropped_evals += g.counts.dropped_evals;
+        sum.dropped_variations += g.counts.dropped_variations;
+        sum.dropped_nags += g.counts.dropped_nags;
+      }
+      if (g.stored) {
+        uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
+        AnnotationCounts& sum = summary_.annotations;
+        sum.clocks += g.counts.clocks;
+        sum.evals += g.counts.evals;
+        summary_.games_with_clocks += g.counts.clocks != 0;
+        summary_.games_with_evals += g.counts.evals != 0;
         if (!summary_.first_id) summary_.first_id = id;
         summary_.last_id = id;
         ++summary_.imported;
@@ -184,7 +197,7 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
 
     std::thread reader(read_file, std::move(input), std::ref(p));
     std::vector<std::thread> builders;
-    for (unsigned i = 0; i < workers; ++i) builders.emplace_back(build_games, std::cref(path), std::ref(p));
+    for (unsigned i = 0; i < workers; ++i) builders.emplace_back(build_games, std::cref(path), std::ref(p), std::cref(options.filter));
     std::thread closer([&] {
       for (auto& t : builders) t.join();
       p.built.close();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "headers/players.h"
+#include "import/game_builder.h"
 #include "index/position_index.h"
 #include "index/postings.h"
 
@@ -33,6 +34,7 @@ struct ImportOptions {
   /// Set to true from another thread (e.g. a SIGINT handler) to stop after the current batch;
   /// everything read before is committed and the summary says "interrupted".
   const std::atomic<bool>* cancel = nullptr;
+  MovetextFilter filter;            ///< what of the movetext to keep (--no-comments ...)
 };
 
 /// A snapshot of a running import, for progress display.
@@ -63,6 +65,9 @@ struct ImportSummary {
   uint64_t rejected = 0;    ///< games not stored (recorded in the import log)
   uint64_t warnings = 0;    ///< recoverable problems (control bytes, lenient tags, ...)
   uint64_t plies = 0;       ///< main-line plies of the stored games
+  uint64_t games_with_clocks = 0;  ///< stored games with at least one typed clock
+  uint64_t games_with_evals = 0;   ///< stored games with at least one typed evaluation
+  AnnotationCounts annotations;    ///< typed values stored and what the filter dropped, summed
   uint64_t input_bytes = 0; ///< decompressed PGN bytes read
   uint32_t first_id = 0;    ///< id of the first stored game (0 if none)
   uint32_t last_id = 0;     ///< id of the last stored game (0 if none)

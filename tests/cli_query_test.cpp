@@ -153,7 +153,7 @@ TEST_F(CliQueryTest, JsonLinesCarryHeaderAndMatchedPlies) {
       "\"white\":\"([^\"]*)\",\"black\":\"([^\"]*)\",\"event\":\"[^\"]*\",\"site\":\"[^\"]*\","
       "\"date\":\"[^\"]*\",\"round\":\"[^\"]*\",\"result\":\"(1-0|0-1|1/2-1/2|\\*)\","
       "\"white_elo\":(?:[0-9]+|null),\"black_elo\":(?:[0-9]+|null),\"eco\":\"[^\"]*\",\"opening\":\"[^\"]*\","
-      "\"game_plies\":([0-9]+),\"plies\":\\[([0-9]+)\\]\\}");
+      "\"game_plies\":([0-9]+),\"time_control\":(?:\"[^\"]*\"|null),\"plies\":\\[([0-9]+)\\]\\}");
   for (size_t i = 0; i < objects.size(); ++i) {
     std::smatch m;
     ASSERT_TRUE(std::regex_match(objects[i], m, shape)) << objects[i];

@@ -48,8 +48,9 @@ db::GameHeader make_header(uint32_t id, const std::string& file = "games.pgn") {
   return h;
 }
 
-/// The record of game `id`: plies() pseudo-moves plus a comment on every 5th game.
-std::string make_record(uint32_t id) {
+/// The move record (or, with `notes`, the annotation record) of game `id`: plies()
+/// pseudo-moves plus a comment on every 5th game.
+std::string make_record(uint32_t id, bool notes = false) {
   db::RecordBuilder b;
   b.reset();
   const uint32_t plies = 10 + id % 5;
@@ -58,13 +59,14 @@ std::string make_record(uint32_t id) {
     b.add_move(from == to ? chess::Move::null() : chess::Move(from, to));
   }
   if (id % 5 == 0) b.add_comment("game " + std::to_string(id));
-  return std::string(b.finish());
+  const std::string moves(b.finish());
+  return notes ? std::string(b.annotations()) : moves;
 }
 
 void add_games(db::GameWriter& writer, uint32_t count, const std::string& file = "games.pgn") {
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t id = writer.next_game_id();
-    ASSERT_EQ(writer.add_game(make_header(id, file), make_record(id)), id);
+    ASSERT_EQ(writer.add_game(make_header(id, file), make_record(id), {}, make_record(id, true)), id);
   }
 }
 
@@ -127,7 +129,7 @@ TEST(DatabaseTest, SecondImportAppendsWithItsOwnFileRow) {
       db::GameHeader h = make_header(31 + i, "second.pgn");
       h.ordinal = i + 1;
       h.id = 31 + i;
-      writer.add_game(h, make_record(31 + i));
+      writer.add_game(h, make_record(31 + i), {}, make_record(31 + i, true));
     }
     writer.finish();
   }

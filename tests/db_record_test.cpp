@@ -54,8 +54,24 @@ std::string move_token(Move m, int depth) {
   return "move " + std::to_string(m.raw()) + "@" + std::to_string(depth);
 }
 
+/// A move record and its annotation record, as RecordBuilder::finish() makes them.
+struct Built {
+  std::string moves;  // move record
+  std::string notes;  // annotation record ("" = none)
+  bool operator==(const Built&) const = default;
+};
+
+Built finish(RecordBuilder& b) {
+  Built out;
+  out.moves = std::string(b.finish());
+  out.notes = std::string(b.annotations());
+  return out;
+}
+
+RecordView parse(const Built& built) { return RecordView::parse(built.moves, built.notes); }
+
 /// {Start} 1. e4 $1 ({Instead} 1. d4 {Solid} (1. c4) 1... Nf6) 1... e5 {Über} -- O-O a8=Q
-std::string build_annotated(RecordBuilder& b, std::string_view fen = {}, bool chess960 = false) {
+Built build_annotated(RecordBuilder& b, std::string_view fen = {}, bool chess960 = false) {
   b.reset();
   if (!fen.empty() || chess960) b.set_start_fen(fen, chess960);
   b.add_comment("Start");
@@ -77,7 +93,7 @@ std::string build_annotated(RecordBuilder& b, std::string_view fen = {}, bool ch
   b.add_move(Move::null());
   b.add_move(e1h1);
   b.add_move(a7a8q);
-  return std::string(b.finish());
+  return finish(b);
 }
 
 TEST(RecordBuilderTest, PlainGameHasOnlyTheMainLine) {
@@ -109,12 +125,13 @@ TEST(RecordBuilderTest, EmptyGame) {
 TEST(RecordBuilderTest, AnnotatedRoundTripWithFenStart) {
   const std::string fen = "4k3/P7/8/8/8/8/8/4K2R w K - 0 1";
   RecordBuilder b;
-  std::string bytes = build_annotated(b, fen);
-  RecordView view = RecordView::parse(bytes);
+  Built built = build_annotated(b, fen);
+  RecordView view = parse(built);
   EXPECT_EQ(view.start_fen(), fen);
   EXPECT_FALSE(view.chess960());
   EXPECT_TRUE(view.has_variations());
-  EXPECT_TRUE(view.has_comments());
+  EXPECT_TRUE(view.has_annotations());
+  EXPECT_TRUE(view.annotations_loaded());
   ASSERT_EQ(view.main_line_size(), 5u);
   EXPECT_EQ(view.main_move(0), e2e4);
   EXPECT_EQ(view.main_move(1), e7e5);
@@ -141,6 +158,14 @@ TEST(RecordBuilderTest, AnnotatedRoundTripWithFenStart) {
                                              move_token(e1h1, 0),
                                              move_token(a7a8q, 0)};
   EXPECT_EQ(tokens_of(view), expected);
+  // The move record alone: the same moves and variations, no comments or NAGs.
+  RecordView moves_only = RecordView::parse(built.moves);
+  EXPECT_TRUE(moves_only.has_annotations());
+  EXPECT_FALSE(moves_only.annotations_loaded());
+  std::vector<std::string> without_notes;
+  for (const std::string& t : expected)
+    if (t[0] != '{' && t[0] != '<' && t[0] != '$') without_notes.push_back(t);
+  EXPECT_EQ(tokens_of(moves_only), without_notes);
 }
 
 TEST(RecordBuilderTest, Chess960FlagWithAndWithoutFen) {
@@ -153,15 +178,15 @@ TEST(RecordBuilderTest, Chess960FlagWithAndWithoutFen) {
   EXPECT_TRUE(plain.start_fen().empty());
 
   const std::string fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
-  std::string bytes = build_annotated(b, fen, true);
-  RecordView view = RecordView::parse(bytes);
+  const Built built = build_annotated(b, fen, true);
+  RecordView view = parse(built);
   EXPECT_TRUE(view.chess960());
   EXPECT_EQ(view.start_fen(), fen);
 }
 
 TEST(RecordBuilderTest, ReuseGivesIdenticalRecords) {
   RecordBuilder b;
-  std::string first = build_annotated(b);
+  Built first = build_annotated(b);
   b.reset();
   b.add_move(d2d4);
   b.finish();
@@ -175,7 +200,8 @@ TEST(RecordBuilderTest, LongCommentAndAllNags) {
   std::string long_comment(100000, 'x');
   b.add_comment(long_comment);
   for (int nag = 0; nag < 256; ++nag) b.add_nag(uint8_t(nag));
-  RecordView view = RecordView::parse(b.finish());
+  const Built built = finish(b);
+  RecordView view = parse(built);
   int nags = 0;
   for (const Token& t : view.tokens()) {
     if (t.kind == TokenKind::kComment) {
@@ -230,6 +256,10 @@ void expect_corrupt(const std::string& bytes, const char* why) {
   EXPECT_THROW(RecordView::parse(bytes), db::CorruptRecord) << why;
 }
 
+void expect_corrupt_notes(const std::string& moves, const std::string& notes, const char* why) {
+  EXPECT_THROW(RecordView::parse(moves, notes), db::CorruptRecord) << why;
+}
+
 TEST(RecordViewTest, RejectsCorruptRecords) {
   expect_corrupt("", "empty");
   expect_corrupt(raw_record(0x10, {0}), "unknown flag bit");
@@ -243,12 +273,8 @@ TEST(RecordViewTest, RejectsCorruptRecords) {
   expect_corrupt(raw_record(0, {1, 0x1C, 0x03, 0x00}), "trailing byte");
   expect_corrupt(raw_record(db::kHasStartFen, {0, 0}), "empty FEN");
   expect_corrupt(raw_record(db::kHasStartFen, {0, 10, 'k'}), "FEN truncated");
-  // e2e4 = 0x031C. Token streams:
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03}), "flag without stream");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01}),
-                 "NAG byte missing");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x04, 0x01, 5, 'a'}),
-                 "comment truncated");
+  // e2e4 = 0x031C. Move streams:
+  expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03}), "flag without stream");
   expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x1C, 0x03, 0x82, 0x00}),
                  "variation not closed");
   expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x1C, 0x03, 0xC3, 0x00}),
@@ -256,30 +282,108 @@ TEST(RecordViewTest, RejectsCorruptRecords) {
   expect_corrupt(
       raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x82, 0x00, 0xC3, 0x00, 0x1C, 0x03}),
       "variation before any move");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01, 3, 9}),
-                 "stray byte after the NAG");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1B, 0x03, 0x86, 0x01, 3}),
+  expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x1B, 0x03, 0x82, 0x00, 0xC3, 0x00}),
                  "stream differs from the main line");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x86, 0x01, 3}),
-                 "stream lacks a main-line move");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x45, 0x01, 0}),
-                 "comment-before after a move");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x04, 0x01, 0, 0x1C, 0x03}),
-                 "comment-after before any move");
-  expect_corrupt(
-      raw_record(db::kHasComments | db::kHasVariations, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01, 3}),
-      "variation flag without variation");
-  expect_corrupt(raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x07, 0x01}),
-                 "unknown marker e... from == to");
+  expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x86, 0x01}),
+                 "version-1 NAG marker");
+  expect_corrupt(raw_record(db::kHasVariations, {1, 0x1C, 0x03, 0x1C, 0x03, 0x07, 0x01}),
+                 "unknown marker from == to");
+  // Annotation records of e2e4 (anchor 1 = after the move):
+  const std::string one = raw_record(db::kHasAnnotations, {1, 0x1C, 0x03});
+  expect_corrupt_notes(raw_record(0, {1, 0x1C, 0x03}), raw_record(0, {0x05, 3}),
+                       "annotations without the flag");
+  expect_corrupt_notes(one, raw_record(0, {}), "empty annotation record");
+  expect_corrupt_notes(one, raw_record(0x04, {0x05, 3}), "unknown annotation flag");
+  expect_corrupt_notes(one, raw_record(0, {0x05}), "NAG byte missing");
+  expect_corrupt_notes(one, raw_record(0, {0x04, 5, 'a'}), "comment truncated");
+  expect_corrupt_notes(one, raw_record(0, {0x09, 3}), "NAG anchored past the move stream");
+  expect_corrupt_notes(one, raw_record(0, {0x07}), "unknown note kind");
+  expect_corrupt_notes(one, raw_record(0, {0x06}), "place of a typed comment that has none");
+  // typed block: 1 run (descriptor kAnnClock, length 1), clock 1800 s in seconds unit
+  expect_corrupt_notes(one, raw_record(db::kHasTypedBlock | db::kClockSeconds, {6, 1, 1, 1, 0x90, 0x1C, 0}),
+                       "typed block with a trailing byte");
+  expect_corrupt_notes(one, raw_record(db::kHasTypedBlock, {3, 1, 1, 2}), "run longer than the main line");
+  expect_corrupt_notes(one, raw_record(db::kHasTypedBlock, {4, 1, 0x08, 1, 0}), "rest without a command");
+  expect_corrupt_notes(one, raw_record(db::kHasTypedBlock, {5, 1, 0x01 | 0x80, 0x02, 1, 0x10}),
+                       "placed typed comment without its place");
 }
 
 TEST(RecordViewTest, HandMadeRecordMatchesTheDocumentedLayout) {
-  // flags kHasComments, N = 1, e2e4, then stream: e2e4, NAG 3.
-  const std::string bytes =
-      raw_record(db::kHasComments, {1, 0x1C, 0x03, 0x1C, 0x03, 0x86, 0x01, 3});
-  RecordView view = RecordView::parse(bytes);
+  // Move record: no flags but kHasAnnotations, N = 1, e2e4. Annotation record: typed block
+  // of 6 bytes (1 run: clock, 1 ply; clock 0:30:00 = 1800 s as zigzag varint 3600 = 0x90 0x1C),
+  // then the note list: anchor +1, NAG 3.
+  const std::string moves = raw_record(db::kHasAnnotations, {1, 0x1C, 0x03});
+  const std::string notes =
+      raw_record(db::kHasTypedBlock | db::kClockSeconds, {5, 1, 1, 1, 0x90, 0x1C, 0x05, 3});
+  RecordView view = RecordView::parse(moves, notes);
   EXPECT_EQ(view.main_move(0), e2e4);
-  EXPECT_EQ(tokens_of(view), (std::vector<std::string>{move_token(e2e4, 0), "$3@0"}));
+  EXPECT_EQ(tokens_of(view),
+            (std::vector<std::string>{move_token(e2e4, 0), "{[%clk 0:30:00]}@0", "$3@0"}));
+  std::vector<db::PlyAnnotation> plies;
+  view.ply_annotations(plies);
+  ASSERT_EQ(plies.size(), 1u);
+  EXPECT_EQ(plies[0].clock, 18000u);
+  EXPECT_FALSE(plies[0].has_eval());
+}
+
+TEST(RecordBuilderTest, TypedCommentsRoundTripInPlace) {
+  RecordBuilder b;
+  b.reset();
+  db::PlyAnnotation clock_only;
+  clock_only.bits = db::kAnnClock;
+  clock_only.clock = 1800;  // 0:03:00
+  db::PlyAnnotation rich;
+  rich.bits = db::kAnnClock | db::kAnnEval | db::kAnnTenths | db::kAnnRest | db::kAnnRestFirst;
+  rich.clock = 1795;
+  rich.eval = {true, -3};
+  rich.rest = "[%csl Gd4] Good";
+  b.add_move(e2e4);
+  ASSERT_TRUE(b.can_add_typed());
+  b.add_typed_comment(clock_only);
+  EXPECT_FALSE(b.can_add_typed());  // one per ply
+  b.add_move(e7e5);
+  b.add_nag(2);
+  b.add_typed_comment(rich);  // after a NAG: placed by a marker
+  b.begin_variation();
+  b.add_move(g8f6);
+  EXPECT_FALSE(b.can_add_typed());
+  b.end_variation();
+  b.add_move(d2d4);  // no typed comment
+  const Built built = finish(b);
+  EXPECT_TRUE(built.moves.find("[%") == std::string::npos);
+  RecordView view = parse(built);
+  EXPECT_EQ(tokens_of(view),
+            (std::vector<std::string>{move_token(e2e4, 0), "{[%clk 0:03:00]}@0", move_token(e7e5, 0),
+                                      "$2@0", "{[%csl Gd4] Good [%eval #-3] [%clk 0:02:59.5]}@0",
+                                      "(@1", move_token(g8f6, 1), ")@1", move_token(d2d4, 0)}));
+  std::vector<db::PlyAnnotation> plies;
+  view.ply_annotations(plies);
+  ASSERT_EQ(plies.size(), 3u);
+  EXPECT_EQ(plies[0].clock, 1800u);
+  EXPECT_EQ(plies[1].clock, 1795u);
+  EXPECT_EQ(plies[1].eval, (db::Evaluation{true, -3}));
+  EXPECT_EQ(plies[1].rest, "[%csl Gd4] Good");
+  EXPECT_EQ(plies[2].bits, 0);
+}
+
+TEST(RecordBuilderTest, ClockOnlyGameCostsAboutOneBytePerPly) {
+  RecordBuilder b;
+  b.reset();
+  db::PlyAnnotation a;
+  a.bits = db::kAnnClock;
+  uint32_t clocks[2] = {3000, 3000};  // 0:05:00 each
+  const Move moves[2] = {Move(chess::SQ_G1, chess::SQ_F3), Move(chess::SQ_F3, chess::SQ_G1)};
+  for (int ply = 0; ply < 80; ++ply) {
+    b.add_move(moves[ply % 2 == 0 ? 0 : 1]);
+    clocks[ply % 2] -= 10 * uint32_t(1 + (ply * 7) % 12);  // 1-12 s per move
+    a.clock = clocks[ply % 2];
+    b.add_typed_comment(a);
+  }
+  const Built built = finish(b);
+  EXPECT_LE(built.notes.size(), 80u * 5 / 4) << "annotation bytes for 80 clocks";
+  std::vector<db::PlyAnnotation> plies;
+  parse(built).ply_annotations(plies);
+  EXPECT_EQ(plies.back().clock, clocks[1]);
 }
 
 /// Truncations and random byte changes of valid records either parse (and then iterate
@@ -287,13 +391,15 @@ TEST(RecordViewTest, HandMadeRecordMatchesTheDocumentedLayout) {
 /// build to also catch out-of-bounds reads.
 TEST(RecordViewTest, MutatedRecordsNeverMisbehave) {
   RecordBuilder b;
-  std::vector<std::string> seeds = {build_annotated(b),
-                                    build_annotated(b, "4k3/P7/8/8/8/8/8/4K2R w K - 0 1")};
+  const Built a = build_annotated(b);
+  const Built c = build_annotated(b, "4k3/P7/8/8/8/8/8/4K2R w K - 0 1");
+  std::vector<std::string> seeds = {a.moves, c.moves};
   std::mt19937 rng(12345);
   int parsed = 0, rejected = 0;
+  std::string notes;  // annotation record of the seed being mutated ("" with a move record)
   auto check = [&](const std::string& bytes) {
     try {
-      RecordView view = RecordView::parse(bytes);
+      RecordView view = notes.empty() ? RecordView::parse(bytes) : RecordView::parse(a.moves, bytes);
       for (uint32_t i = 0; i < view.main_line_size(); ++i) (void)view.main_move(i);
       size_t n = 0;
       for (const Token& t : view.tokens()) n += t.comment.size() + 1;
@@ -311,6 +417,14 @@ TEST(RecordViewTest, MutatedRecordsNeverMisbehave) {
       for (int c = 0; c < changes; ++c) bytes[rng() % bytes.size()] = char(rng());
       check(bytes);
     }
+  }
+  notes = a.notes;  // then the annotation record of the first seed
+  for (size_t len = 0; len < notes.size(); ++len) check(notes.substr(0, len));
+  for (int round = 0; round < 20000; ++round) {
+    std::string bytes = notes;
+    int changes = 1 + int(rng() % 3);
+    for (int c2 = 0; c2 < changes; ++c2) bytes[rng() % bytes.size()] = char(rng());
+    check(bytes);
   }
   EXPECT_GT(rejected, 0);
   EXPECT_GT(parsed, 0);

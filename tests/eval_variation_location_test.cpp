@@ -36,7 +36,7 @@ struct Located {
 };
 
 /// The stored record of the PGN game `pgn` (tags optional).
-std::string record_of(const std::string& pgn) {
+import::BuiltGame built_of(const std::string& pgn) {
   import::RawGame raw;
   raw.text = pgn;
   raw.ordinal = 1;
@@ -45,8 +45,10 @@ std::string record_of(const std::string& pgn) {
   import::BuiltGame built;
   builder.build(raw, "test.pgn", built);
   if (!built.stored) throw std::runtime_error("test game rejected: " + built.reason);
-  return built.record;
+  return built;
 }
+
+std::string record_of(const std::string& pgn) { return built_of(pgn).record; }
 
 Located run(const std::string& script, const std::string& record) {
   eval::Program program = cqltest::compile(script);
@@ -301,12 +303,12 @@ TEST_F(EvalVariationLocationCorpus, PgnOutputMarksEachVariationMateAfterTheMatin
 
 TEST(PgnExport, ACommentWordThatIsABraceKeepsItsBlanks) {
   // A `{` inside a comment is legal PGN; exporting kept it glued to the next word.
-  const std::string record = record_of("1. e4 { a { b  c } e5 {  lead  } 2. Nf3 *\n");
+  const import::BuiltGame built = built_of("1. e4 { a { b  c } e5 {  lead  } 2. Nf3 *\n");
   db::GameHeader header;
   header.result = "*";
   db::PgnWriteOptions options;
   options.line_width = 1000;
   std::string text;
-  db::write_pgn(header, db::RecordView::parse(record), text, options);
+  db::write_pgn(header, db::RecordView::parse(built.record, built.annotations), text, options);
   EXPECT_NE(text.find("1. e4 {a { b c} 1... e5 {lead} 2. Nf3 *"), std::string::npos) << text;
 }

@@ -67,7 +67,9 @@ std::string export_all(db::Database& database) {
   std::string_view bytes;
   while (scan.next(id, bytes)) {
     reader.read_header(id, header);
-    db::write_pgn(header, db::RecordView::parse(bytes), out);
+    db::RecordView view;
+    reader.record_view(id, view);  // with the annotation record
+    db::write_pgn(header, view, out);
   }
   return out;
 }

@@ -66,7 +66,9 @@ std::vector<std::string> export_games(const fs::path& db_dir) {
   while (scan.next(id, bytes)) {
     reader.read_header(id, header);
     out.emplace_back();
-    db::write_pgn(header, db::RecordView::parse(bytes), out.back());
+    db::RecordView view;
+    reader.record_view(id, view);  // with the annotation record
+    db::write_pgn(header, view, out.back());
   }
   return out;
 }

@@ -33,7 +33,7 @@ void build_and_replay(const import::RawGame& game) {
     FUZZ_CHECK(!built.reason.empty());
     return;
   }
-  const db::RecordView view = db::RecordView::parse(built.record);  // must not throw
+  const db::RecordView view = db::RecordView::parse(built.record, built.annotations);  // must not throw
   FUZZ_CHECK(view.main_line_size() == built.header.plies);
   FUZZ_CHECK(fuzz::replay_all(view));
   sig::compute_signature(view, signatures);
