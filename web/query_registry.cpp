@@ -73,6 +73,7 @@ void QueryRegistry::run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> com
   try {
     query::ExecuteOptions options;
     options.threads = options_.threads;
+    options.analysis_cache = options_.analysis_cache;
     options.limit = run->request.limit;
     options.cancel = &run->cancel;
     options.progress = [&run](uint64_t searched, uint64_t total, uint64_t matches) {

@@ -62,6 +62,7 @@ struct RegistryOptions {
   size_t max_kept = 64;         ///< finished runs kept for paging (oldest dropped first)
   int idle_cancel_seconds = 20; ///< a running query nobody asked about for this long is cancelled
   unsigned threads = 0;         ///< worker threads per run (0 = all cores)
+  bool analysis_cache = false;  ///< keep engine results in the database directory (a write)
 };
 
 /// The registry of runs over one open database.

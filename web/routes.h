@@ -25,7 +25,8 @@ struct Context {
       : options(std::move(o)),
         database(std::move(d)),
         registry(database, options.db_dir,
-                 RegistryOptions{options.max_queries, 64, options.idle_cancel_seconds, options.query_threads}) {}
+                 RegistryOptions{options.max_queries, 64, options.idle_cancel_seconds, options.query_threads,
+                                 options.allow_write}) {}
 };
 
 /// Registers the query routes.

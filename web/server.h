@@ -20,7 +20,8 @@ struct ServeOptions {
   std::string host = "127.0.0.1";   ///< address to bind
   int port = 8080;                  ///< port to bind; 0 = any free port (bind() returns it)
   size_t max_queries = 4;           ///< queries running at once; more get HTTP 429
-  bool allow_write = false;         ///< allow game-marker writes (POST /api/game/ID/marker)
+  bool allow_write = false;         ///< allow writes: game markers (POST /api/game/ID/marker) and
+                                    ///< the engine's analysis cache in the database directory
   size_t max_body_bytes = 64 * 1024;///< request bodies above this get HTTP 413
   size_t max_page_rows = 500;       ///< rows per result page at most
   int idle_cancel_seconds = 20;     ///< a running query nobody polls for this long is cancelled

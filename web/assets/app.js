@@ -104,8 +104,8 @@ function showResult(s) {
   const elo = (a, b) => (a || b ? `${a ?? '?'}/${b ?? '?'}` : '');
   body.innerHTML = s.rows.map((r) => {
     const plies = r.plies.concat(r.variation_plies);
-    return `<tr data-id="${r.id}"${r.id === state.openGame ? ' class="open"' : ''}><td>${r.id}</td><td>${escapeHtml(r.white)}</td>` +
-      `<td>${elo(r.white_elo, r.black_elo)}</td><td>${escapeHtml(r.black)}</td><td>${escapeHtml(r.result)}</td>` +
+    return `<tr data-id="${r.id}"${r.id === state.openGame ? ' class="open"' : ''}><td>${r.id}</td><td class="player" title="${escapeHtml(r.white)}">${escapeHtml(r.white)}</td>` +
+      `<td>${elo(r.white_elo, r.black_elo)}</td><td class="player" title="${escapeHtml(r.black)}">${escapeHtml(r.black)}</td><td>${escapeHtml(r.result)}</td>` +
       `<td>${escapeHtml(r.date)}</td><td class="event" title="${escapeHtml(r.event)}">${escapeHtml(r.event)}</td>` +
       `<td title="${escapeHtml(r.opening)}">${escapeHtml(r.eco)}</td>` +
       `<td>${escapeHtml(plies.slice(0, 6).join(', '))}${plies.length > 6 ? ', …' : ''}</td></tr>`;
