@@ -35,7 +35,7 @@ TEST(RenderBoardSvg, StartPositionHasEveryPieceAndTheCoordinates) {
   const std::string svg = render::board_svg(pos);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_EQ(count(svg, "<g transform="), 32u);  // one group per piece
-  EXPECT_EQ(count(svg, "<rect x="), 64u);        // squares (no marks)
+  EXPECT_EQ(count(svg, "width='45' height='45'"), 64u);  // squares (no marks)
   EXPECT_NE(svg.find("data-fen='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'"), std::string::npos);
   EXPECT_EQ(count(svg, "<text"), 16u);
   // file a is on the left unflipped, on the right flipped

@@ -42,7 +42,8 @@ QueryRegistry::~QueryRegistry() {
 std::shared_ptr<QueryRun> QueryRegistry::start(const QueryRequest& request) {
   // Compile first (fast): errors go back to the client at once, with their line and column.
   auto compiled = std::make_shared<query::Query>(query::Query::compile(request.cql, "query"));
-  for (const cql::KeywordItem* k : cql::parse_or_throw(request.cql, "query").match.keywords())
+  const cql::Script script = cql::parse_or_throw(request.cql, "query");  // kept: keywords() points into it
+  for (const cql::KeywordItem* k : script.match.keywords())
     if (k->keyword == cql::Keyword::Pgn || k->keyword == cql::Keyword::Output)
       throw std::invalid_argument("the web interface reads and writes no files: remove :pgn and :output");
   if (!request.filter_terms.empty()) {

@@ -34,6 +34,9 @@ std::vector<std::string> filter_terms(const json& filters) {
   for (const char* key : {"year", "elo"}) {
     const std::string low = text((std::string(key) + "_min").c_str());
     const std::string high = text((std::string(key) + "_max").c_str());
+    for (const std::string& v : {low, high})
+      if (v.find_first_not_of("0123456789") != std::string::npos)
+        throw std::invalid_argument(std::string("filters.") + key + "_min/_max: '" + v + "' is not a number");
     if (!low.empty() && !high.empty()) terms.push_back(std::string(key) + "=" + low + ".." + high);
     else if (!low.empty()) terms.push_back(std::string(key) + ">=" + low);
     else if (!high.empty()) terms.push_back(std::string(key) + "<=" + high);
