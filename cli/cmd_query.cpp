@@ -1,4 +1,4 @@
-// `cqldb query --db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE]
+// `cqldb query --db DIR (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn|html] [-o FILE]
 //               [--limit N] [--threads N] [--quiet] [--engine PATH]
 //               [--tablebases DIR[:DIR]]`
 //
@@ -36,6 +36,7 @@
 #include "headers/player_hints.h"
 #include "query/executor.h"
 #include "query/query.h"
+#include "render/html_report.h"
 
 namespace cli {
 
@@ -108,7 +109,7 @@ int run_query(const std::vector<std::string>& args) {
       "script", po::value(&script_path), "CQL script file (- = stdin)")(
       "expression,e", po::value(&expression), "the CQL script given as text")(
       "fen", po::value(&fen), "the games that reach this exact position: (match (position :fen \"FEN\"))")(
-      "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl or pgn")(
+      "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl, pgn or html (a page with a board diagram of each matched position)")(
       "output,o", po::value(&output), "file to write the results to (default or -: stdout)")(
       "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
       "sort", po::value<std::string>(),
@@ -271,7 +272,13 @@ int run_query(const std::vector<std::string>& args) {
   if (sort_order) sort_matches(db_dir, *sort_order, matches);
 
   db::GameReader reader = database.reader();
-  write_matches(out, *format, reader, matches);
+  if (*format == OutputFormat::kHtml) {  // the report shows the script above the games
+    render::HtmlReportOptions report;
+    report.query_text = compiled->text();
+    render::write_html_report(out, reader, matches, report);
+  } else {
+    write_matches(out, *format, reader, matches);
+  }
   out.flush();
   print_summary(stats);
   if (stats.matches == 0) {  // SPEC "Player names": a quoted plain name that only a substring finds

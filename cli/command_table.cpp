@@ -37,12 +37,12 @@ const std::vector<Command>& command_table() {
        "positions at plies 0..40 with the move played, for --fen, :fen and `tree`); "
        "--positions-only rebuilds just that.",
        run_reindex},
-      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn] [-o FILE] "
+      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn|html] [-o FILE] "
                 "[--limit N] [--threads N] [--explain | --explain-analyze] [--no-planner] "
                 "[--engine PATH]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
        "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
-       "comment at each matched position. A script error is reported as FILE:LINE:COLUMN "
+       "comment at each matched position, or an HTML page with a board diagram of each matched position. A script error is reported as FILE:LINE:COLUMN "
        "with exit code 2; Ctrl-C stops the search and prints what was found. :evaluation and "
        ":moveevaluation run a UCI engine (--engine, $CQLDB_ENGINE, default stockfish) and "
        "cache its results in DIR/analysis-cache.sqlite.",
@@ -76,6 +76,13 @@ const std::vector<Command>& command_table() {
        "and links games to it by FIDE id tag, else by name, for :country :gender :birthyear "
        ":deathyear :title.",
        run_players},
+      {"serve", "--db DIR [--host 127.0.0.1] [--port 8080] [--max-queries N] [--allow-write]",
+       "Serves a web page and a JSON API over the database (issue 19): a CQL editor with the "
+       "examples and keyword help, header filters, the result list, a game viewer with the "
+       "matched positions marked and the opening tree, PGN export. Listens on 127.0.0.1 only "
+       "unless --host says otherwise, answers only requests naming this machine, and writes "
+       "nothing unless --allow-write (game markers). README \"The web interface\" lists the API.",
+       run_serve},
   };
   return table;
 }

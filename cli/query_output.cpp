@@ -8,6 +8,7 @@
 #include "db/game_header.h"
 #include "db/pgn_writer.h"
 #include "db/record_view.h"
+#include "render/html_report.h"
 
 namespace cli {
 
@@ -226,11 +227,12 @@ std::optional<OutputFormat> parse_output_format(std::string_view name) {
   if (name == "table") return OutputFormat::kTable;
   if (name == "jsonl") return OutputFormat::kJsonl;
   if (name == "pgn") return OutputFormat::kPgn;
+  if (name == "html") return OutputFormat::kHtml;
   return std::nullopt;
 }
 
 std::string_view output_format_names() {
-  return "ids, table, jsonl, pgn";
+  return "ids, table, jsonl, pgn, html";
 }
 
 std::string json_string(std::string_view text) {
@@ -271,6 +273,10 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reade
                    const std::vector<eval::GameMatch>& matches) {
   if (format == OutputFormat::kTable) {
     write_table(out, reader, matches);
+    return;
+  }
+  if (format == OutputFormat::kHtml) {
+    render::write_html_report(out, reader, matches);
     return;
   }
   db::GameHeader header;

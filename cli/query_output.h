@@ -20,12 +20,14 @@ enum class OutputFormat {
            ///< event, opening, first matched ply
   kJsonl,  ///< one JSON object per line (see write_matches)
   kPgn,    ///< the games as PGN with a {MATCH} comment at each matched position
+  kHtml,   ///< one HTML page: headers, moves and a board diagram of each matched position
+           ///< (render/html_report.h)
 };
 
-/// The format named `name` ("ids", "table", "jsonl", "pgn"); nullopt for another name.
+/// The format named `name` ("ids", "table", "jsonl", "pgn", "html"); nullopt for another name.
 std::optional<OutputFormat> parse_output_format(std::string_view name);
 
-/// The accepted format names, for help and error messages: "ids, table, jsonl, pgn".
+/// The accepted format names, for help and error messages: "ids, table, jsonl, pgn, html".
 std::string_view output_format_names();
 
 /// Writes `matches` (ascending ids, as query::execute returns them) to `out` in `format`,

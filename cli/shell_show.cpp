@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <optional>
 
 #include "chess/position.h"
@@ -13,6 +14,7 @@
 #include "cli/shell_commands.h"
 #include "db/record_view.h"
 #include "db/stored_move.h"
+#include "render/board_svg.h"
 
 namespace cli {
 
@@ -162,11 +164,24 @@ void write_header(std::ostream& out, const db::GameHeader& h, uint32_t length,
 }  // namespace
 
 CommandStatus shell_show(ShellState& state, const CommandInput& input) {
-  const std::vector<std::string>& words = input.words;
+  // --svg FILE and --flip may stand anywhere after the command; the rest is ID [PLY].
+  std::vector<std::string> words;
+  std::string svg_path;
+  bool flip = false, bad = false;
+  for (size_t i = 0; i < input.words.size(); ++i) {
+    if (input.words[i] == "--svg") {
+      if (i + 1 == input.words.size()) bad = true;
+      else svg_path = input.words[++i];
+    } else if (input.words[i] == "--flip") {
+      flip = true;
+    } else {
+      words.push_back(input.words[i]);
+    }
+  }
   std::optional<uint64_t> id_arg, ply_arg;
-  if (words.size() > 2 || (words.size() >= 1 && !(id_arg = parse_count(words[0]))) ||
+  if (bad || words.size() > 2 || (words.size() >= 1 && !(id_arg = parse_count(words[0]))) ||
       (words.size() == 2 && !(ply_arg = parse_count(words[1])))) {
-    state.err() << "usage: show ID [PLY]\n";
+    state.err() << "usage: show ID [PLY] [--svg FILE [--flip]]\n";
     return CommandStatus::kFailed;
   }
   state.refresh_game_count();
@@ -223,6 +238,22 @@ CommandStatus shell_show(ShellState& state, const CommandInput& input) {
     diagram.highlight = chess::square_bb(last.from_sq()) | chess::square_bb(shown_to(last));
   out << board_diagram(replay.at_ply, diagram);
   out << "FEN: " << replay.at_ply.fen() << '\n';
+  if (!svg_path.empty()) {  // the same board as a picture (render/board_svg.h)
+    render::BoardSvgOptions picture;
+    picture.flipped = flip;
+    if (last && last != chess::Move::null()) {
+      picture.from = last.from_sq();
+      picture.to = shown_to(last);
+    }
+    std::ofstream file(svg_path, std::ios::binary);
+    file << render::board_svg(replay.at_ply, picture) << '\n';
+    file.close();
+    if (!file) {
+      state.err() << "show: cannot write " << svg_path << '\n';
+      return CommandStatus::kFailed;
+    }
+    out << "board written to " << svg_path << '\n';
+  }
   return CommandStatus::kOk;
 }
 

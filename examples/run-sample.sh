@@ -50,3 +50,6 @@ echo "== cqldb help :mate (every keyword: cqldb help keywords; the language: doc
 $cqldb help :mate
 echo
 echo "set-up and examples took $(( $(date +%s) - start )) s"
+echo
+echo "== see the games in a browser: start the web interface on the sample database"
+echo "   cqldb serve --db sample-db        # then open http://127.0.0.1:8080/ (Ctrl-C stops it)"

@@ -22,12 +22,14 @@ std::optional<SortOrder> parse_sort_order(std::string_view text) {
   else if (text == "white") order.key = SortKey::kWhite;
   else if (text == "black") order.key = SortKey::kBlack;
   else if (text == "event") order.key = SortKey::kEvent;
+  else if (text == "result") order.key = SortKey::kResult;
+  else if (text == "eco") order.key = SortKey::kEco;
   else return std::nullopt;
   return order;
 }
 
 std::string_view sort_order_names() {
-  return "date, elo, white, black, event, id (a leading - reverses)";
+  return "date, elo, white, black, event, result, eco, id (a leading - reverses)";
 }
 
 namespace {
@@ -53,6 +55,10 @@ const char* value_sql(SortKey key) {
     case SortKey::kWhite: return "(SELECT NULLIF(p.name, '') FROM players p WHERE p.id = g.white_id)";
     case SortKey::kBlack: return "(SELECT NULLIF(p.name, '') FROM players p WHERE p.id = g.black_id)";
     case SortKey::kEvent: return "(SELECT NULLIF(e.name, '') FROM events e WHERE e.id = g.event_id)";
+    case SortKey::kResult:  // db::ResultCode 1 = 1-0, 3 = draw, 2 = 0-1; '*' has none
+      return "CASE g.result WHEN 1 THEN 1 WHEN 3 THEN 2 WHEN 2 THEN 3 ELSE NULL END";
+    case SortKey::kEco:  // the classified code (game_openings, issue 17), else the [ECO] tag
+      return "COALESCE((SELECT o.eco FROM game_openings o WHERE o.game_id = g.id), NULLIF(g.eco, ''))";
     case SortKey::kId: break;
   }
   return "g.id";
@@ -74,7 +80,8 @@ std::vector<uint32_t> HeaderStore::sort_ids(std::vector<uint32_t> ids, SortOrder
   };
   std::vector<Entry> entries;
   entries.reserve(ids.size());
-  const bool textual = order.key == SortKey::kWhite || order.key == SortKey::kBlack || order.key == SortKey::kEvent;
+  const bool textual = order.key == SortKey::kWhite || order.key == SortKey::kBlack || order.key == SortKey::kEvent ||
+                       order.key == SortKey::kEco;
   db::sqlite::Statement q(sql_, std::string("SELECT ") + value_sql(order.key) + " FROM games g WHERE g.id = ?1");
   for (uint32_t id : ids) {
     Entry e;

@@ -17,6 +17,8 @@ enum class SortKey {
   kWhite,  ///< White's name A-Z, ignoring case (byte order of the folded UTF-8)
   kBlack,  ///< Black's name A-Z
   kEvent,  ///< the event name A-Z
+  kResult, ///< 1-0 first, then draws, then 0-1 (issue 19: the web page's result column)
+  kEco,    ///< the ECO code A00-E99 (the classified code, else the [ECO] tag)
 };
 
 /// A key and its direction. `reversed` turns the natural direction above round (`-date`
@@ -27,12 +29,12 @@ struct SortOrder {
   bool reversed = false;
 };
 
-/// Parses "date", "-date", "elo", "-elo", "white", "black", "event", "id" (and their
-/// `-` forms); nullopt for anything else.
+/// Parses "date", "-date", "elo", "-elo", "white", "black", "event", "result", "eco", "id"
+/// (and their `-` forms); nullopt for anything else.
 std::optional<SortOrder> parse_sort_order(std::string_view text);
 
-/// The accepted names for help and errors: "date, elo, white, black, event, id (a leading -
-/// reverses)".
+/// The accepted names for help and errors: "date, elo, white, black, event, result, eco, id
+/// (a leading - reverses)".
 std::string_view sort_order_names();
 
 }  // namespace headers

@@ -1,0 +1,48 @@
+// The routes of `cqldb serve` (web/server.h), split by subject: the query routes
+// (routes_query.cpp: POST/GET/DELETE /api/query...) and the others (routes_game.cpp:
+// /api/info, /api/game/ID, /api/game/ID.pgn, /api/board.svg, /api/tree, /api/examples,
+// /api/keywords, the page's files). README "The web interface" lists them with examples.
+#pragma once
+
+#include <httplib.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "db/database.h"
+#include "web/query_registry.h"
+#include "web/server.h"
+
+namespace web {
+
+/// What every route reads.
+struct Context {
+  ServeOptions options;
+  db::Database database;
+  QueryRegistry registry;
+  Context(ServeOptions o, db::Database d)
+      : options(std::move(o)),
+        database(std::move(d)),
+        registry(database, options.db_dir,
+                 RegistryOptions{options.max_queries, 64, options.idle_cancel_seconds, options.query_threads,
+                                 options.allow_write}) {}
+};
+
+/// Registers the query routes.
+void install_query_routes(httplib::Server& http, Context& context);
+/// Registers the game, board, tree, info, examples, keywords and page routes.
+void install_game_routes(httplib::Server& http, Context& context);
+
+/// Sets `json` as the response body with `status`.
+void send_json(httplib::Response& res, const nlohmann::json& json, int status = 200);
+
+/// Runs `handler`, answering a thrown exception as a JSON error (400 for
+/// std::invalid_argument, 404 for std::out_of_range, 500 otherwise).
+void guarded(httplib::Response& res, const std::function<void()>& handler);
+
+/// The unsigned number of query parameter `name` of `req`, `fallback` when absent. Throws
+/// std::invalid_argument naming the parameter when it is not a number.
+uint64_t number_param(const httplib::Request& req, const char* name, uint64_t fallback);
+
+}  // namespace web
