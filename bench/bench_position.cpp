@@ -74,8 +74,8 @@ int main(int argc, char** argv) {
     std::printf("importing %s into %s ...\n", bench::players_pgn().c_str(), db_dir.c_str());
     db::Database database = db::Database::create_or_open(db_dir);
     const import::ImportSummary s = import::import_files(database, {bench::players_pgn()}, {}, nullptr);
-    std::printf("import: %u games in %.2f s (%.0f games/s); position index %.2f s of it (%.1f%%), posting index %.2f s\n",
-                s.imported, s.seconds, s.imported / s.seconds, s.positions.seconds,
+    std::printf("import: %llu games in %.2f s (%.0f games/s); position index %.2f s of it (%.1f%%), posting index %.2f s\n",
+                (unsigned long long)s.imported, s.seconds, s.imported / s.seconds, s.positions.seconds,
                 100.0 * s.positions.seconds / s.seconds, s.postings.seconds);
   }
   db::Database database = db::Database::open_readonly(db_dir);

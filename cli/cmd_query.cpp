@@ -236,9 +236,9 @@ int run_query(const std::vector<std::string>& args) {
     }
   }
   if (vm.count("explain")) {  // the plan and the estimates, without running the query
-    std::string text = query::explain_plan(*compiled, run_options.enabled("signatures"));
-    text += explain_bound_values(*compiled) + explain_estimates(*compiled, database);
-    out << text;
+    std::string plan_text = query::explain_plan(*compiled, run_options.enabled("signatures"));
+    plan_text += explain_bound_values(*compiled) + explain_estimates(*compiled, database);
+    out << plan_text;
     out.flush();
     return out ? 0 : 1;
   }

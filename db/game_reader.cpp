@@ -35,9 +35,9 @@ std::string header_select(sqlite::Connection& sql) {
              // date rebuilt from its parts when not stored (schema.h); db::
              // canonical_pgn_date() is the same formula
              "COALESCE(g.date, "
-             "CASE WHEN g.year IS NULL THEN '????' ELSE printf('%04d', g.year) END || '.' || "
-             "CASE WHEN g.month IS NULL THEN '??' ELSE printf('%02d', g.month) END || '.' || "
-             "CASE WHEN g.day IS NULL THEN '??' ELSE printf('%02d', g.day) END), "
+             "CASE WHEN g.year IS NULL THEN '\?\?\?\?' ELSE printf('%04d', g.year) END || '.' || "
+             "CASE WHEN g.month IS NULL THEN '\?\?' ELSE printf('%02d', g.month) END || '.' || "
+             "CASE WHEN g.day IS NULL THEN '\?\?' ELSE printf('%02d', g.day) END), "
              "g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, "
              "g.variant, ") +
          (classified ? "go.eco, o.name " : "NULL, NULL ") +

@@ -38,14 +38,14 @@ struct RunState {
   /// The plan the pruning stages may use: null for a negated program or one without lists.
   const planner::Plan* plan = nullptr;
   /// postings: per alternative the posting candidates (ascending), nullopt = not narrowed.
-  std::vector<std::optional<std::vector<uint32_t>>> posted;
+  std::vector<std::optional<std::vector<uint32_t>>> posted{};
   /// headers: per game id (index 0 unused) the alternatives whose headers pass (and whose
   /// postings kept it); 0 = none.
-  std::vector<unsigned> mask;
+  std::vector<unsigned> mask{};
   /// headers: the games to replay, ascending ids.
-  std::vector<Candidate> candidates;
+  std::vector<Candidate> candidates{};
   /// headers: GameInfo by id when the program or the plan reads it, else empty.
-  std::vector<headers::GameInfo> info;
+  std::vector<headers::GameInfo> info{};
   /// True when `id` is in ExecuteOptions::within (or there is none).
   bool in_scope(uint32_t id) const;
 };

@@ -99,7 +99,9 @@ TEST_F(CliSortMarkTest, QuerySortsByEloAndNamesAndRejectsUnknownKeys) {
     return a && c ? (a + c) / 2 : a + c;
   };
   for (size_t i = 1; i < w.size(); ++i)
-    if (average(w[i], b[i])) EXPECT_GE(average(w[i - 1], b[i - 1]), average(w[i], b[i])) << i;
+    if (average(w[i], b[i])) {
+      EXPECT_GE(average(w[i - 1], b[i - 1]), average(w[i], b[i])) << i;
+    }
   Outcome names = run({"query", "-e", "(match :year 1990 2000)", "--format", "jsonl", "--sort", "white"});
   ASSERT_EQ(names.code, 0) << names.err;
   std::vector<std::string> whites = field(names.out, "white");

@@ -280,7 +280,9 @@ TEST(PlayerNameCorpus, PatternMatchesKeyOnRealNames) {
     for (const auto& [id, plies] : corpus.query("(match :player \"" + pattern + "\")")) got.insert(id);
     const std::set<uint32_t> want = brute(surname, initial);
     EXPECT_EQ(got, want) << pattern;
-    if (surname == "carlsen") EXPECT_GE(want.size(), 10u);
+    if (surname == "carlsen") {
+      EXPECT_GE(want.size(), 10u);
+    }
   }
 }
 
