@@ -263,7 +263,6 @@ void RelationLine::reset(const std::vector<std::shared_ptr<const RelationSpec>>&
   main_line_ = line.empty() || !line[0].inside_variation;
   memo_.resize(specs.size());
   for (auto& m : memo_) m.assign(line.size(), -1);
-  images_.resize(specs.size());
   images_built_.assign(specs.size(), 0);
 }
 
@@ -276,33 +275,99 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   }
   if (images_built_[id]) return memo_[id][index] == 1;  // the pass below found every P1
   images_built_[id] = 1;
-  // The whole line at once: P1 keys (the identity image, with the side a related P2 must
-  // have) sorted in images_[id]; every image of every position q looked up among them, and
-  // the candidates P1 before q confirmed by relates(). Each P1 found is memoised as related
-  // (memo_ = 1: a later position relates, whatever else at() looks at), so P1s left unknown
-  // have none. Under the identity an exact image differs from P1 on no allowable square:
-  // with an :originaldifferentcount range without 0 only the other symmetries can relate.
-  std::vector<KeyedImage>& keyed = images_[id];
+  // The whole line at once, by classes of positions: relates() reads P1's allowable squares,
+  // P2's squares that some symmetry maps onto them (for the original counts: the allowable
+  // ones themselves) and, unless the side is ignored, the sides to move. Positions equal on
+  // those squares (whole square codes, promotion marks included) and in side form one class
+  // and relate alike; a long game repeats few classes on a :pattern's squares. P1 = position
+  // i of class A relates when some class B relates to A and occurs after i: i < last(B).
+  // Class keys of A (the identity image, with the side a related P2 must have) are sorted;
+  // every image of every class B is looked up among them and confirmed by relates() on the
+  // classes' first positions. Under the identity an exact image differs from P1 on no
+  // allowable square: with an :originaldifferentcount range without 0 only the other
+  // symmetries can relate.
   std::vector<int8_t>& memo = memo_[id];
   const size_t n = boards_.size();
-  keyed.clear();
   const chess::Bitboard all = spec.allowable;
-  for (size_t p = 0; p + 1 < n; ++p) {
-    const chess::Color side = spec.side == RelationSpec::Side::kChange ? ~boards_[p].side : boards_[p].side;
-    keyed.push_back({image_key(spec, boards_[p], 0, side, all), uint32_t(p)});
-  }
-  std::sort(keyed.begin(), keyed.end());
-  const bool identity_can = !spec.original_different || spec.original_different->contains(0);
   const int symmetries = spec.flip ? 8 : 1;
   std::array<chess::Bitboard, 8> from{};
-  for (int d = 0; d < symmetries; ++d) from[size_t(d)] = d == 0 ? all : preimage(d, all);
-  for (size_t q = 1; q < n; ++q)
-    for (int d = identity_can ? 0 : 1; d < symmetries; ++d) {
-      const uint64_t key = image_key(spec, boards_[q], d, boards_[q].side, from[size_t(d)]);
-      for (auto it = std::lower_bound(keyed.begin(), keyed.end(), KeyedImage{key, 0});
-           it != keyed.end() && it->key == key && it->index < q; ++it)
-        if (memo[it->index] != 1 && relates(spec, boards_[it->index], boards_[q])) memo[it->index] = 1;
+  chess::Bitboard region = 0;
+  for (int d = 0; d < symmetries; ++d) region |= from[size_t(d)] = d == 0 ? all : preimage(d, all);
+  const bool with_side = spec.side != RelationSpec::Side::kIgnore;
+  // Classes, in order of first occurrence: an open-addressing table from the hash of the
+  // region and side to the classes with that hash, boards compared on a hash hit.
+  const auto& terms = key_terms();
+  auto same_class = [&](const RelationBoard& a, const RelationBoard& b) {
+    if (with_side && a.side != b.side) return false;
+    if ((a.occupied & region) != (b.occupied & region)) return false;
+    for (chess::Bitboard occ = a.occupied & region; occ;) {
+      const size_t x = size_t(chess::pop_lsb(occ));
+      if (a.sq[x] != b.sq[x]) return false;
     }
+    return true;
+  };
+  struct Class {
+    uint32_t first, last;  // line indices of its first and last position
+    uint32_t reach = 0;    // 1 + the last index of a class that relates to it, 0 = none
+    uint64_t hash;
+  };
+  std::vector<Class> classes;
+  classes.reserve(n);
+  std::vector<uint32_t> class_of(n);
+  size_t table_size = 16;
+  while (table_size < 2 * n) table_size *= 2;
+  std::vector<uint32_t>& table = class_table_;  // class + 1, 0 = empty slot
+  table.assign(table_size, 0);
+  for (size_t p = 0; p < n; ++p) {
+    const RelationBoard& b = boards_[p];
+    uint64_t h = with_side ? terms[64][size_t(b.side)] : 0;
+    for (chess::Bitboard occ = b.occupied & region; occ;) {
+      const size_t x = size_t(chess::pop_lsb(occ));
+      h ^= terms[x][b.sq[x] & 0x0F] + (b.sq[x] & 0x80 ? 0x9E3779B97F4A7C15ull : 0);
+    }
+    size_t slot = size_t(h) & (table_size - 1);
+    for (; table[slot]; slot = (slot + 1) & (table_size - 1)) {
+      const Class& c = classes[table[slot] - 1];
+      if (c.hash == h && same_class(boards_[c.first], b)) break;
+    }
+    if (!table[slot]) {
+      classes.push_back({uint32_t(p), uint32_t(p), 0, h});
+      table[slot] = uint32_t(classes.size());
+    }
+    classes[table[slot] - 1].last = uint32_t(p);
+    class_of[p] = table[slot] - 1;
+  }
+  // P1 keys of the classes, sorted; a class whose only position is the last has no P2.
+  std::vector<KeyedImage>& keyed = class_keys_;
+  keyed.clear();
+  for (size_t c = 0; c < classes.size(); ++c) {
+    if (classes[c].first + 1 >= n) continue;
+    const RelationBoard& b = boards_[classes[c].first];
+    const chess::Color side = spec.side == RelationSpec::Side::kChange ? ~b.side : b.side;
+    keyed.push_back({image_key(spec, b, 0, side, all), uint32_t(c)});
+  }
+  std::sort(keyed.begin(), keyed.end());
+  // Most images match no P1 key: a 1,024-bit filter of the keys' top bits answers those
+  // without the binary search.
+  std::array<uint64_t, 16> filter{};
+  for (const KeyedImage& k : keyed) filter[k.key >> 60] |= uint64_t(1) << (k.key >> 54 & 63);
+  const bool identity_can = !spec.original_different || spec.original_different->contains(0);
+  for (const Class& q : classes) {
+    if (q.last == 0) continue;  // no P1 before it
+    const RelationBoard& qb = boards_[q.first];
+    for (int d = identity_can ? 0 : 1; d < symmetries; ++d) {
+      const uint64_t key = image_key(spec, qb, d, qb.side, from[size_t(d)]);
+      if (!(filter[key >> 60] >> (key >> 54 & 63) & 1)) continue;
+      for (auto it = std::lower_bound(keyed.begin(), keyed.end(), KeyedImage{key, 0});
+           it != keyed.end() && it->key == key; ++it) {
+        Class& a = classes[it->index];
+        if (a.first >= q.last || a.reach >= q.last + 1) continue;  // nothing new to learn
+        if (relates(spec, boards_[a.first], qb)) a.reach = q.last + 1;
+      }
+    }
+  }
+  for (size_t i = 0; i + 1 < n; ++i)
+    if (classes[class_of[i]].reach > i + 1) memo[i] = 1;
   return memo[index] == 1;
 }
 

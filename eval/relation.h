@@ -89,10 +89,11 @@ uint64_t image_key(const RelationSpec& spec, const RelationBoard& b, int d, ches
 /// The relations of one line, decided lazily: Node Op::kRelation asks at(id, index) only
 /// where the rest of its list already matched, and each answer is kept for the line. One per
 /// GameMatcher line (main line, variation); reset() before the line is evaluated.
-/// exact_image() relations are decided for the whole line on the relation's first at():
-/// the keys of its positions are sorted once and every image of every position is looked
-/// up among them (candidates confirmed by relates()), instead of comparing each P1 with every
-/// later position.
+/// exact_image() relations are decided for the whole line on the relation's first at(): its
+/// positions are grouped into classes that relates() cannot tell apart, the P1 keys of the
+/// classes are sorted once and every image of every class is looked up among them
+/// (candidates confirmed by relates() once per pair of classes), instead of comparing each
+/// P1 with every later position.
 class RelationLine {
  public:
   /// Prepares `line` (contexts of its positions in ply order) for the relations `specs`;
@@ -121,7 +122,8 @@ class RelationLine {
     uint32_t index;
     auto operator<=>(const KeyedImage&) const = default;
   };
-  std::vector<std::vector<KeyedImage>> images_;
+  std::vector<KeyedImage> class_keys_;  ///< scratch: (P1 key, class) of one pass, sorted
+  std::vector<uint32_t> class_table_;   ///< scratch: hash table of one pass's classes
   std::vector<uint8_t> images_built_;  ///< per id
   /// The P2 candidates of the line for relation `id` and P1 = boards_[index]: true if one relates.
   bool later_relates(size_t id, size_t index);
