@@ -67,10 +67,13 @@ LineEditor::LineEditor(const char* program, std::string history_file)
   el_set(el_, EL_HIST, ::history, history_);
   el_set(el_, EL_PROMPT, &LineEditor::prompt_of);
   el_set(el_, EL_GETCFN, &LineEditor::get_char);
-  el_set(el_, EL_ADDFN, "cqldb-interrupt", "Abandon the line (Ctrl-C)", &LineEditor::on_interrupt);
+  // el_wset, not el_set: libedit's narrow EL_ADDFN copies the name and help into wide
+  // strings that el_end() never frees (LeakSanitizer, issue 14); the wide call keeps our
+  // static strings.
+  el_wset(el_, EL_ADDFN, L"cqldb-interrupt", L"Abandon the line (Ctrl-C)", &LineEditor::on_interrupt);
   el_set(el_, EL_BIND, "^C", "cqldb-interrupt", nullptr);
   el_set(el_, EL_BIND, "^R", "em-inc-search-prev", nullptr);
-  el_set(el_, EL_ADDFN, "cqldb-complete", "Complete the word", &LineEditor::on_complete);
+  el_wset(el_, EL_ADDFN, L"cqldb-complete", L"Complete the word", &LineEditor::on_complete);
   el_set(el_, EL_BIND, "^I", "cqldb-complete", nullptr);
   el_source(el_, nullptr);  // the user's ~/.editrc
 }

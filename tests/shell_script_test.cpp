@@ -359,7 +359,17 @@ TEST_F(ShellScriptTest, SigintCancelsTheQueryAndEndsTheScript) {
           static_cast<char*>(nullptr));
     _exit(127);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  // SIGINT only once the shell catches it (SigCgt in /proc/PID/status has bit SIGINT - 1):
+  // earlier, the default action would end the process, which is not what is tested. A slow
+  // start (a sanitizer build, a loaded machine) must not turn into a failure.
+  auto catches_sigint = [pid] {
+    std::ifstream status_file("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status_file, line);)
+      if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (SIGINT - 1) & 1) != 0;
+    return false;
+  };
+  for (int i = 0; i < 600 && !catches_sigint(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the query is under way
   const auto sent = std::chrono::steady_clock::now();
   kill(pid, SIGINT);
   int status = 0;
