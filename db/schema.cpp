@@ -64,7 +64,12 @@ CREATE TABLE imports(
   games_read INTEGER NOT NULL,
   imported INTEGER NOT NULL,
   rejected INTEGER NOT NULL,
-  warnings INTEGER NOT NULL);
+  warnings INTEGER NOT NULL,
+  skipped_duplicates INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE duplicate_keys(
+  key INTEGER NOT NULL,
+  game_id INTEGER NOT NULL,
+  PRIMARY KEY(key, game_id)) WITHOUT ROWID;
 )sql";
 
 // Issue 17 A: ECO classification and player data (additive: CREATE ... IF NOT EXISTS, so
@@ -176,6 +181,14 @@ void ensure_match_tables(sqlite::Connection& db) {
     has_flags = columns.step();
   }
   if (!has_flags) db.exec("ALTER TABLE games ADD COLUMN flags INTEGER NOT NULL DEFAULT 0");
+  bool has_skipped = false;  // issue 16
+  {
+    sqlite::Statement columns(
+        db, "SELECT 1 FROM pragma_table_info('imports') WHERE name = 'skipped_duplicates'");
+    has_skipped = columns.step();
+  }
+  if (!has_skipped)
+    db.exec("ALTER TABLE imports ADD COLUMN skipped_duplicates INTEGER NOT NULL DEFAULT 0");
   db.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
       "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "

@@ -133,7 +133,7 @@ class PlayerData : public ::testing::Test {
     const auto list = headers::players::read_players_csv(csv, errors);
     db::sqlite::Connection sql(corpus_->dir() / "db" / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
     EXPECT_EQ(headers::players::store_player_list(sql, list), 7);
-    links_ = headers::players::link_games(sql);
+    links_ = headers::players::link_games(sql, headers::players::LinkScope::kAllGames);
   }
   static void TearDownTestSuite() {
     delete corpus_;
