@@ -109,7 +109,10 @@ CREATE TABLE IF NOT EXISTS game_players(
 // Secondary indexes for header filters (player, Elo, year, ECO). They slow down inserts,
 // so bulk loads drop them and build them once at the end (GameWriter::finish), in one
 // transaction. games.result has no index on purpose: with four values, a result filter
-// keeps a quarter to a half of the games, where a table scan beats any index.
+// keeps a quarter to a half of the games, where a table scan beats any index. games.eco
+// (the tag as written) has none since issue 16: every ECO filter reads the classified code
+// of game_openings (headers/filter_terms.cpp, header_filter.cpp), and the index cost 12
+// bytes a game; databases made before lose it at their next writer (ensure_match_tables).
 constexpr const char* kCreateIndexes = R"sql(
 BEGIN;
 CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
@@ -117,7 +120,7 @@ CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
 CREATE INDEX IF NOT EXISTS games_year ON games(year);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
+DROP INDEX IF EXISTS games_eco;
 CREATE INDEX IF NOT EXISTS game_openings_eco ON game_openings(eco);
 COMMIT;
 )sql";
@@ -189,6 +192,7 @@ void ensure_match_tables(sqlite::Connection& db) {
   }
   if (!has_skipped)
     db.exec("ALTER TABLE imports ADD COLUMN skipped_duplicates INTEGER NOT NULL DEFAULT 0");
+  db.exec("DROP INDEX IF EXISTS games_eco");  // unused (kCreateIndexes)
   db.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
       "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "
