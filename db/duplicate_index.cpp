@@ -131,9 +131,9 @@ DuplicateKeys::DuplicateKeys(sqlite::Connection& sql)
       select_(sql,
               "SELECT g.id, w.name, b.name, "
               "COALESCE(g.date, "
-              "CASE WHEN g.year IS NULL THEN '????' ELSE printf('%04d', g.year) END || '.' || "
-              "CASE WHEN g.month IS NULL THEN '??' ELSE printf('%02d', g.month) END || '.' || "
-              "CASE WHEN g.day IS NULL THEN '??' ELSE printf('%02d', g.day) END), "
+              "CASE WHEN g.year IS NULL THEN '\?\?\?\?' ELSE printf('%04d', g.year) END || '.' || "
+              "CASE WHEN g.month IS NULL THEN '\?\?' ELSE printf('%02d', g.month) END || '.' || "
+              "CASE WHEN g.day IS NULL THEN '\?\?' ELSE printf('%02d', g.day) END), "
               "g.result FROM duplicate_keys k JOIN games g ON g.id = k.game_id "
               "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
               "WHERE k.key = ?1 ORDER BY k.game_id") {}

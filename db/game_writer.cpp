@@ -294,11 +294,11 @@ void GameWriter::add_missing_duplicate_keys() {
   sqlite::Statement games(sql_,
                           "SELECT g.id, w.name, b.name, "
                           "COALESCE(g.date, "
-                          "CASE WHEN g.year IS NULL THEN '????' ELSE printf('%04d', g.year) END "
+                          "CASE WHEN g.year IS NULL THEN '\?\?\?\?' ELSE printf('%04d', g.year) END "
                           "|| '.' || "
-                          "CASE WHEN g.month IS NULL THEN '??' ELSE printf('%02d', g.month) END "
+                          "CASE WHEN g.month IS NULL THEN '\?\?' ELSE printf('%02d', g.month) END "
                           "|| '.' || "
-                          "CASE WHEN g.day IS NULL THEN '??' ELSE printf('%02d', g.day) END), "
+                          "CASE WHEN g.day IS NULL THEN '\?\?' ELSE printf('%02d', g.day) END), "
                           "g.result FROM games g JOIN players w ON w.id = g.white_id "
                           "JOIN players b ON b.id = g.black_id WHERE g.id <= ?1 ORDER BY g.id");
   games.bind(1, int64_t(committed_));
