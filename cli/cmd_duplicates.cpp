@@ -55,7 +55,7 @@ int run_duplicates(const std::vector<std::string>& args) {
     for (uint32_t id : groups[i]) ids += (ids.empty() ? "" : " ") + std::to_string(id);
     std::printf("%7zu %6zu  %s\n", i + 1, groups[i].size(), ids.c_str());
   }
-  std::printf("%s group%s of duplicates, %s games (%s more than one copy each) among %s games\n",
+  std::printf("%s group%s of duplicates: %s games, %s of them extra copies, among %s games\n",
               with_commas(groups.size()).c_str(), groups.size() == 1 ? "" : "s",
               with_commas(games).c_str(), with_commas(games - groups.size()).c_str(),
               with_commas(reader.game_count()).c_str());

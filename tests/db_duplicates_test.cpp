@@ -243,7 +243,7 @@ TEST(Duplicates, CommandLine) {
   EXPECT_EQ(r.out,
             "  group  games  ids\n"
             "      1      3  1 2 10\n"
-            "1 group of duplicates, 3 games (2 more than one copy each) among 10 games\n");
+            "1 group of duplicates: 3 games, 2 of them extra copies, among 10 games\n");
   r = cqltest::run_cqldb({"duplicates", "--db", db_dir, "--format", "jsonl"}, tmp.path);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "{\"group\":1,\"ids\":[1,2,10]}\n");
