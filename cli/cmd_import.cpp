@@ -27,6 +27,8 @@ void print_summary(const import::ImportSummary& s, size_t files) {
               with_commas(uint64_t(rate)).c_str(), s.interrupted ? " (Ctrl-C)" : "");
   std::printf("  imported %s, rejected %s, warnings %s\n", with_commas(s.imported).c_str(),
               with_commas(s.rejected).c_str(), with_commas(s.warnings).c_str());
+  if (s.skipped_duplicates)
+    std::printf("  skipped duplicates %s\n", with_commas(s.skipped_duplicates).c_str());
   if (s.imported)
     std::printf("  game ids %u..%u, %s plies\n", s.first_id, s.last_id,
                 with_commas(s.plies).c_str());
@@ -81,7 +83,9 @@ int run_import(const std::vector<std::string>& args) {
       "no-clocks", "drop [%clk] and [%emt] clock times")(
       "no-evals", "drop [%eval] engine evaluations")(
       "no-variations", "drop variations")(
-      "no-nags", "drop NAGs ($1, !?, ...)");
+      "no-nags", "drop NAGs ($1, !?, ...)")(
+      "skip-duplicates",
+      "skip games whose moves, White, Black, Date and Result equal a stored game's");
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
@@ -99,6 +103,7 @@ int run_import(const std::vector<std::string>& args) {
   opts.filter.evals = !vm.count("no-evals");
   opts.filter.variations = !vm.count("no-variations");
   opts.filter.nags = !vm.count("no-nags");
+  opts.skip_duplicates = vm.count("skip-duplicates") > 0;
   opts.cancel = &g_cancel;
   g_cancel = false;
   auto previous = std::signal(SIGINT, on_sigint);

@@ -65,7 +65,7 @@ int run_players_import(const std::vector<std::string>& args) {
   const int64_t stored = headers::players::store_player_list(sql, records);
   const double store_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - store_start).count();
-  const headers::players::LinkCounts link = headers::players::link_games(sql);
+  const headers::players::LinkCounts link = headers::players::link_games(sql, headers::players::LinkScope::kAllGames);
   db::schema::checkpoint(sql);
   std::printf("player list:   %s entries read (%s bad lines) in %.2f s, %s stored in %.2f s\n",
               with_commas(records.size()).c_str(), with_commas(errors.size()).c_str(), read_seconds,

@@ -39,6 +39,8 @@ int run_help(const std::vector<std::string>& topics);
 void print_version();
 
 int run_import(const std::vector<std::string>& args);
+/// `cqldb duplicates`: lists groups of duplicate games (issue 16, cli/cmd_duplicates.cpp).
+int run_duplicates(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_check(const std::vector<std::string>& args);
 int run_export(const std::vector<std::string>& args);

@@ -12,8 +12,14 @@ const std::vector<Command>& command_table() {
       {"import", "--db DIR FILE...",
        "Reads PGN files (plain, .gz or .zst) into the database directory DIR, creating it if "
        "needed. Games are appended with ids continuing from the last import; games with "
-       "illegal or unreadable moves are rejected and recorded in the import log.",
+       "illegal or unreadable moves are rejected and recorded in the import log. "
+       "--skip-duplicates skips a game whose main-line moves, White, Black, Date and Result "
+       "equal a stored game's (or an earlier one of the same import) and counts it.",
        run_import},
+      {"duplicates", "--db DIR [--format table|jsonl]",
+       "Lists the groups of duplicate games (same main-line moves and start position, White, "
+       "Black, Date and Result) by game id.",
+       run_duplicates},
       {"info", "--db DIR [--log N]",
        "Prints the number of games, rejected games, size on disk, bytes per game and format "
        "version of a database; --log N also lists the first N import-log entries.",

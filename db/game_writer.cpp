@@ -109,7 +109,7 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
                   "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"),
       insert_import_(sql_,
                      "INSERT INTO imports(file_id, started, finished, games_read, imported, "
-                     "rejected, warnings) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+                     "rejected, warnings, skipped_duplicates) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
       insert_file_(sql_, "INSERT INTO files(path, imported_at) VALUES(?1, ?2) RETURNING id"),
       set_committed_(sql_, "UPDATE meta SET value = ?2 WHERE key = ?1"),
       insert_comment_(sql_, "INSERT INTO comment_text(rowid, text) VALUES(?1, ?2)"),
@@ -122,6 +122,20 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
   openings_.emplace(sql_, NameKind::kOpening);
   committed_ = uint32_t(schema::read_meta(sql_, schema::kMetaCommittedGames).value_or(0));
   delete_uncommitted_records(*store_, committed_);
+  // The duplicate key index (issue 16); a database made before it gets it here, with the
+  // keys of its games, in one transaction (a crash leaves either both or neither).
+  sql_.exec("BEGIN IMMEDIATE");
+  try {
+    if (create_duplicate_keys_table(sql_)) {
+      duplicate_keys_.emplace(sql_);
+      if (committed_ > 0) add_missing_duplicate_keys();
+    }
+    sql_.exec("COMMIT");
+  } catch (...) {
+    sql_.rollback();
+    throw;
+  }
+  if (!duplicate_keys_) duplicate_keys_.emplace(sql_);
   if (committed_ == 0 || options.defer_indexes) {
     // Bulk load: inserting into the secondary indexes row by row costs more than building
     // them once in finish().
@@ -220,6 +234,7 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     insert_game_.bind(17, int64_t(header.plies));
     if (!header.start_fen.empty()) insert_game_.bind(18, header.start_fen);
     if (!header.variant.empty()) insert_game_.bind(19, header.variant);
+    duplicate_keys_->add(duplicate_key(duplicate_fields(header, view)), id);
     std::string comments;
     insert_game_.bind(20, int64_t(game_data(view, comments)));
     insert_game_.run();  // unbound parameters (16, 18, 19) are NULL
@@ -252,6 +267,57 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
   return id;
 }
 
+std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
+                                                   std::string_view record) {
+  check_usable();
+  const RecordView view = RecordView::parse(record, std::string_view());  // throws CorruptRecord
+  const DuplicateFields fields = duplicate_fields(header, view);
+  std::vector<uint32_t> ids;
+  duplicate_keys_->header_matches(fields, committed_ + pending_, ids);
+  if (ids.empty()) return std::nullopt;
+  // The batch's own LMDB transaction sees its uncommitted records; else a snapshot.
+  std::optional<lmdb::Txn> read;
+  if (!txn_) read = lmdb::Txn::begin_read(store_->env());
+  const lmdb::Txn& txn = txn_ ? *txn_ : *read;
+  DuplicateFields stored;
+  for (uint32_t id : ids) {
+    std::string_view bytes;
+    if (!txn.get(store_->games(), lmdb::integer_key(id), bytes))
+      throw CorruptRecord("game " + std::to_string(id) + " has a duplicate key but no record");
+    set_duplicate_moves(RecordView::parse(bytes, std::string_view()), stored);
+    if (stored.moves == fields.moves && stored.start_fen == fields.start_fen) return id;
+  }
+  return std::nullopt;
+}
+
+void GameWriter::add_missing_duplicate_keys() {
+  sqlite::Statement games(sql_,
+                          "SELECT g.id, w.name, b.name, "
+                          "COALESCE(g.date, "
+                          "CASE WHEN g.year IS NULL THEN '\?\?\?\?' ELSE printf('%04d', g.year) END "
+                          "|| '.' || "
+                          "CASE WHEN g.month IS NULL THEN '\?\?' ELSE printf('%02d', g.month) END "
+                          "|| '.' || "
+                          "CASE WHEN g.day IS NULL THEN '\?\?' ELSE printf('%02d', g.day) END), "
+                          "g.result FROM games g JOIN players w ON w.id = g.white_id "
+                          "JOIN players b ON b.id = g.black_id WHERE g.id <= ?1 ORDER BY g.id");
+  games.bind(1, int64_t(committed_));
+  const lmdb::Txn read = lmdb::Txn::begin_read(store_->env());
+  DuplicateFields f;
+  while (games.step()) {
+    const uint32_t id = uint32_t(games.column_int64(0));
+    std::string_view bytes;
+    if (!read.get(store_->games(), lmdb::integer_key(id), bytes))
+      throw CorruptRecord("game " + std::to_string(id) + " is missing from games.mdb");
+    set_duplicate_moves(RecordView::parse(bytes, std::string_view()), f);
+    f.white.assign(games.column_text(1));
+    f.black.assign(games.column_text(2));
+    f.date.assign(games.column_text(3));
+    f.result = ResultCode(games.column_int64(4));
+    duplicate_keys_->add(duplicate_key(f), id);
+  }
+}
+
 void GameWriter::add_log(const LogEntry& entry) {
   check_usable();
   try {
@@ -280,6 +346,7 @@ void GameWriter::add_import(const ImportRun& run) {
     insert_import_.bind(5, int64_t(run.imported));
     insert_import_.bind(6, int64_t(run.rejected));
     insert_import_.bind(7, int64_t(run.warnings));
+    insert_import_.bind(8, int64_t(run.skipped_duplicates));
     insert_import_.run();
   } catch (...) {
     fail();

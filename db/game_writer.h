@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "db/duplicate_index.h"
 #include "db/file_lock.h"
 #include "db/game_header.h"
 #include "db/game_store.h"
@@ -72,6 +73,12 @@ class GameWriter {
   /// none), stored in the "annotations" sub-db and validated with the record.
   uint32_t add_game(const GameHeader& header, std::string_view record,
                     std::string_view signature = {}, std::string_view annotations = {});
+  /// The id of a stored game that duplicates the game with `header` and move record
+  /// `record` (same main-line moves and start FEN, White, Black, Date and result; see
+  /// duplicate_index.h), or std::nullopt. Committed games and the games of the open batch
+  /// are searched, through the duplicate key index and then a comparison of the real fields.
+  /// Throws CorruptRecord for a bad `record`; writes nothing, so the writer stays usable.
+  std::optional<uint32_t> find_duplicate(const GameHeader& header, std::string_view record);
   /// Replaces the signature of the committed game `id` (1..committed_games()) in the open
   /// batch; an empty `signature` deletes it. Only LMDB is written: commit() then commits
   /// no SQLite transaction. Throws std::out_of_range for an id that is not committed.
@@ -99,6 +106,9 @@ class GameWriter {
   void begin_sql();
   /// The files.id of `path`, inserting a row on first use.
   int64_t file_id(std::string_view path);
+  /// Gives every committed game its duplicate key (a database made before issue 16 has
+  /// none); one pass over the games, in one transaction.
+  void add_missing_duplicate_keys();
   /// Throws if the writer is broken.
   void check_usable() const;
   /// Rolls the open batch back in both stores and marks the writer broken.
@@ -120,6 +130,7 @@ class GameWriter {
   // Issue 17 A: set in the constructor once the tables exist (older databases gain them).
   std::optional<sqlite::Statement> insert_game_opening_;  // INSERT INTO game_openings
   std::optional<NameTable> openings_;                     // opening name -> openings.id
+  std::optional<DuplicateKeys> duplicate_keys_;          // duplicate_keys rows (issue 16)
   std::unordered_map<std::string, int64_t> file_ids_;  // source path -> files.id
   std::string last_file_;                              // path of the last file_id() lookup
   int64_t last_file_id_ = 0;                           // its id (0 = none yet)

@@ -33,10 +33,11 @@ struct ImportRun {
   std::string source_file;  ///< PGN file path as given to the import
   int64_t started = 0;      ///< Unix time (seconds) the file's import started
   int64_t finished = 0;     ///< Unix time (seconds) it finished
-  uint64_t games_read = 0;  ///< games found (imported + rejected)
+  uint64_t games_read = 0;  ///< games found (imported + rejected + skipped_duplicates)
   uint64_t imported = 0;    ///< games stored
   uint64_t rejected = 0;    ///< games not stored
   uint64_t warnings = 0;    ///< warnings logged
+  uint64_t skipped_duplicates = 0;  ///< games not stored: duplicates (--skip-duplicates)
 };
 
 }  // namespace db

@@ -8,13 +8,13 @@ namespace {
 const char* select_sql(NameKind kind) {
   switch (kind) {
     case NameKind::kPlayer:
-      return "SELECT id, name FROM players";
+      return "SELECT id FROM players WHERE name = ?1";
     case NameKind::kEvent:
-      return "SELECT id, name FROM events";
+      return "SELECT id FROM events WHERE name = ?1";
     case NameKind::kSite:
-      return "SELECT id, name FROM sites";
+      return "SELECT id FROM sites WHERE name = ?1";
     case NameKind::kOpening:
-      return "SELECT id, name FROM openings";
+      return "SELECT id FROM openings WHERE name = ?1";
   }
   return nullptr;
 }
@@ -35,17 +35,22 @@ const char* insert_sql(NameKind kind) {
 
 }  // namespace
 
-NameTable::NameTable(sqlite::Connection& db, NameKind kind) : insert_(db, insert_sql(kind)) {
-  sqlite::Statement select(db, select_sql(kind));
-  while (select.step()) ids_.emplace(select.column_text(1), select.column_int64(0));
-}
+NameTable::NameTable(sqlite::Connection& db, NameKind kind)
+    : select_(db, select_sql(kind)), insert_(db, insert_sql(kind)) {}
 
 int64_t NameTable::id(std::string_view name) {
   if (auto it = ids_.find(name); it != ids_.end()) return it->second;
-  insert_.bind(1, name);
-  insert_.step();  // one row: the new id
-  int64_t id = insert_.column_int64(0);
-  insert_.reset();
+  select_.bind(1, name);
+  const bool found = select_.step();
+  int64_t id = found ? select_.column_int64(0) : 0;
+  select_.reset();
+  if (!found) {
+    insert_.bind(1, name);
+    insert_.step();  // one row: the new id
+    id = insert_.column_int64(0);
+    insert_.reset();
+  }
+  if (ids_.size() >= kMaxCached) ids_.clear();
   ids_.emplace(name, id);
   return id;
 }

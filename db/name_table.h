@@ -1,4 +1,4 @@
-// NameTable: interning of player, event and site names during a GameWriter's life.
+// NameTable: interning of player, event, site and opening names during a GameWriter's life.
 #pragma once
 
 #include <cstdint>
@@ -16,18 +16,23 @@ namespace db {
 enum class NameKind { kPlayer, kEvent, kSite, kOpening };
 
 /// Maps names to row ids of one of the tables players / events / sites / openings, inserting unknown
-/// names. Keeps every name in an in-memory hash map so that a batch of games needs no
-/// SELECTs: the map is loaded from the table once at construction and then kept in step
-/// with the inserts. Ids handed out inside a transaction that is rolled back are invalid,
-/// so a NameTable must be discarded together with a failed batch (GameWriter does).
+/// names. A name not in the cache is looked up through the table's UNIQUE index (one
+/// SELECT), and inserted when missing. The cache holds at most kMaxCached names (it is
+/// emptied when full), so memory does not grow with the database (issue 16): appending to
+/// a database of millions of players costs the names of the new games, not of the stored
+/// ones. Ids handed out inside a transaction that is rolled back are invalid, so a
+/// NameTable must be discarded together with a failed batch (GameWriter does).
 class NameTable {
  public:
-  /// Loads the existing rows of the table for `kind` through `db`.
+  /// Names kept in the cache at most (about 100 bytes each).
+  static constexpr size_t kMaxCached = 1 << 17;
+
+  /// Prepares the statements on the table for `kind` through `db` (reads no rows).
   NameTable(sqlite::Connection& db, NameKind kind);
   /// The id of `name` (exact bytes), inserting it into the table if it is new.
   int64_t id(std::string_view name);
-  /// Number of names known.
-  size_t size() const { return ids_.size(); }
+  /// Number of names in the cache.
+  size_t cached() const { return ids_.size(); }
 
  private:
   /// Transparent hash so lookups by string_view do not build a std::string.
@@ -36,6 +41,7 @@ class NameTable {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
 
+  sqlite::Statement select_;  // SELECT id FROM <table> WHERE name = ?1
   sqlite::Statement insert_;  // INSERT INTO <table>(name) ... RETURNING id
   std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> ids_;  // name -> id
 };

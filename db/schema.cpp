@@ -64,7 +64,12 @@ CREATE TABLE imports(
   games_read INTEGER NOT NULL,
   imported INTEGER NOT NULL,
   rejected INTEGER NOT NULL,
-  warnings INTEGER NOT NULL);
+  warnings INTEGER NOT NULL,
+  skipped_duplicates INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE duplicate_keys(
+  key INTEGER NOT NULL,
+  game_id INTEGER NOT NULL,
+  PRIMARY KEY(key, game_id)) WITHOUT ROWID;
 )sql";
 
 // Issue 17 A: ECO classification and player data (additive: CREATE ... IF NOT EXISTS, so
@@ -104,7 +109,10 @@ CREATE TABLE IF NOT EXISTS game_players(
 // Secondary indexes for header filters (player, Elo, year, ECO). They slow down inserts,
 // so bulk loads drop them and build them once at the end (GameWriter::finish), in one
 // transaction. games.result has no index on purpose: with four values, a result filter
-// keeps a quarter to a half of the games, where a table scan beats any index.
+// keeps a quarter to a half of the games, where a table scan beats any index. games.eco
+// (the tag as written) has none since issue 16: every ECO filter reads the classified code
+// of game_openings (headers/filter_terms.cpp, header_filter.cpp), and the index cost 12
+// bytes a game; databases made before lose it at their next writer (ensure_match_tables).
 constexpr const char* kCreateIndexes = R"sql(
 BEGIN;
 CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
@@ -112,7 +120,7 @@ CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
 CREATE INDEX IF NOT EXISTS games_year ON games(year);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_eco ON games(eco);
+DROP INDEX IF EXISTS games_eco;
 CREATE INDEX IF NOT EXISTS game_openings_eco ON game_openings(eco);
 COMMIT;
 )sql";
@@ -176,6 +184,15 @@ void ensure_match_tables(sqlite::Connection& db) {
     has_flags = columns.step();
   }
   if (!has_flags) db.exec("ALTER TABLE games ADD COLUMN flags INTEGER NOT NULL DEFAULT 0");
+  bool has_skipped = false;  // issue 16
+  {
+    sqlite::Statement columns(
+        db, "SELECT 1 FROM pragma_table_info('imports') WHERE name = 'skipped_duplicates'");
+    has_skipped = columns.step();
+  }
+  if (!has_skipped)
+    db.exec("ALTER TABLE imports ADD COLUMN skipped_duplicates INTEGER NOT NULL DEFAULT 0");
+  db.exec("DROP INDEX IF EXISTS games_eco");  // unused (kCreateIndexes)
   db.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
       "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "
@@ -248,6 +265,10 @@ void configure_writer(sqlite::Connection& db) {
   db.exec(
       "PRAGMA synchronous=NORMAL;"
       "PRAGMA cache_size=-131072;"  // KiB: up to 128 MiB of page cache
+      // Checkpoint every 64 MiB of WAL rather than 4 MiB: an append rewrites the pages of
+      // the random-insert indexes in every commit, and each checkpoint writes them again
+      // (issue 16, SPEC-NOTES); finish() checkpoints at the end.
+      "PRAGMA wal_autocheckpoint=16384;"
       "PRAGMA temp_store=MEMORY;"
       "PRAGMA threads=2;");  // helper threads for the sorts of CREATE INDEX
 }

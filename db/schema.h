@@ -19,7 +19,9 @@
 //                          import and by reindex; readers ignore a missing or stale one
 //
 // headers.sqlite tables (all ids INTEGER PRIMARY KEY = rowid):
-//   meta(key, value)             format_version, record_format_version, committed_games
+//   meta(key, value)             format_version, record_format_version, committed_games,
+//                                linked_games (games 1..N have their game_players rows;
+//                                headers/players.h link_games, issue 16)
 //   files(id, path, imported_at) one row per source file per import; imported_at = Unix s
 //   players / events / sites(id, name UNIQUE)  interned names (exact bytes; name searches
 //                                are substring or pattern matches, which scan the names)
@@ -54,7 +56,13 @@
 //   markers(game_id, marker)         Scid-style user flags set by `cqldb mark` (one
 //                                    character each, headers/match_keywords.cpp)
 //   import_log(id, file_id, ordinal, line, move, reason, kind 'rejected'|'warning')
-//   imports(id, file_id, started, finished, games_read, imported, rejected, warnings)
+//   imports(id, file_id, started, finished, games_read, imported, rejected, warnings,
+//           skipped_duplicates)  games_read = imported + rejected + skipped_duplicates
+//   duplicate_keys(key, game_id)  WITHOUT ROWID, primary key (key, game_id): one row per
+//                                game, key = db::duplicate_key() of its moves, start FEN,
+//                                White, Black, Date and result (db/duplicate_index.h);
+//                                written with the game; a database made before issue 16
+//                                gets the rows of its games from its next writer
 //
 // Commit protocol (GameWriter): each batch commits the LMDB transaction first (synced to
 // disk), then the SQLite transaction, which also sets meta.committed_games = N. Games
@@ -119,7 +127,8 @@ bool is_empty(sqlite::Connection& db);
 /// sets WAL mode, then creates everything in one transaction.
 void create_tables(sqlite::Connection& db);
 /// Adds what issue 17 B added to older databases, if missing: games.flags, the comment_text
-/// index and the markers table (without kMetaMatchData: their old games have no data).
+/// index and the markers table (without kMetaMatchData: their old games have no data); and
+/// imports.skipped_duplicates (issue 16; 0 for the old runs).
 void ensure_match_tables(sqlite::Connection& db);
 /// True when the tables of issue 17 A (openings, game_openings, player_data, game_players)
 /// exist.

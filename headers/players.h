@@ -72,8 +72,18 @@ struct LinkCounts {
 /// Returns the number stored. The caller holds the writer lock.
 int64_t store_player_list(db::sqlite::Connection& sql, const std::vector<PlayerRecord>& records);
 
-/// Rebuilds game_players for every game (see the link rule above), in one transaction.
-LinkCounts link_games(db::sqlite::Connection& sql);
+/// Which games link_games() links.
+enum class LinkScope {
+  /// The games added since the last link (meta.linked_games, db/schema.h; every game when
+  /// it is missing): what an import of games needs. Costs O(new games and their players).
+  kNewGames,
+  /// Every game, rebuilding game_players: what a changed player list needs.
+  kAllGames,
+};
+
+/// Builds game_players for the games of `scope` (see the link rule above) and records the
+/// last linked game id in meta.linked_games, in one transaction.
+LinkCounts link_games(db::sqlite::Connection& sql, LinkScope scope);
 
 /// One player of `cqldb players`: the spellings merged under one player key.
 struct PlayerSummary {

@@ -86,9 +86,28 @@ int64_t store_player_list(db::sqlite::Connection& sql, const std::vector<PlayerR
   }
 }
 
-LinkCounts link_games(db::sqlite::Connection& sql) {
+LinkCounts link_games(db::sqlite::Connection& sql, LinkScope scope) {
   const auto started = std::chrono::steady_clock::now();
   LinkCounts counts;
+  // Games first..last get linked; games before first were linked by an earlier call.
+  int64_t first = 1, last = 0;
+  {
+    Statement q(sql, "SELECT (SELECT value FROM meta WHERE key = 'linked_games'), "
+                     "(SELECT value FROM meta WHERE key = 'committed_games')");
+    if (q.step()) {
+      if (scope == LinkScope::kNewGames && !q.column_is_null(0)) first = q.column_int64(0) + 1;
+      last = q.column_int64(1);
+    }
+  }
+  auto record_linked = [&] {
+    Statement set(sql, "INSERT OR REPLACE INTO meta(key, value) VALUES('linked_games', ?1)");
+    set.bind(1, last);
+    set.run();
+  };
+  if (first > last) {  // nothing new
+    counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return counts;
+  }
   // The list: by FIDE id, by full name, by key.
   struct Entry {
     std::string country, sex, title;
@@ -113,7 +132,15 @@ LinkCounts link_games(db::sqlite::Connection& sql) {
   // Each spelling's entry by name (0 = none).
   std::unordered_map<int64_t, int64_t> by_player;
   if (!entries.empty()) {
-    Statement q(sql, "SELECT id, name FROM players");
+    // Only the spellings of the games to link (all of them for a full link).
+    Statement q(sql, first == 1 ? "SELECT id, name FROM players"
+                                : "SELECT id, name FROM players WHERE id IN ("
+                                  "SELECT white_id FROM games WHERE id BETWEEN ?1 AND ?2 UNION "
+                                  "SELECT black_id FROM games WHERE id BETWEEN ?1 AND ?2)");
+    if (first != 1) {
+      q.bind(1, first);
+      q.bind(2, last);
+    }
     while (q.step()) {
       const std::string_view name = q.column_text(1);
       int64_t entry = 0;
@@ -132,9 +159,20 @@ LinkCounts link_games(db::sqlite::Connection& sql) {
   // Tags: game id -> [white, black].
   {
     Statement any(sql,
-                  "SELECT EXISTS(SELECT 1 FROM game_players) OR EXISTS(SELECT 1 FROM tags WHERE name IN "
+                  "SELECT EXISTS(SELECT 1 FROM game_players WHERE game_id >= ?1) OR "
+                  "EXISTS(SELECT 1 FROM tags WHERE game_id BETWEEN ?1 AND ?2 AND name IN "
                   "('WhiteFideId', 'BlackFideId', 'WhiteTitle', 'BlackTitle'))");
+    any.bind(1, first);
+    any.bind(2, last);
     if (entries.empty() && any.step() && any.column_int64(0) == 0) {  // nothing to link or to clear
+      sql.exec("BEGIN IMMEDIATE");
+      try {
+        record_linked();
+        sql.exec("COMMIT");
+      } catch (...) {
+        sql.rollback();
+        throw;
+      }
       counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       return counts;
     }
@@ -142,8 +180,10 @@ LinkCounts link_games(db::sqlite::Connection& sql) {
   std::unordered_map<int64_t, std::array<SideTags, 2>> tags;
   {
     Statement q(sql,
-                "SELECT game_id, name, value FROM tags "
-                "WHERE name IN ('WhiteFideId', 'BlackFideId', 'WhiteTitle', 'BlackTitle')");
+                "SELECT game_id, name, value FROM tags WHERE game_id BETWEEN ?1 AND ?2 AND "
+                "name IN ('WhiteFideId', 'BlackFideId', 'WhiteTitle', 'BlackTitle')");
+    q.bind(1, first);
+    q.bind(2, last);
     while (q.step()) {
       const std::string_view name = q.column_text(1);
       SideTags& side = tags[q.column_int64(0)][name.starts_with("Black") ? 1 : 0];
@@ -159,11 +199,18 @@ LinkCounts link_games(db::sqlite::Connection& sql) {
   }
   sql.exec("BEGIN IMMEDIATE");
   try {
-    sql.exec("DELETE FROM game_players");
+    {
+      Statement clear(sql, "DELETE FROM game_players WHERE game_id >= ?1");
+      clear.bind(1, first);
+      clear.run();
+    }
     Statement insert(sql,
                      "INSERT INTO game_players(game_id, side, fide_id, title, player_data_id, country, sex, "
                      "birth, death) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-    Statement games(sql, "SELECT id, white_id, black_id FROM games ORDER BY id");
+    Statement games(sql, "SELECT id, white_id, black_id FROM games WHERE id BETWEEN ?1 AND ?2 "
+                         "ORDER BY id");
+    games.bind(1, first);
+    games.bind(2, last);
     const SideTags no_tags;
     while (games.step()) {
       ++counts.games;
@@ -199,6 +246,7 @@ LinkCounts link_games(db::sqlite::Connection& sql) {
         insert.run();
       }
     }
+    record_linked();
     sql.exec("COMMIT");
   } catch (...) {
     sql.rollback();

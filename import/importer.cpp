@@ -119,6 +119,13 @@ class BatchWriter {
     for (const BuiltGame& g : batch.games) {
       ++summary_.games_read;
       ++run.games_read;
+      // A duplicate is neither stored nor logged: only counted (its warnings are about a
+      // game the database already has).
+      if (g.stored && options_.skip_duplicates && writer_.find_duplicate(g.header, g.record)) {
+        ++summary_.skipped_duplicates;
+        ++run.skipped_duplicates;
+        continue;
+      }
       for (const auto& [line, text] : g.warnings) warn(g.header.source_file, g.header.ordinal, line, text, run);
       if (g.stored) {
         AnnotationCounts& sum = summary_.annotations;
@@ -250,7 +257,7 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   // Game sides join the player list and get their title tags (issue 17 A, headers/players.h).
   {
     db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
-    summary.player_links = headers::players::link_games(sql);
+    summary.player_links = headers::players::link_games(sql, headers::players::LinkScope::kNewGames);
   }
   summary.positions = posindex::update_position_index(database);
   summary.seconds = elapsed();

@@ -5,7 +5,8 @@
 //   calling thread:  puts results back in file order, assigns game ids, writes batches
 //                    through db::GameWriter (LMDB then SQLite, one commit per batch)
 //
-// Every game read is accounted for: games_read = imported + rejected. A rejected game is
+// Every game read is accounted for: games_read = imported + rejected (+ skipped duplicates
+// with ImportOptions::skip_duplicates). A rejected game is
 // recorded in the database's import log with file, ordinal, line, move and reason.
 #pragma once
 
@@ -35,6 +36,10 @@ struct ImportOptions {
   /// everything read before is committed and the summary says "interrupted".
   const std::atomic<bool>* cancel = nullptr;
   MovetextFilter filter;            ///< what of the movetext to keep (--no-comments ...)
+  /// Skip a game whose main-line moves, start FEN, White, Black, Date and result equal those
+  /// of a stored game or of an earlier game of this import (db/duplicate_index.h); counted
+  /// in ImportSummary::skipped_duplicates. Off: every game is stored, as before.
+  bool skip_duplicates = false;
 };
 
 /// A snapshot of a running import, for progress display.
@@ -60,10 +65,12 @@ struct Rejection {
 
 /// The result of an import.
 struct ImportSummary {
-  uint64_t games_read = 0;  ///< games found in the input (imported + rejected)
+  uint64_t games_read = 0;  ///< games found in the input (imported + rejected +
+                            ///< skipped_duplicates)
   uint64_t imported = 0;    ///< games stored
   uint64_t rejected = 0;    ///< games not stored (recorded in the import log)
   uint64_t warnings = 0;    ///< recoverable problems (control bytes, lenient tags, ...)
+  uint64_t skipped_duplicates = 0;  ///< games not stored as duplicates (skip_duplicates)
   uint64_t plies = 0;       ///< main-line plies of the stored games
   uint64_t games_with_clocks = 0;  ///< stored games with at least one typed clock
   uint64_t games_with_evals = 0;   ///< stored games with at least one typed evaluation

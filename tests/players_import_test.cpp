@@ -12,11 +12,13 @@
 
 #include "cli_test_util.h"
 #include "cql/error.h"
+#include "db/database.h"
 #include "db/schema.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
 #include "eval_corpus_db.h"
 #include "headers/players.h"
+#include "import/importer.h"
 #include "temp_dir.h"
 
 namespace {
@@ -133,7 +135,7 @@ class PlayerData : public ::testing::Test {
     const auto list = headers::players::read_players_csv(csv, errors);
     db::sqlite::Connection sql(corpus_->dir() / "db" / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
     EXPECT_EQ(headers::players::store_player_list(sql, list), 7);
-    links_ = headers::players::link_games(sql);
+    links_ = headers::players::link_games(sql, headers::players::LinkScope::kAllGames);
   }
   static void TearDownTestSuite() {
     delete corpus_;
@@ -284,6 +286,56 @@ TEST(PlayerNameCorpus, PatternMatchesKeyOnRealNames) {
       EXPECT_GE(want.size(), 10u);
     }
   }
+}
+
+/// game_players as text, one row per line, in (game, side) order.
+std::string game_player_rows(const std::filesystem::path& db_dir) {
+  db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement q(sql,
+                          "SELECT game_id, side, fide_id, title, player_data_id, country, sex, birth, "
+                          "death FROM game_players ORDER BY game_id, side");
+  std::string out;
+  while (q.step()) {
+    for (int c = 0; c < 9; ++c) out += std::string(q.column_is_null(c) ? "-" : q.column_text(c)) + " ";
+    out += "\n";
+  }
+  return out;
+}
+
+// Issue 16: an import links only its own games (meta.linked_games), and gets the same rows
+// as linking every game again.
+TEST(PlayerLinks, AppendLinksOnlyTheNewGamesAsAFullLinkWould) {
+  cqltest::TempDir tmp("links");
+  const std::string pgn = (tmp.path / "games.pgn").string();
+  std::ofstream(pgn) << game("Kasparov, Garry", "Polgar, J.", "[BlackFideId \"700070\"]\n")
+                     << game("Kasparov,G", "Carlsen,M", "[BlackTitle \"GM\"]\n")
+                     << game("Morphy, Paul", "Anderssen, Adolf", "");
+  const std::filesystem::path db_dir = tmp.path / "db";
+  auto import = [&] {
+    db::Database database = db::Database::create_or_open(db_dir);
+    return import::import_files(database, {pgn}, import::ImportOptions{}, nullptr);
+  };
+  EXPECT_EQ(import().player_links.games, 3);  // no list yet: the FIDE id and title tags
+  {
+    std::istringstream csv("name,fide_id,country,sex,title,birth,death\n"
+                           "\"Kasparov, Garry\",4100018,RUS,m,GM,1963,\n"
+                           "\"Polgar, Judit\",700070,HUN,f,GM,1976,\n"
+                           "\"Morphy, Paul\",,USA,m,,1837,1884\n");
+    std::vector<ListError> errors;
+    db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+    headers::players::store_player_list(sql, headers::players::read_players_csv(csv, errors));
+    EXPECT_EQ(headers::players::link_games(sql, headers::players::LinkScope::kAllGames).games, 3);
+  }
+  const import::ImportSummary second = import();
+  EXPECT_EQ(second.player_links.games, 3);  // games 4..6 only
+  EXPECT_EQ(second.player_links.sides_by_fide_id, 1);
+  EXPECT_EQ(second.player_links.sides_by_name, 3);
+  const std::string incremental = game_player_rows(db_dir);
+  EXPECT_NE(incremental.find("\n4 1 700070 "), std::string::npos) << incremental;
+  db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+  EXPECT_EQ(headers::players::link_games(sql, headers::players::LinkScope::kNewGames).games, 0);
+  EXPECT_EQ(headers::players::link_games(sql, headers::players::LinkScope::kAllGames).games, 6);
+  EXPECT_EQ(game_player_rows(db_dir), incremental);
 }
 
 }  // namespace
