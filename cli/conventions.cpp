@@ -84,9 +84,7 @@ DatabaseSize database_size(const std::filesystem::path& dir, uint64_t games_byte
   DatabaseSize size;
   size.games_bytes = games_bytes;
   size.headers_bytes = headers_bytes;
-  std::error_code ec;
-  const uintmax_t postings = std::filesystem::file_size(dir / sig::kPostingsFile, ec);
-  size.postings_bytes = ec ? 0 : uint64_t(postings);
+  size.postings_bytes = sig::postings_bytes(dir);  // postings.bin and its segments
   return size;
 }
 

@@ -9,6 +9,7 @@
 #include "chess/san.h"
 #include "db/stored_move.h"
 #include "import/pgn_lenient.h"
+#include "index/postings.h"
 
 namespace import {
 
@@ -59,6 +60,7 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   out.annotations.clear();
   out.counts = AnnotationCounts{};
   out.signature.clear();
+  out.posting_keys.clear();
   out.line = 0;
   out.move.clear();
   out.category.clear();
@@ -90,6 +92,9 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   signature_.finish(lines_[0].pos, has_variations_);
   classify_opening(out.header);
   sig::encode(signature_.signature(), out.signature);
+  // The keys of the signature as stored (decoded, as a reindex reads it).
+  sig::decode(out.signature, decoded_, sig::DecodeScope::kAll);
+  sig::PostingsBuilder::keys_of(decoded_, out.posting_keys);
   out.stored = true;
 }
 

@@ -48,6 +48,9 @@ struct BuiltGame {
   std::string annotations; ///< the encoded annotation record; empty = none
   AnnotationCounts counts; ///< typed values stored and what the filter dropped
   std::string signature;   ///< the encoded signature of the main line (index/signature.h)
+  /// Its posting keys (sig::PostingsBuilder::keys_of of the decoded signature): the import
+  /// adds them to the new posting segment without reading the signature back (issue 16).
+  std::vector<uint32_t> posting_keys;
   uint32_t line = 0;       ///< rejected: 1-based file line of the problem
   std::string move;        ///< rejected: the offending move token, if any
   std::string category;    ///< rejected: short reason used for counting, e.g. "illegal move"
@@ -112,6 +115,7 @@ class GameBuilder : private PgnVisitor {
   PgnParser parser_;
   db::RecordBuilder record_;
   sig::SignatureBuilder signature_;  // fed with the main-line moves as they are played
+  sig::Signature decoded_;           // the encoded signature read back, for its posting keys
   EcoTracker eco_;                   // ECO classification of the main line (issue 17 A)
   std::vector<Line> lines_;   // lines_[0] = main line; never shrinks below its capacity
   size_t depth_ = 0;          // index of the current line in lines_

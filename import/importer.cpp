@@ -112,8 +112,9 @@ void build_games(const std::string& path, FilePipeline& p, const MovetextFilter&
 /// Writes games in file order and keeps the summary.
 class BatchWriter {
  public:
-  BatchWriter(db::GameWriter& writer, ImportSummary& summary, const ImportOptions& options)
-      : writer_(writer), summary_(summary), options_(options) {}
+  BatchWriter(db::GameWriter& writer, ImportSummary& summary, const ImportOptions& options,
+              sig::FreshPostings& postings)
+      : writer_(writer), summary_(summary), options_(options), postings_(postings) {}
 
   void write(const BuiltBatch& batch, db::ImportRun& run) {
     for (const BuiltGame& g : batch.games) {
@@ -137,6 +138,7 @@ class BatchWriter {
       }
       if (g.stored) {
         uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
+        postings_.add(id, g.posting_keys);
         AnnotationCounts& sum = summary_.annotations;
         sum.clocks += g.counts.clocks;
         sum.evals += g.counts.evals;
@@ -175,6 +177,7 @@ class BatchWriter {
   db::GameWriter& writer_;
   ImportSummary& summary_;
   const ImportOptions& options_;
+  sig::FreshPostings& postings_;
 };
 
 }  // namespace
@@ -185,7 +188,8 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   ImportSummary summary;
   db::GameWriter writer = database.writer();
-  BatchWriter batch_writer(writer, summary, options);
+  sig::FreshPostings fresh_postings;  // the postings of the stored games, built as they are stored
+  BatchWriter batch_writer(writer, summary, options, fresh_postings);
   unsigned workers = options.workers ? options.workers : std::thread::hardware_concurrency();
   if (workers == 0) workers = 1;
   double last_progress = -1;
@@ -253,7 +257,7 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   const double before_finish = elapsed();
   writer.finish();
   // The posting index catches up with the new games (still under the writer lock).
-  summary.postings = sig::update_postings(database);
+  summary.postings = sig::update_postings(database, /*rebuild=*/false, &fresh_postings);
   // Game sides join the player list and get their title tags (issue 17 A, headers/players.h).
   {
     db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);

@@ -33,7 +33,7 @@ std::optional<PositionIndex> PositionIndex::open(const std::filesystem::path& di
     const uint32_t last = format::read_u32(m + format::kManifestHeaderBytes + 8 * i + 4);
     if (first != expected_first || last < first || last > index.covered_) return std::nullopt;
     expected_first = last + 1;
-    auto map = std::make_shared<const Mapping>(dir / format::segment_name(first));
+    auto map = std::make_shared<const Mapping>(dir / format::segment_name(first, last));
     const char* s = map->data();
     if (!s || map->size() < format::kSegmentHeaderBytes || std::memcmp(s, format::kSegmentMagic, 8) != 0 ||
         format::read_u32(s + 8) != kPositionIndexVersion || format::read_u32(s + 12) != first ||
@@ -97,7 +97,7 @@ void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
 
 std::string PositionIndex::verify() const {
   for (const Segment& seg : segments_) {
-    const std::string name = format::segment_name(seg.first);
+    const std::string name = format::segment_name(seg.first, seg.last);
     const char* base = seg.map->data();
     const size_t size = seg.map->size();
     const char* dir = base + format::kSegmentHeaderBytes;

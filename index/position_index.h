@@ -14,7 +14,7 @@
 //   (games 1..covered are indexed), segment count S u32, then S x (first id u32, last id u32)
 // positions-facts.bin: magic "CQLPFCT1", version u32, 0 u32, then one 16-byte GameFacts per
 //   game from id 1 (only the first `covered` count; an append writes past them first).
-// positions-<first id>.seg: one immutable segment for the games first..last:
+// positions-<first id>-<last id>.seg: one immutable segment for the games first..last:
 //   magic "CQLPSEG1", version u32, first id u32, last id u32, block count B u32, entry
 //   count u64; then B x (first key u64, offset u32 from the file start, entries u32); then
 //   the blocks. An entry is (key, game id, move); entries are sorted by key, then game id,
@@ -23,8 +23,13 @@
 //   directory, so its first entry has difference 0), the game id (varint; the difference
 //   from the previous id when the key is the same and it is not the block's first entry),
 //   and the raw 16-bit chess::Move played next (0 = none: the main line ends there).
-// Appends write one new segment per kGamesPerSegment games (O(new games)); a lookup reads
-// every segment. An index with more than kMaxSegments segments is rebuilt at the next update.
+// Appends write one new segment per kGamesPerSegment games (O(new games)), then merge the
+// last two segments while the earlier has at most as many games as the later and together
+// they hold at most kMaxMergedGames (a binary counter, issue 16: amortised O(new games x
+// log), the merge streams both files block by block, so its memory does not grow with the
+// database); a lookup reads every segment. The merged file is written under its new name,
+// then the manifest, then the two old files are removed. An index with more than
+// kMaxSegments segments is rebuilt at the next update.
 //
 // Exactness: keys are full 64-bit Zobrist keys, so two different positions with one key
 // (chance about n^2 / 2^65 for n distinct positions) would share an entry list; candidates
@@ -55,16 +60,18 @@ namespace posindex {
 
 /// Version of the three files' layouts; other versions are ignored (rebuilt by the next
 /// import or reindex).
-inline constexpr uint32_t kPositionIndexVersion = 1;
+inline constexpr uint32_t kPositionIndexVersion = 2;  // 2: segment files named by first and last game
 /// Positions at plies 0..kIndexedPlies of each main line are indexed (41 positions).
 inline constexpr uint32_t kIndexedPlies = 40;
 /// Entries per block of a segment.
 inline constexpr uint32_t kEntriesPerBlock = 128;
 /// Games per segment written by a build (bounds the memory of a build: ~16 bytes x 41
-/// entries per game).
-inline constexpr uint32_t kGamesPerSegment = 262144;
+/// entries per game, sorted with a copy).
+inline constexpr uint32_t kGamesPerSegment = 131072;
+/// Two segments are merged only while together they hold at most this many games.
+inline constexpr uint32_t kMaxMergedGames = 1u << 20;
 /// An index with more segments is rebuilt by the next update.
-inline constexpr uint32_t kMaxSegments = 24;
+inline constexpr uint32_t kMaxSegments = 64;
 inline constexpr const char* kManifestFile = "positions.bin";
 inline constexpr const char* kFactsFile = "positions-facts.bin";
 
@@ -157,6 +164,7 @@ struct PositionIndexUpdate {
   uint64_t entries = 0;      ///< entries written now
   uint64_t file_bytes = 0;   ///< size of all index files afterwards
   size_t segments = 0;       ///< segments afterwards
+  uint32_t merges = 0;       ///< segment merges done after the new segments
   bool rebuilt = false;      ///< built from scratch (missing, outdated, too many segments)
   double seconds = 0;
 };

@@ -20,8 +20,11 @@ inline constexpr size_t kFactsBytes = 16;
 inline constexpr size_t kSegmentHeaderBytes = 8 + 4 * 4 + 8;
 inline constexpr size_t kDirectoryEntryBytes = 16;
 
-/// File name of the segment whose first game is `first`.
-inline std::string segment_name(uint32_t first) { return "positions-" + std::to_string(first) + ".seg"; }
+/// File name of the segment of games first..last (a merge writes a new name, so the files
+/// an older manifest names stay until the new manifest is in place).
+inline std::string segment_name(uint32_t first, uint32_t last) {
+  return "positions-" + std::to_string(first) + "-" + std::to_string(last) + ".seg";
+}
 
 // Little-endian hosts only (x86-64, arm64), as the rest of the stored formats.
 inline uint32_t read_u32(const char* p) {

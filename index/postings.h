@@ -9,24 +9,38 @@
 // index can always be rebuilt from the signatures (`cqldb reindex`, or the catch-up that
 // runs after every import).
 //
-// ---- File <dir>/postings.bin, format version kPostingsFormatVersion (= 2) --------------
+// ---- Files, format version kPostingsFormatVersion (= 5) ---------------------------------
 //
-// All integers little-endian uint32.
+// The index is a chain of segments, each an immutable file for the games first..last:
+//   <dir>/postings.bin            the base segment, games 1..last
+//   <dir>/postings-<first>.seg    a later segment, games first..last (first = the previous
+//                                 segment's last + 1; <first> in decimal)
+// A reader opens postings.bin, then postings-<last+1>.seg while there is one: the chain's
+// last game is covered(). A file that does not continue the chain (left over from a merge,
+// or damaged) is ignored, so it only lowers covered(). Every file is written beside its
+// name, fsynced and renamed, so a reader sees an old or a new segment, never a mixture;
+// ids only ever grow, so an old chain stays true.
+// Appends (update_postings) write one segment for the new games, then merge the last two
+// segments while the earlier one has at most as many games as the later one and together
+// they stay within kMaxMergedGames (a binary counter: an append's amortised cost is
+// O(new games x log), and a merge reads and writes at most kMaxMergedGames games, one
+// posting at a time, so its memory does not grow with the database). A merge that reaches
+// game 1 writes postings.bin.
+//
+// Each file; all integers little-endian uint32:
 //   magic "CQLPOST1" (8 bytes)
 //   format version, signature format version of the signatures it was built from,
-//   covered = N (games 1..N are indexed), entry count E
+//   last (games first..last are indexed), entry count E, first
 //   E entries sorted by key: key, offset (from the start of the file), length; offset
 //   0xFFFFFFFF (length 0) marks a dense posting that is not stored (below)
-//   the bitmaps, each in CRoaring's portable serialisation
-// Dense postings: a piece-square posting held by more than 1/16 of the covered
-// games (and more than 4096) is not stored. It would cost up to 8 KB per 65,536 games and
-// prunes little on its own; the planner treats it as "every game" and leaves that part of
-// the condition to the signatures. Once dense, a posting stays dense until a rebuild.
-// A game in 1..N without a readable signature is in the posting kUnindexed: every posting
-// test keeps it. Games above N (imported after the file was written, e.g. by an import that
-// was killed before its catch-up) are simply not covered: the planner keeps them too.
-// The file is replaced atomically (written beside it, then renamed), so a reader sees an
-// old or a new index, never a mixture; ids only ever grow, so an old index stays true.
+//   the bitmaps, each in CRoaring's portable serialisation, run-optimised
+// Dense postings: a piece-square or material-class posting held by more than 1/16 of the
+// segment's games (and more than 4096) is not stored. It would cost up to 8 KB per 65,536
+// games and prunes little on its own; a reader treats it as "every game of the segment" and
+// leaves that part of the condition to the signatures.
+// A game without a readable signature is in the posting kUnindexed: every posting test
+// keeps it. Games above covered() (imported after the chain was written, e.g. by an import
+// that was killed before its catch-up) are simply not covered: the planner keeps them too.
 //
 // Keys:
 //   ever(pc, sq)      = 64 * pc + sq         pc a chess::Piece (W_PAWN..B_KING), sq 0..63 from
@@ -67,12 +81,23 @@ class Roaring;
 
 namespace sig {
 
-/// Version of postings.bin's layout; a file of another version is ignored (and rebuilt by
-/// the next import or reindex). Version 2 added the double-check flags (a version-1 file
-/// would claim that no game has a double check); version 3 the castling move-number buckets, version 4 the material classes.
-inline constexpr uint32_t kPostingsFormatVersion = 4;
-/// The file name inside a database directory.
+struct PostingsUpdate;
+struct FreshPostings;
+
+/// Version of the posting files' layout; a file of another version is ignored (and rebuilt
+/// by the next import or reindex). Version 2 added the double-check flags (a version-1 file
+/// would claim that no game has a double check); version 3 the castling move-number buckets,
+/// version 4 the material classes, version 5 segments (the header's `first`, issue 16).
+inline constexpr uint32_t kPostingsFormatVersion = 5;
+/// The base segment's file name inside a database directory.
 inline constexpr const char* kPostingsFile = "postings.bin";
+/// Two segments are merged only while together they hold at most this many games.
+inline constexpr uint32_t kMaxMergedGames = 1u << 20;
+
+/// The file of the segment whose first game is `first` (postings.bin for 1).
+std::filesystem::path segment_path(const std::filesystem::path& dir, uint32_t first);
+/// Bytes of every posting file of `dir` (the chain and any file left beside it).
+uint64_t postings_bytes(const std::filesystem::path& dir);
 
 /// Per-game facts with a posting of their own (key = flag_key(f)).
 enum PostingFlag : uint32_t {
@@ -151,6 +176,8 @@ class GameSet {
   void add(uint32_t id);
   /// Adds `ids` (ascending: CRoaring's bulk insertion is fastest then).
   void add_many(const std::vector<uint32_t>& ids);
+  /// Adds every id of first..last.
+  void add_range(uint32_t first, uint32_t last);
   bool contains(uint32_t id) const;
   uint64_t size() const;
   GameSet& operator&=(const GameSet& o);
@@ -162,52 +189,72 @@ class GameSet {
 
  private:
   friend class Postings;
-  friend class PostingsBuilder;
+  friend class SegmentWriter;
   std::unique_ptr<::Roaring> r_;
 };
 
-/// The read side: postings.bin of a database, memory-mapped once per query (the table of
-/// entries is read at once, bitmaps on demand and cached).
+/// The read side: the segment chain of a database, each file memory-mapped (its table of
+/// entries read at open, bitmaps on demand, united over the segments and cached). Opening
+/// reads only the headers and tables, so a one-shot query pays for the postings it uses.
 class Postings {
  public:
-  /// Loads `dir`/postings.bin. Returns nullopt when there is none, or it has another format
-  /// or signature version, or is damaged (the planner then works from signatures alone).
+  /// Opens the chain of `dir` (postings.bin, then the segments that continue it). Returns
+  /// nullopt when there is no postings.bin, or it has another format or signature version,
+  /// or is damaged (the planner then works from signatures alone).
   static std::optional<Postings> open(const std::filesystem::path& dir);
 
   /// Games 1..covered() are indexed.
   uint32_t covered() const { return covered_; }
-  /// The games with posting `key` (empty when no game has it), or null for a dense posting
-  /// that is not stored (treat as every game). Throws std::runtime_error when the stored
-  /// bitmap is damaged.
+  /// Number of segment files in the chain.
+  size_t segments() const { return segments_.size(); }
+  /// The games with posting `key` (empty when no game has it), or null when it is dense
+  /// (not stored) in every segment (treat as every game). A posting dense in some segments
+  /// only holds all of their games. Throws std::runtime_error when a stored bitmap is
+  /// damaged.
   const GameSet* find(uint32_t key) const;
 
  private:
   using Mapping = db::FileMapping;  // db/file_mapping.h
-  std::shared_ptr<const Mapping> map_;  // the file, memory-mapped
   struct Entry {
     uint32_t key, offset, length;
   };
-  friend class PostingsBuilder;
-  std::vector<Entry> entries_;
+  /// One file of the chain.
+  struct Segment {
+    std::shared_ptr<const Mapping> map;  // the file, memory-mapped
+    uint32_t first = 0, last = 0;        // its games
+    std::vector<Entry> entries;          // sorted by key
+  };
+  friend PostingsUpdate update_postings(const db::Database&, bool, FreshPostings*);
+  friend class SegmentMerger;
+  /// Opens one file, which must hold games from `first`; nullopt when missing or damaged.
+  static std::optional<Segment> open_segment(const std::filesystem::path& path, uint32_t first);
+  /// Posting `key` of `seg`: false when absent; else `dense`, or the validated set in
+  /// `out`. Throws std::runtime_error when the bitmap is damaged.
+  static bool read(const Segment& seg, uint32_t key, bool& dense, GameSet& out);
+  std::vector<Segment> segments_;
   uint32_t covered_ = 0;
   mutable std::vector<std::pair<uint32_t, std::shared_ptr<GameSet>>> cache_;
   GameSet empty_;
 };
 
-/// Accumulates postings game by game, then writes postings.bin.
+/// Accumulates postings game by game, then writes one segment file.
 class PostingsBuilder {
  public:
   PostingsBuilder();
-  /// Starts from the postings of `existing` (their bitmaps are copied).
-  explicit PostingsBuilder(const Postings& existing);
   /// Adds the postings of game `id` with signature `s` (decoded with DecodeScope::kAll);
   /// ids must grow from call to call.
   void add(uint32_t id, const Signature& s);
+  /// The posting keys of a game with signature `s` (what add() adds), into `out` (cleared
+  /// first). The import's workers compute them in parallel (import/game_builder.h).
+  static void keys_of(const Signature& s, std::vector<uint32_t>& out);
+  /// Adds game `id` to the postings `keys` (keys_of(); each key below kPostingKeySpace);
+  /// ids must grow from call to call.
+  void add_keys(uint32_t id, const std::vector<uint32_t>& keys);
   /// Marks game `id` as unindexed (no readable signature).
   void add_unindexed(uint32_t id);
-  /// Writes `dir`/postings.bin covering games 1..covered (atomically: a temporary file,
-  /// fsync, rename). Throws std::runtime_error on I/O errors.
-  void write(const std::filesystem::path& dir, uint32_t covered);
+  /// Writes the segment of games first..last as segment_path(`dir`, first) (atomically: a
+  /// temporary file, fsync, rename). Throws std::runtime_error on I/O errors.
+  void write(const std::filesystem::path& dir, uint32_t first, uint32_t last);
 
  private:
   void add_key(uint32_t key, uint32_t id);
@@ -217,8 +264,25 @@ class PostingsBuilder {
   std::vector<std::vector<uint32_t>> pending_;      // per entry of sets_: ids not added yet
   size_t pending_total_ = 0;
   std::vector<int32_t> slot_;                       // key -> index into sets_, -1 none
-  std::vector<uint8_t> dense_;                      // key -> 1: dense, not stored
-  std::vector<uint32_t> classes_;                   // add(): the game's material classes
+  std::vector<uint32_t> keys_;                      // add(): the game's keys
+};
+
+/// The postings of the games an import stored, built as it stored them (issue 16: no
+/// second pass over their signatures): games first..last, added in id order. update_postings
+/// writes them as the next segment when they continue the chain exactly, else ignores them.
+struct FreshPostings {
+  PostingsBuilder builder;
+  uint32_t first = 0;  ///< first game added (0: none)
+  uint32_t last = 0;   ///< last game added
+  bool broken = false; ///< a game was skipped: not usable
+
+  /// Adds game `id` with posting `keys` (PostingsBuilder::keys_of); ids must grow by one.
+  void add(uint32_t id, const std::vector<uint32_t>& keys) {
+    if (first && id != last + 1) broken = true;
+    if (!first) first = id;
+    last = id;
+    builder.add_keys(id, keys);
+  }
 };
 
 /// What update_postings() did.
@@ -227,15 +291,24 @@ struct PostingsUpdate {
   uint32_t covered = 0;     ///< games covered by the file afterwards
   uint64_t file_bytes = 0;  ///< size of postings.bin
   bool rebuilt = false;     ///< the file was missing or outdated and was built from scratch
+  uint32_t merges = 0;      ///< segments merged after the append
+  uint32_t merged_games = 0;///< games whose postings the merges rewrote
+  bool from_import = false; ///< the new segment came from the import (FreshPostings)
+  size_t segments = 0;      ///< segments in the chain afterwards
   double seconds = 0;
 };
 
-/// Brings `database`'s postings.bin up to its committed games: indexes the games above the
-/// file's coverage, or all games when the file is missing, outdated or `rebuild` is set.
-/// Run by the single writer (after an import, by reindex). Throws on I/O errors.
-PostingsUpdate update_postings(const db::Database& database, bool rebuild = false);
+/// Brings `database`'s posting index up to its committed games: writes a segment for the
+/// games above the chain's coverage and merges segments (see the format comment), or builds
+/// postings.bin for all games when it is missing, outdated or `rebuild` is set (and removes
+/// every other posting file). `fresh`, when given and it holds exactly the games above the
+/// chain, is written as the new segment instead of reading their signatures back. Run by
+/// the single writer (after an import, by reindex). Throws on I/O errors.
+PostingsUpdate update_postings(const db::Database& database, bool rebuild = false,
+                               FreshPostings* fresh = nullptr);
 
-/// Removes `dir`/postings.bin (a reindex does before rewriting the signatures it derives from).
+/// Removes every posting file of `dir` (a reindex does before rewriting the signatures it
+/// derives from).
 void remove_postings(const std::filesystem::path& dir);
 
 }  // namespace sig

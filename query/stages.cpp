@@ -67,16 +67,23 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
       run.posted[a] = std::move(found);
     }
   }
-  std::vector<uint8_t> any(size_t(run.game_count) + 1, 0);
+  // The games some alternative keeps (no array over every game: a one-shot query on millions
+  // of games pays for its candidates only, issue 16).
+  bool all_posted = true;
+  std::vector<uint32_t> kept;
   for (const auto& p : run.posted) {
     if (!p) {
-      std::fill(any.begin() + 1, any.end(), 1);
+      all_posted = false;
       break;
     }
-    for (uint32_t id : *p) any[id] = 1;
+    kept.insert(kept.end(), p->begin(), p->end());
+  }
+  if (all_posted && run.posted.size() > 1) {
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
   }
   figures.ran = true;
-  figures.out = uint64_t(std::count(any.begin() + 1, any.end(), 1));
+  figures.out = all_posted ? kept.size() : run.game_count;
   figures.seconds = since(start);
   run.stats.postings_used = true;
   run.stats.after_postings = figures.out;
@@ -128,10 +135,38 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
   const auto& alts = run.query.program().alternatives();
   const uint32_t count = run.game_count;
   figures.in = run.stats.postings_used ? run.stats.after_postings : count;
-  run.mask.assign(size_t(count) + 1, 0);
   bool any_header = false;
   std::optional<headers::HeaderStore> store;
-  for (size_t a = 0; a < alts.size(); ++a) {
+  // Sparse: every alternative has a candidate list from the index stages and the game mask
+  // is not needed afterwards (header pruning on, no negation, no `within`): the candidates
+  // are merged from the lists, without an array over every game (issue 16: a one-shot query
+  // on millions of games pays for its candidates only).
+  const bool prune = run.options.enabled(kName);
+  bool sparse = prune && run.any_list && !run.query.program().negated() && !run.options.within &&
+                alts.size() <= 8 * sizeof(unsigned);
+  for (const auto& p : run.posted) sparse = sparse && p.has_value();
+  if (sparse) {
+    std::vector<std::pair<uint32_t, unsigned>> kept;  // (game, alternative bit)
+    for (size_t a = 0; a < alts.size(); ++a) {
+      const std::vector<uint32_t>& within = *run.posted[a];
+      if (alts[a].header.accepts_all()) {
+        for (uint32_t id : within) kept.emplace_back(id, 1u << a);
+        continue;
+      }
+      any_header = true;
+      if (!store) store.emplace(run.database.path());
+      for (uint32_t id : store->candidates(alts[a].header, count, &within)) kept.emplace_back(id, 1u << a);
+    }
+    std::sort(kept.begin(), kept.end());
+    run.candidates.clear();
+    for (const auto& [id, bit] : kept) {
+      if (id == 0 || id > count) continue;
+      if (!run.candidates.empty() && run.candidates.back().id == id) run.candidates.back().alternatives |= bit;
+      else run.candidates.push_back({id, bit});
+    }
+  }
+  if (!sparse) run.mask.assign(size_t(count) + 1, 0);
+  for (size_t a = 0; a < alts.size() && !sparse; ++a) {
     const std::vector<uint32_t>* within = run.posted[a] ? &*run.posted[a] : nullptr;
     if (alts[a].header.accepts_all()) {
       if (within) {
@@ -145,7 +180,7 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
     if (!store) store.emplace(run.database.path());
     for (uint32_t id : store->candidates(alts[a].header, count, within)) run.mask[id] |= 1u << a;
   }
-  if (run.options.within) {
+  if (run.options.within && !sparse) {
     std::vector<unsigned> restricted(run.mask.size(), 0);
     for (uint32_t id : *run.options.within)
       if (id <= count) restricted[id] = run.mask[id];
@@ -153,10 +188,9 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
   }
   // Off, the header conditions prune nothing: every game in scope is replayed, and one whose
   // headers fail is then no match.
-  const bool prune = run.options.enabled(kName);
   const unsigned all_alternatives = (1u << alts.size()) - 1;
-  run.candidates.clear();
-  for (uint32_t id = 1; id <= count; ++id) {
+  if (!sparse) run.candidates.clear();
+  for (uint32_t id = 1; id <= count && !sparse; ++id) {
     if (run.mask[id]) run.candidates.push_back({id, run.mask[id]});
     else if (!prune && run.any_list && run.in_scope(id)) run.candidates.push_back({id, all_alternatives | kHeaderFailed});
   }

@@ -193,14 +193,15 @@ TEST_F(DamagedDbTest, TruncatedSignatureIsNamed) {
 TEST_F(DamagedDbTest, DamagedPostingIsNamed) {
   const fs::path postings = db_dir() / sig::kPostingsFile;
   std::string bytes = cqltest::read_file(postings);
-  ASSERT_GT(bytes.size(), 24u);
-  // The first stored bitmap (entry table after the 24-byte header: key, offset, length).
+  ASSERT_GT(bytes.size(), 28u);
+  // The first stored bitmap (entry table after the 28-byte header of postings format 5:
+  // key, offset, length).
   uint32_t entries, key = 0, offset = 0xFFFFFFFFu, length = 0;
   std::memcpy(&entries, bytes.data() + 20, 4);
   for (uint32_t i = 0; i < entries && offset == 0xFFFFFFFFu; ++i) {
-    std::memcpy(&key, bytes.data() + 24 + 12 * i, 4);
-    std::memcpy(&offset, bytes.data() + 24 + 12 * i + 4, 4);
-    std::memcpy(&length, bytes.data() + 24 + 12 * i + 8, 4);
+    std::memcpy(&key, bytes.data() + 28 + 12 * i, 4);
+    std::memcpy(&offset, bytes.data() + 28 + 12 * i + 4, 4);
+    std::memcpy(&length, bytes.data() + 28 + 12 * i + 8, 4);
   }
   ASSERT_NE(offset, 0xFFFFFFFFu);
   ASSERT_GE(length, 4u);
@@ -259,9 +260,9 @@ TEST_F(DamagedDbTest, InconsistentPostingIsNamed) {
   for (uint32_t i = 0; i < entries && damaged_key == UINT32_MAX; ++i) {
     uint32_t key, offset, length, cookie, containers;
     uint16_t cardinality_minus_1, first, second;
-    std::memcpy(&key, bytes.data() + 24 + 12 * i, 4);
-    std::memcpy(&offset, bytes.data() + 24 + 12 * i + 4, 4);
-    std::memcpy(&length, bytes.data() + 24 + 12 * i + 8, 4);
+    std::memcpy(&key, bytes.data() + 28 + 12 * i, 4);  // postings format 5: 28-byte header
+    std::memcpy(&offset, bytes.data() + 28 + 12 * i + 4, 4);
+    std::memcpy(&length, bytes.data() + 28 + 12 * i + 8, 4);
     if (offset == 0xFFFFFFFFu || length < 16) continue;
     std::memcpy(&cookie, bytes.data() + offset, 4);
     std::memcpy(&containers, bytes.data() + offset + 4, 4);

@@ -137,14 +137,12 @@ TEST(PositionIndex, ImportBuildsItAndFenCandidatesAreExact) {
   EXPECT_GT(checked, 60);
 }
 
-TEST(PositionIndex, AppendedSegmentsEqualARebuild) {
-  cqltest::CorpusDb db("posidx-append");
-  db.add_files({corpus("mates.pgn")});
-  db.add_files({corpus("studies.pgn")});
-  db.add_files({corpus("annotated.pgn")});
+/// The index of `db` (built by its imports: `segments` segments) answers lookups as a
+/// rebuild does, and counts the same entries.
+static void expect_equals_rebuild(cqltest::CorpusDb& db, size_t segments) {
   auto appended = posindex::PositionIndex::open(db.dir() / "db");
   ASSERT_TRUE(appended.has_value());
-  EXPECT_EQ(appended->segments(), 3u);
+  EXPECT_EQ(appended->segments(), segments);
   EXPECT_EQ(appended->covered(), db.game_count());
   std::vector<std::vector<posindex::PositionHit>> before;
   std::vector<chess::Position> probes;
@@ -179,6 +177,40 @@ TEST(PositionIndex, AppendedSegmentsEqualARebuild) {
     const posindex::GameFacts f = rebuilt->facts(id);
     EXPECT_EQ(f.flags & posindex::GameFacts::kUnindexed, 0) << id;
   }
+}
+
+TEST(PositionIndex, AppendedSegmentsEqualARebuild) {
+  cqltest::CorpusDb db("posidx-append");
+  // 2,578 > 914 > 253 games: no merge, three segments.
+  db.add_files({corpus("annotated.pgn")});
+  db.add_files({corpus("mates.pgn")});
+  const import::ImportSummary last = db.add_files({corpus("studies.pgn")});
+  EXPECT_EQ(last.positions.merges, 0u);
+  expect_equals_rebuild(db, 3);
+}
+
+// Issue 16: after an append the last two segments merge while the earlier is no larger
+// (streamed block by block); the merged index equals a rebuild and the files merged away are
+// gone.
+TEST(PositionIndex, MergedSegmentsEqualARebuild) {
+  cqltest::CorpusDb db("posidx-merge");
+  db.add_files({corpus("mates.pgn")});
+  db.add_files({corpus("studies.pgn")});  // 914 > 253: two segments
+  EXPECT_EQ(posindex::PositionIndex::open(db.dir() / "db")->segments(), 2u);
+  // 253 <= 2,578: merged; then 914 <= 2,831: merged again.
+  const import::ImportSummary last = db.add_files({corpus("annotated.pgn")});
+  EXPECT_EQ(last.positions.merges, 2u);
+  EXPECT_EQ(last.positions.segments, 1u);
+  size_t segment_files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(db.dir() / "db")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("positions-", 0) == 0 && e.path().extension() == ".seg") {
+      ++segment_files;
+      EXPECT_EQ(name, "positions-1-" + std::to_string(db.game_count()) + ".seg");
+    }
+  }
+  EXPECT_EQ(segment_files, 1u);
+  expect_equals_rebuild(db, 1);
 }
 
 TEST(PositionIndex, MissingIndexFallsBackToReplay) {

@@ -28,7 +28,24 @@ int read_every_posting(const std::string& name) {
         return std::string(std::istreambuf_iterator<char>(in), {});
       }();
   EXPECT_GT(bytes.size(), 24u);
-  std::ofstream(dir.path / sig::kPostingsFile, std::ios::binary) << bytes;
+  // The inputs are format-4 files (24-byte header); format 5 adds `first` after the entry
+  // count: the same bitmaps, the table 4 bytes later and every stored offset + 4.
+  std::string v5 = bytes.substr(0, 24);
+  const uint32_t version = sig::kPostingsFormatVersion, first = 1;
+  std::memcpy(v5.data() + 8, &version, 4);
+  v5.append(reinterpret_cast<const char*>(&first), 4);
+  uint32_t table_entries;
+  std::memcpy(&table_entries, bytes.data() + 20, 4);
+  for (uint32_t i = 0; i < table_entries && 24 + 12 * size_t(i) + 12 <= bytes.size(); ++i) {
+    std::string entry = bytes.substr(24 + 12 * size_t(i), 12);
+    uint32_t offset;
+    std::memcpy(&offset, entry.data() + 4, 4);
+    if (offset != 0xFFFFFFFFu) offset += 4;
+    std::memcpy(entry.data() + 4, &offset, 4);
+    v5 += entry;
+  }
+  if (24 + 12 * size_t(table_entries) <= bytes.size()) v5 += bytes.substr(24 + 12 * size_t(table_entries));
+  std::ofstream(dir.path / sig::kPostingsFile, std::ios::binary) << v5;
   const auto postings = sig::Postings::open(dir.path);
   EXPECT_TRUE(postings.has_value());
   if (!postings) return -1;
@@ -37,7 +54,7 @@ int read_every_posting(const std::string& name) {
   int damaged = 0;
   for (uint32_t i = 0; i < entries; ++i) {
     uint32_t key;
-    std::memcpy(&key, bytes.data() + 24 + 12 * size_t(i), 4);
+    std::memcpy(&key, v5.data() + 28 + 12 * size_t(i), 4);
     try {
       const sig::GameSet* set = postings->find(key);
       if (!set) continue;

@@ -209,6 +209,7 @@ TEST(PostingsUpdate, IncrementalCatchUpEqualsRebuildAndStaleFilesChangeNoAnswer)
   ASSERT_GT(off.size(), 20u);
   // A stale index (from before the second import) covers only the studies: the mates
   // imported after it are kept as candidates, so the answer is the same.
+  sig::remove_postings(dir);
   {
     std::ofstream out(dir / sig::kPostingsFile, std::ios::binary | std::ios::trunc);
     out << before_bytes;
@@ -244,3 +245,109 @@ TEST(PostingsUpdate, SearchReportsThePostingStage) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The posting files of `dir` (postings.bin and postings-*.seg, temporary files included).
+std::set<std::string> posting_files(const fs::path& dir) {
+  std::set<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("postings", 0) == 0) out.insert(name);
+  }
+  return out;
+}
+
+/// Every posting of `inc` holds exactly the games of `expected` (brute_force()), except
+/// in segments where it is dense: there it holds every game of the segment (`dense_upto`:
+/// the last game of the segments that may have dense postings).
+void expect_postings(const sig::Postings& inc, const std::map<uint32_t, std::vector<uint32_t>>& expected,
+                     uint32_t dense_upto) {
+  for (const auto& [key, ids] : expected) {
+    const sig::GameSet* set = inc.find(key);
+    if (!set) {
+      EXPECT_TRUE(key < 1024 || key >= sig::material_class_key(0)) << key << " dense";
+      continue;
+    }
+    std::vector<uint32_t> got = set->ids(), want_above, got_above;
+    for (uint32_t id : ids)
+      if (id > dense_upto) want_above.push_back(id);
+    for (uint32_t id : got)
+      if (id > dense_upto) got_above.push_back(id);
+    EXPECT_EQ(got_above, want_above) << key;
+    std::vector<uint32_t> below;
+    for (uint32_t id : got)
+      if (id <= dense_upto) below.push_back(id);
+    std::vector<uint32_t> want_below(ids.begin(), std::lower_bound(ids.begin(), ids.end(), dense_upto + 1));
+    if (below != want_below) EXPECT_EQ(below.size(), size_t(dense_upto)) << key << ": neither exact nor dense";
+  }
+}
+
+}  // namespace
+
+// Issue 16: appends write a segment for the new games and merge the last two segments
+// while the earlier is no larger; the chain answers as the brute force, files merged away
+// are removed, and planner on == off.
+TEST(PostingsSegments, AppendsWriteSegmentsMergedLikeABinaryCounter) {
+  CorpusDb db("postings-seg");
+  db.add_players(5000);
+  const fs::path dir = db.dir() / "db";
+  EXPECT_EQ(posting_files(dir), std::set<std::string>{"postings.bin"});
+  db.add_files({corpus_file("mates.pgn")});  // 914 games: 5000 > 914, no merge
+  const uint32_t base = 5000;
+  {
+    std::optional<sig::Postings> p = sig::Postings::open(dir);
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(p->segments(), 2u);
+    EXPECT_EQ(p->covered(), db.game_count());
+    EXPECT_EQ(posting_files(dir), (std::set<std::string>{"postings.bin", "postings-5001.seg"}));
+  }
+  const uint32_t studies_first = db.game_count() + 1;
+  db.add_files({corpus_file("studies.pgn")});  // 253 games: a third segment
+  EXPECT_EQ(sig::Postings::open(dir)->segments(), 3u);
+  EXPECT_TRUE(posting_files(dir).count("postings-" + std::to_string(studies_first) + ".seg"));
+  const import::ImportSummary last = db.add_files({corpus_file("mates.pgn")});
+  // 253 <= 914: merged into 1,167 games; 914 <= 1,167: merged again; 5,000 > 2,081 stays.
+  EXPECT_EQ(last.postings.merges, 2u);
+  EXPECT_EQ(last.postings.segments, 2u);
+  std::optional<sig::Postings> p = sig::Postings::open(dir);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->segments(), 2u);
+  EXPECT_EQ(p->covered(), db.game_count());
+  EXPECT_EQ(posting_files(dir), (std::set<std::string>{"postings.bin", "postings-5001.seg"}));
+  expect_postings(*p, brute_force(db.database()), base);
+
+  for (const char* script : {"(match (position :mate))", "(match (position :promote N))",
+                             "(match (position :piececount [Qq] 0 :piececount [Rr] 2 :piececount [BbNn] 0))",
+                             "(match (position Ra3))", "(match (position :doublecheck))"})
+    EXPECT_EQ(db.query(script, true), db.query(script, false)) << script;
+
+  // A damaged later segment ends the chain: the games after it are not covered, and the
+  // catch-up writes their segment again.
+  {
+    std::ofstream out(dir / "postings-5001.seg", std::ios::binary | std::ios::trunc);
+    out << "CQLPOST1 garbage";
+  }
+  ASSERT_EQ(sig::Postings::open(dir)->covered(), base);
+  EXPECT_EQ(db.query("(match (position :mate))", true), db.query("(match (position :mate))", false));
+  const sig::PostingsUpdate u = sig::update_postings(db.database());
+  EXPECT_FALSE(u.rebuilt);
+  EXPECT_EQ(u.added, db.game_count() - base);
+  EXPECT_EQ(sig::Postings::open(dir)->covered(), db.game_count());
+  expect_postings(*sig::Postings::open(dir), brute_force(db.database()), base);
+}
+
+// A rebuild writes postings.bin alone and removes every segment.
+TEST(PostingsSegments, RebuildLeavesOnlyTheBaseFile) {
+  CorpusDb db("postings-seg-rebuild", {corpus_file("mates.pgn")});
+  db.add_files({corpus_file("studies.pgn")});
+  const fs::path dir = db.dir() / "db";
+  ASSERT_EQ(posting_files(dir).size(), 2u);
+  const sig::PostingsUpdate u = sig::update_postings(db.database(), /*rebuild=*/true);
+  EXPECT_TRUE(u.rebuilt);
+  EXPECT_EQ(posting_files(dir), std::set<std::string>{"postings.bin"});
+  std::optional<sig::Postings> p = sig::Postings::open(dir);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->segments(), 1u);
+  expect_postings(*p, brute_force(db.database()), 0);
+}
