@@ -279,7 +279,9 @@ void expect_postings(const sig::Postings& inc, const std::map<uint32_t, std::vec
     for (uint32_t id : got)
       if (id <= dense_upto) below.push_back(id);
     std::vector<uint32_t> want_below(ids.begin(), std::lower_bound(ids.begin(), ids.end(), dense_upto + 1));
-    if (below != want_below) EXPECT_EQ(below.size(), size_t(dense_upto)) << key << ": neither exact nor dense";
+    if (below != want_below) {
+      EXPECT_EQ(below.size(), size_t(dense_upto)) << key << ": neither exact nor dense";
+    }
   }
 }
 
