@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "db/date_sql.h"
 #include "db/errors.h"
 #include "db/game_reader.h"
 
@@ -127,14 +128,10 @@ std::vector<std::vector<uint32_t>> duplicate_groups(GameReader& reader, sqlite::
 
 DuplicateKeys::DuplicateKeys(sqlite::Connection& sql)
     : insert_(sql, "INSERT INTO duplicate_keys(key, game_id) VALUES(?1, ?2)"),
-      // The date is rebuilt from its parts when not stored, as GameReader does (schema.h).
+      // The date as GameReader reads it (db/date_sql.h).
       select_(sql,
-              "SELECT g.id, w.name, b.name, "
-              "COALESCE(g.date, "
-              "CASE WHEN g.year IS NULL THEN '\?\?\?\?' ELSE printf('%04d', g.year) END || '.' || "
-              "CASE WHEN g.month IS NULL THEN '\?\?' ELSE printf('%02d', g.month) END || '.' || "
-              "CASE WHEN g.day IS NULL THEN '\?\?' ELSE printf('%02d', g.day) END), "
-              "g.result FROM duplicate_keys k JOIN games g ON g.id = k.game_id "
+              std::string("SELECT g.id, w.name, b.name, ") + kPgnDateSql +
+              ", g.result FROM duplicate_keys k JOIN games g ON g.id = k.game_id "
               "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
               "WHERE k.key = ?1 ORDER BY k.game_id") {}
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "db/database.h"
+#include "db/date_sql.h"
 #include "db/errors.h"
 #include "db/record_view.h"
 #include "db/schema.h"
@@ -31,15 +32,9 @@ namespace {
 std::string header_select(sqlite::Connection& sql) {
   const bool classified = schema::has_player_eco_tables(sql);
   return std::string(
-             "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, "
-             // date rebuilt from its parts when not stored (schema.h); db::
-             // canonical_pgn_date() is the same formula
-             "COALESCE(g.date, "
-             "CASE WHEN g.year IS NULL THEN '\?\?\?\?' ELSE printf('%04d', g.year) END || '.' || "
-             "CASE WHEN g.month IS NULL THEN '\?\?' ELSE printf('%02d', g.month) END || '.' || "
-             "CASE WHEN g.day IS NULL THEN '\?\?' ELSE printf('%02d', g.day) END), "
-             "g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, "
-             "g.variant, ") +
+             "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, ") +
+         kPgnDateSql +
+         ", g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, g.variant, " +
          (classified ? "go.eco, o.name " : "NULL, NULL ") +
          "FROM games g JOIN files f ON f.id = g.file_id "
          "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "db/date_sql.h"
 #include "db/errors.h"
 #include "db/lmdb_cursor.h"
 #include "db/record_view.h"
@@ -292,14 +293,8 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
 
 void GameWriter::add_missing_duplicate_keys() {
   sqlite::Statement games(sql_,
-                          "SELECT g.id, w.name, b.name, "
-                          "COALESCE(g.date, "
-                          "CASE WHEN g.year IS NULL THEN '\?\?\?\?' ELSE printf('%04d', g.year) END "
-                          "|| '.' || "
-                          "CASE WHEN g.month IS NULL THEN '\?\?' ELSE printf('%02d', g.month) END "
-                          "|| '.' || "
-                          "CASE WHEN g.day IS NULL THEN '\?\?' ELSE printf('%02d', g.day) END), "
-                          "g.result FROM games g JOIN players w ON w.id = g.white_id "
+                          std::string("SELECT g.id, w.name, b.name, ") + kPgnDateSql +
+                          ", g.result FROM games g JOIN players w ON w.id = g.white_id "
                           "JOIN players b ON b.id = g.black_id WHERE g.id <= ?1 ORDER BY g.id");
   games.bind(1, int64_t(committed_));
   const lmdb::Txn read = lmdb::Txn::begin_read(store_->env());
