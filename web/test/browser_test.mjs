@@ -4,11 +4,12 @@
 // (driven by playwright-core), runs an example query and checks the count against
 // `cqldb query --format ids`, opens the first game, steps to its first match and compares
 // the board's FEN (data-fen) with the API's FEN of that ply; saves query.png and game.png.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startServer } from './serve.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) =>
   (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
@@ -24,17 +25,7 @@ function fail(message) {
   throw new Error(message);
 }
 
-const server = spawn(cqldb, ['serve', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((resolve, reject) => {
-  let text = '';
-  server.stdout.on('data', (chunk) => {
-    text += chunk;
-    const m = text.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
-    if (m) resolve(`http://127.0.0.1:${m[1]}`);
-  });
-  server.on('exit', (code) => reject(new Error(`cqldb serve exited with ${code}`)));
-  setTimeout(() => reject(new Error('cqldb serve did not start in 10 s')), 10000);
-});
+const { server, base } = await startServer(cqldb, db);
 
 let browser;
 try {

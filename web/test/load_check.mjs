@@ -5,23 +5,13 @@
 // and wait for it, read two pages sorted by date and one game of the result. Prints the
 // requests, errors, latencies and the server's resident memory before, after a first round
 // and at the end; exits 1 on any error.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { startServer } from './serve.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) =>
   (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
 const clients = Number(args.clients || 20), seconds = Number(args.seconds || 30);
-const server = spawn(args.cqldb, ['serve', '--db', args.db, '--port', '0', '--max-queries', String(clients)],
-  { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((resolve, reject) => {
-  let text = '';
-  server.stdout.on('data', (chunk) => {
-    text += chunk;
-    const m = text.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
-    if (m) resolve(`http://127.0.0.1:${m[1]}`);
-  });
-  setTimeout(() => reject(new Error('cqldb serve did not start')), 10000);
-});
+const { server, base } = await startServer(args.cqldb, args.db, ['--max-queries', String(clients)]);
 const rssKb = () => Number(readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]);
 
 let requests = 0, errors = 0, queries = 0;
