@@ -83,9 +83,9 @@ int main(int argc, char** argv) {
       if (stored <= 10) first_ten.add(stored, s);
     }
   }
-  postings.write(out / "postings", stored);
+  postings.write(out / "postings", 1, stored);
   fs::rename(out / "postings" / sig::kPostingsFile, out / "postings" / "all.bin");
-  first_ten.write(out / "postings", std::min(stored, 10u));
+  first_ten.write(out / "postings", 1, std::min(stored, 10u));
   fs::rename(out / "postings" / sig::kPostingsFile, out / "postings" / "first-10.bin");
   std::printf("seeds in %s: %u games (%u stored), %zu queries\n", out.c_str(), games, stored, queries);
   return 0;
