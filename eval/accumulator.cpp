@@ -1,5 +1,7 @@
 #include "eval/accumulator.h"
 
+#include "eval/board_memo.h"
+
 #include <unordered_set>
 
 #include <algorithm>
@@ -17,7 +19,29 @@ namespace {
 /// Adds the matching variants of `list` at `c` to `acc.counts`. A list with a variant index
 /// (eval/variant_index.h) tries only the variants the index offers, each once: the others
 /// cannot match, so the counts are the same as when every variant is tried.
+void count_variants_uncached(const PositionList& list, const PosCtx& c, Accumulators& acc);
+
+/// count_variants_uncached, answered from the list's memo (eval/board_memo.h) when the
+/// position's inputs equal those of the thread's last evaluation of the list.
 void count_variants(const PositionList& list, const PosCtx& c, Accumulators& acc) {
+  if (!list.memo.active() || !BoardMemo::enabled()) return count_variants_uncached(list, c, acc);
+  MemoKey key;
+  list.memo.key(c, false, key);
+  MemoSlot& slot = memo_slot(list.memo.id(), 1);
+  if (slot.id == list.memo.id() && slot.key == key) {
+    for (const auto& [counter, added] : slot.deltas) acc.counts[counter] += added;
+    return;
+  }
+  const std::vector<uint32_t>& counters = list.memo.accumulate_counters();
+  slot.deltas.clear();
+  for (uint32_t i : counters) slot.deltas.emplace_back(i, -acc.counts[i]);
+  count_variants_uncached(list, c, acc);
+  for (auto& [counter, added] : slot.deltas) added += acc.counts[counter];
+  slot.id = list.memo.id();
+  slot.key = key;
+}
+
+void count_variants_uncached(const PositionList& list, const PosCtx& c, Accumulators& acc) {
   auto count = [&](const std::vector<Node>& variant) {
     for (const Node& n : variant)
       if (!n.match(c)) return;

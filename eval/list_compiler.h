@@ -123,6 +123,7 @@ class ListCompiler {
       out->variants.push_back(std::move(nodes));
     }
     out->index.build(out->variants);
+    out->memo.build(out->variants);
     pattern_ = outer_pattern;
     reset_ = outer_reset;
     for (const cql::Element& e : list.elements) {  // bare :cut / :exclude / :skip

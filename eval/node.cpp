@@ -72,14 +72,13 @@ void order_by_cost(std::vector<Node>& nodes) {
   std::stable_sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.cost < b.cost; });
 }
 
-bool PositionList::match(const PosCtx& c) const {
+bool PositionList::any_variant(const PosCtx& c) const {
   auto all_match = [&](uint32_t v) {
     for (const Node& n : variants[v])
       if (!n.match(c)) return false;
     return true;
   };
-  if (index.active()) return fire_control(index.any(*c.pos, all_match) != negated, control, c);
-  bool any = false;
+  if (index.active()) return index.any(*c.pos, all_match);
   for (const std::vector<Node>& conjunction : variants) {
     bool all = true;
     for (const Node& n : conjunction) {
@@ -88,10 +87,27 @@ bool PositionList::match(const PosCtx& c) const {
         break;
       }
     }
-    if (all) {
-      any = true;
-      break;
+    if (all) return true;
+  }
+  return false;
+}
+
+bool PositionList::match(const PosCtx& c) const {
+  bool any;
+  if (memo.active() && BoardMemo::enabled()) {
+    MemoKey key;
+    memo.key(c, true, key);
+    MemoSlot& slot = memo_slot(memo.id(), 0);
+    if (slot.id == memo.id() && slot.key == key) {
+      any = slot.any;
+    } else {
+      any = any_variant(c);
+      slot.id = memo.id();
+      slot.key = key;
+      slot.any = any;
     }
+  } else {
+    any = any_variant(c);
   }
   return fire_control(any != negated, control, c);
 }

@@ -17,6 +17,7 @@
 #include "headers/game_info.h"
 #include "eval/pawn_structure.h"
 #include "eval/piece_mask.h"
+#include "eval/board_memo.h"
 #include "eval/variant_index.h"
 
 namespace analysis {
@@ -230,9 +231,14 @@ class PositionList {
   uint8_t control = 0;  ///< bits of a bare :cut / :exclude / :skip (eval/control.h): fire
                         ///< when the list matches
   VariantIndex index;                       ///< built by compile() once variants are final
+  BoardMemo memo;  ///< built with the index: answers a position whose inputs equal the last one's
 
-  /// True if the list matches the position `c`.
+  /// True if the list matches the position `c` (fires its bare control keywords).
   bool match(const PosCtx& c) const;
+
+ private:
+  /// True if some variant's nodes all match at `c` (`negated` not applied).
+  bool any_variant(const PosCtx& c) const;
 };
 
 }  // namespace eval

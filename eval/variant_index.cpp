@@ -27,6 +27,7 @@ void VariantIndex::sort_unique(std::vector<uint32_t>& v) {
 void VariantIndex::build(const std::vector<std::vector<Node>>& variants, size_t min_variants) {
   groups_.clear();
   unkeyed_.clear();
+  offered_once_ = false;
   active_ = variants.size() >= min_variants;
   if (!active_) return;
   // (bucket, variant) pairs per group in variant order, then stored flat per group (counting
@@ -79,6 +80,9 @@ void VariantIndex::build(const std::vector<std::vector<Node>>& variants, size_t 
       for (chess::Bitboard b2 = second->squares; b2;) out.emplace_back(s1 * 64 + uint32_t(chess::pop_lsb(b2)), v);
     }
   }
+  size_t placed = unkeyed_.size();
+  for (const auto& out : entries) placed += out.size();
+  offered_once_ = placed == variants.size();
   for (size_t gi = 0; gi < groups_.size(); ++gi) {
     Group& g = groups_[gi];
     const auto& out = entries[gi];

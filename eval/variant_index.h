@@ -70,10 +70,19 @@ class VariantIndex {
     return false;
   }
 
-  /// Calls `on_variant(i)` once for every variant i that may match in `pos`, in ascending
-  /// order (for counting matching variants, :accumulate); `scratch` is working memory.
+  /// Calls `on_variant(i)` once for every variant i that may match in `pos` (for counting
+  /// matching variants, :accumulate); `scratch` is working memory. When every variant sits in
+  /// one bucket only, any() offers each at most once and is used directly; otherwise the
+  /// offers are collected, sorted and deduplicated.
   template <class F>
   void for_each(const chess::Position& pos, std::vector<uint32_t>& scratch, F&& on_variant) const {
+    if (offered_once_) {
+      any(pos, [&](uint32_t v) {
+        on_variant(v);
+        return false;
+      });
+      return;
+    }
     scratch.clear();
     any(pos, [&](uint32_t v) {
       scratch.push_back(v);
@@ -106,6 +115,7 @@ class VariantIndex {
   std::vector<Group> groups_;
   std::vector<uint32_t> unkeyed_;  ///< variants without a key node
   bool active_ = false;
+  bool offered_once_ = false;  ///< every variant is in exactly one bucket (or unkeyed)
 };
 
 }  // namespace eval

@@ -61,6 +61,9 @@ TEST(HeavyQueries, VariantIndexOffersEveryMatchingVariant) {
       via_index.clear();
       compiled.index.for_each(*c.pos, scratch, [&](uint32_t v) { via_index.push_back(v); });
       offered += via_index.size();
+      std::sort(via_index.begin(), via_index.end());  // for_each offers each variant once, in any order
+      EXPECT_TRUE(std::adjacent_find(via_index.begin(), via_index.end()) == via_index.end())
+          << list << ": a variant offered twice";
       bool any = false;
       for (uint32_t v = 0; v < compiled.variants.size(); ++v) {
         if (!all_match(compiled.variants[v], c)) continue;
