@@ -1,6 +1,7 @@
 #include "eval/relation.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "chess/bitboard.h"
 #include "eval/transform.h"
@@ -104,6 +105,34 @@ uint64_t image_key(const RelationSpec& spec, const RelationBoard& b, int d, ches
   return key;
 }
 
+/// A hash of the placement of `pos` (its colour and piece-type bitboards), the squares
+/// `promoted` (0: promotion marks ignored) and `side_term`: equal placements give equal
+/// hashes. Whole-board relations (RelationLine::later_relates) hash positions with it
+/// instead of a table term per piece of a RelationBoard.
+uint64_t placement_hash(const chess::Position& pos, chess::Bitboard promoted, uint64_t side_term) {
+  uint64_t h = side_term;
+  auto mix = [&h](uint64_t v) {
+    h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 32;
+  };
+  mix(pos.pieces(chess::WHITE));
+  for (int t = chess::PAWN; t <= chess::KING; ++t) mix(pos.pieces(chess::PieceType(t)));
+  mix(promoted);
+  return h;
+}
+
+/// True if `a` and `b` hold the same pieces on every square with the same promotion marks
+/// (and, with `with_side`, the same side to move): one class of a whole-board relation.
+bool same_placement(const PosCtx& a, const PosCtx& b, bool with_side) {
+  const chess::Position& x = *a.pos;
+  const chess::Position& y = *b.pos;
+  if (with_side && x.side_to_move() != y.side_to_move()) return false;
+  if (x.pieces(chess::WHITE) != y.pieces(chess::WHITE) || x.pieces() != y.pieces()) return false;
+  for (int t = chess::PAWN; t <= chess::KING; ++t)
+    if (x.pieces(chess::PieceType(t)) != y.pieces(chess::PieceType(t))) return false;
+  return (a.promoted & x.pieces()) == (b.promoted & y.pieces());
+}
+
 /// The squares the symmetry `d` maps into `allowable`.
 chess::Bitboard preimage(int d, chess::Bitboard allowable) {
   chess::Bitboard out = 0;
@@ -161,13 +190,14 @@ RelationBoard relation_board(const chess::Position& pos, chess::Bitboard promote
   b.side = pos.side_to_move();
   b.ply = b.branch_ply = ply;
   b.occupied = pos.pieces();
-  for (chess::Bitboard occ = pos.pieces(); occ;) {
-    const chess::Square s = chess::pop_lsb(occ);
-    const PieceMask bit = piece_bit(pos.piece_on(s));
-    uint8_t code = uint8_t(1 + int(chess::lsb(chess::Bitboard(bit))));
-    if (promoted >> int(s) & 1) code |= kPromoted;
-    b.sq[size_t(s)] = code;
-  }
+  // per piece kind: code 1 + its bit index in the cql/pieces.h layout (KING - type + 6 x colour)
+  for (int c = chess::WHITE; c <= chess::BLACK; ++c)
+    for (int t = chess::PAWN; t <= chess::KING; ++t) {
+      const uint8_t code = uint8_t(1 + (chess::KING - t) + 6 * c);
+      for (chess::Bitboard bb = pos.pieces(chess::Color(c), chess::PieceType(t)); bb;)
+        b.sq[size_t(chess::pop_lsb(bb))] = code;
+    }
+  for (chess::Bitboard bb = promoted & b.occupied; bb;) b.sq[size_t(chess::pop_lsb(bb))] |= kPromoted;
   return b;
 }
 
@@ -257,8 +287,9 @@ bool relates(const RelationSpec& spec, const RelationBoard& p1, const RelationBo
 void RelationLine::reset(const std::vector<std::shared_ptr<const RelationSpec>>& specs,
                          std::span<const PosCtx> line, std::span<const RelationBoard> variation_boards) {
   specs_ = &specs;
-  boards_.clear();
-  for (const PosCtx& c : line) boards_.push_back(relation_board(*c.pos, c.promoted, c.ply));
+  line_ = line;
+  boards_.resize(line.size());
+  board_built_.assign(line.size(), 0);
   variation_boards_ = variation_boards;
   main_line_ = line.empty() || !line[0].inside_variation;
   memo_.resize(specs.size());
@@ -269,8 +300,8 @@ void RelationLine::reset(const std::vector<std::shared_ptr<const RelationSpec>>&
 bool RelationLine::later_relates(size_t id, size_t index) {
   const RelationSpec& spec = *(*specs_)[id];
   if (!exact_image(spec)) {
-    for (size_t q = index + 1; q < boards_.size(); ++q)
-      if (relates(spec, boards_[index], boards_[q])) return true;
+    for (size_t q = index + 1; q < line_.size(); ++q)
+      if (relates(spec, board(index), board(q))) return true;
     return false;
   }
   if (images_built_[id]) return memo_[id][index] == 1;  // the pass below found every P1
@@ -287,7 +318,7 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   // allowable square: with an :originaldifferentcount range without 0 only the other
   // symmetries can relate.
   std::vector<int8_t>& memo = memo_[id];
-  const size_t n = boards_.size();
+  const size_t n = line_.size();
   const chess::Bitboard all = spec.allowable;
   const int symmetries = spec.flip ? 8 : 1;
   std::array<chess::Bitboard, 8> from{};
@@ -318,17 +349,27 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   while (table_size < 2 * n) table_size *= 2;
   std::vector<uint32_t>& table = class_table_;  // class + 1, 0 = empty slot
   table.assign(table_size, 0);
+  // Over the whole board a class is a placement (promotion marks included) and side: hashed
+  // and compared on the positions' bitboards, no RelationBoard needed.
+  const bool whole_region = region == ~chess::Bitboard(0);
   for (size_t p = 0; p < n; ++p) {
-    const RelationBoard& b = boards_[p];
-    uint64_t h = with_side ? terms[64][size_t(b.side)] : 0;
-    for (chess::Bitboard occ = b.occupied & region; occ;) {
-      const size_t x = size_t(chess::pop_lsb(occ));
-      h ^= terms[x][b.sq[x] & 0x0F] + (b.sq[x] & 0x80 ? 0x9E3779B97F4A7C15ull : 0);
+    const chess::Position& pos = *line_[p].pos;
+    uint64_t h = with_side ? terms[64][size_t(pos.side_to_move())] : 0;
+    if (whole_region) {
+      h = placement_hash(pos, line_[p].promoted & pos.pieces(), h);
+    } else {
+      const RelationBoard& b = board(p);
+      for (chess::Bitboard occ = b.occupied & region; occ;) {
+        const size_t x = size_t(chess::pop_lsb(occ));
+        h ^= terms[x][b.sq[x] & 0x0F] + (b.sq[x] & 0x80 ? 0x9E3779B97F4A7C15ull : 0);
+      }
     }
     size_t slot = size_t(h) & (table_size - 1);
     for (; table[slot]; slot = (slot + 1) & (table_size - 1)) {
       const Class& c = classes[table[slot] - 1];
-      if (c.hash == h && same_class(boards_[c.first], b)) break;
+      if (c.hash != h) continue;
+      if (whole_region ? same_placement(line_[c.first], line_[p], with_side) : same_class(board(c.first), board(p)))
+        break;
     }
     if (!table[slot]) {
       classes.push_back({uint32_t(p), uint32_t(p), 0, h});
@@ -338,13 +379,20 @@ bool RelationLine::later_relates(size_t id, size_t index) {
     class_of[p] = table[slot] - 1;
   }
   // P1 keys of the classes, sorted; a class whose only position is the last has no P2.
+  // Without symmetries on the whole board the only image is P2 itself: P1 keys and images
+  // are then board_hash()es of the piece kinds, else image_key()s.
+  const bool whole_board = symmetries == 1 && all == ~chess::Bitboard(0);
+  auto key_of = [&](size_t p, int d, chess::Color side) {
+    if (whole_board) return placement_hash(*line_[p].pos, 0, with_side ? terms[64][size_t(side)] : 0);
+    return image_key(spec, board(p), d, side, from[size_t(d)]);
+  };
   std::vector<KeyedImage>& keyed = class_keys_;
   keyed.clear();
   for (size_t c = 0; c < classes.size(); ++c) {
     if (classes[c].first + 1 >= n) continue;
-    const RelationBoard& b = boards_[classes[c].first];
-    const chess::Color side = spec.side == RelationSpec::Side::kChange ? ~b.side : b.side;
-    keyed.push_back({image_key(spec, b, 0, side, all), uint32_t(c)});
+    const chess::Color mover = line_[classes[c].first].pos->side_to_move();
+    const chess::Color side = spec.side == RelationSpec::Side::kChange ? ~mover : mover;
+    keyed.push_back({key_of(classes[c].first, 0, side), uint32_t(c)});
   }
   std::sort(keyed.begin(), keyed.end());
   // Most images match no P1 key: a 1,024-bit filter of the keys' top bits answers those
@@ -354,15 +402,15 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   const bool identity_can = !spec.original_different || spec.original_different->contains(0);
   for (const Class& q : classes) {
     if (q.last == 0) continue;  // no P1 before it
-    const RelationBoard& qb = boards_[q.first];
+    const chess::Color q_side = line_[q.first].pos->side_to_move();
     for (int d = identity_can ? 0 : 1; d < symmetries; ++d) {
-      const uint64_t key = image_key(spec, qb, d, qb.side, from[size_t(d)]);
+      const uint64_t key = key_of(q.first, d, q_side);
       if (!(filter[key >> 60] >> (key >> 54 & 63) & 1)) continue;
       for (auto it = std::lower_bound(keyed.begin(), keyed.end(), KeyedImage{key, 0});
            it != keyed.end() && it->key == key; ++it) {
         Class& a = classes[it->index];
         if (a.first >= q.last || a.reach >= q.last + 1) continue;  // nothing new to learn
-        if (relates(spec, boards_[a.first], qb)) a.reach = q.last + 1;
+        if (relates(spec, board(a.first), board(q.first))) a.reach = q.last + 1;
       }
     }
   }
@@ -371,11 +419,20 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   return memo[index] == 1;
 }
 
+const RelationBoard& RelationLine::board(size_t index) {
+  if (!board_built_[index]) {
+    const PosCtx& c = line_[index];
+    boards_[index] = relation_board(*c.pos, c.promoted, c.ply);
+    board_built_[index] = 1;
+  }
+  return boards_[index];
+}
+
 bool RelationLine::at(size_t id, size_t index) {
   int8_t& known = memo_[id][index];
   if (known >= 0) return known != 0;
   const RelationSpec& spec = *(*specs_)[id];
-  const RelationBoard& p1 = boards_[index];
+  const RelationBoard& p1 = board(index);
   bool hit = false;
   if (!(main_line_ && spec.scope == LineScope::kVariationsOnly)) hit = later_relates(id, index);
   if (spec.scope != LineScope::kMainLine)

@@ -111,7 +111,11 @@ class RelationLine {
 
  private:
   const std::vector<std::shared_ptr<const RelationSpec>>* specs_ = nullptr;
-  std::vector<RelationBoard> boards_;              ///< the line's positions
+  std::span<const PosCtx> line_;                   ///< the line's positions (reset())
+  std::vector<RelationBoard> boards_;              ///< their boards, built when first needed
+  std::vector<uint8_t> board_built_;               ///< per position: boards_ entry is built
+  /// The board of the line's position `index`, built on first use.
+  const RelationBoard& board(size_t index);
   std::span<const RelationBoard> variation_boards_;
   std::vector<std::vector<int8_t>> memo_;          ///< per id x index: -1 unknown, 0, 1
   bool main_line_ = true;
