@@ -105,39 +105,64 @@ uint64_t image_key(const RelationSpec& spec, const RelationBoard& b, int d, ches
   return key;
 }
 
-/// A hash of the placement of `pos` (its colour and piece-type bitboards), the squares
-/// `promoted` (0: promotion marks ignored) and `side_term`: equal placements give equal
-/// hashes. Whole-board relations (RelationLine::later_relates) hash positions with it
-/// instead of a table term per piece of a RelationBoard.
-uint64_t placement_hash(const chess::Position& pos, chess::Bitboard promoted, uint64_t side_term) {
+/// A hash of the placement of `pos` on the squares `region` (its colour and piece-type
+/// bitboards masked), the squares `promoted` (0: promotion marks ignored) and `side_term`:
+/// equal placements on `region` give equal hashes. Exact-image relations
+/// (RelationLine::later_relates) group positions with it instead of a table term per piece.
+uint64_t placement_hash(const chess::Position& pos, chess::Bitboard region, chess::Bitboard promoted,
+                        uint64_t side_term) {
   uint64_t h = side_term;
   auto mix = [&h](uint64_t v) {
     h = (h ^ v) * 0x9E3779B97F4A7C15ull;
     h ^= h >> 32;
   };
-  mix(pos.pieces(chess::WHITE));
-  for (int t = chess::PAWN; t <= chess::KING; ++t) mix(pos.pieces(chess::PieceType(t)));
-  mix(promoted);
+  mix(pos.pieces(chess::WHITE) & region);
+  for (int t = chess::PAWN; t <= chess::KING; ++t) mix(pos.pieces(chess::PieceType(t)) & region);
+  mix(promoted & region);
   return h;
 }
 
-/// True if `a` and `b` hold the same pieces on every square with the same promotion marks
-/// (and, with `with_side`, the same side to move): one class of a whole-board relation.
-bool same_placement(const PosCtx& a, const PosCtx& b, bool with_side) {
+/// True if `a` and `b` hold the same pieces on every square of `region` with the same
+/// promotion marks (and, with `with_side`, the same side to move): one class of an
+/// exact-image relation.
+bool same_placement(const PosCtx& a, const PosCtx& b, chess::Bitboard region, bool with_side) {
   const chess::Position& x = *a.pos;
   const chess::Position& y = *b.pos;
   if (with_side && x.side_to_move() != y.side_to_move()) return false;
-  if (x.pieces(chess::WHITE) != y.pieces(chess::WHITE) || x.pieces() != y.pieces()) return false;
+  if (((x.pieces(chess::WHITE) ^ y.pieces(chess::WHITE)) | (x.pieces() ^ y.pieces())) & region) return false;
   for (int t = chess::PAWN; t <= chess::KING; ++t)
-    if (x.pieces(chess::PieceType(t)) != y.pieces(chess::PieceType(t))) return false;
-  return (a.promoted & x.pieces()) == (b.promoted & y.pieces());
+    if ((x.pieces(chess::PieceType(t)) ^ y.pieces(chess::PieceType(t))) & region) return false;
+  return ((a.promoted & x.pieces()) ^ (b.promoted & y.pieces())) & region ? false : true;
+}
+
+/// image_key() read from the position's bitboards instead of a RelationBoard (the same
+/// value: the same terms and piece codes).
+uint64_t image_key(const RelationSpec& spec, const chess::Position& pos, int d, chess::Color side,
+                   chess::Bitboard from) {
+  const auto& terms = key_terms();
+  const std::array<uint8_t, 64>& to = images()[size_t(d)];
+  // RelationBoard code per chess::Piece: 1 + (KING - type) + 6 x colour
+  static constexpr auto kCode = [] {
+    std::array<uint8_t, chess::PIECE_NB> t{};
+    for (int c = chess::WHITE; c <= chess::BLACK; ++c)
+      for (int pt = chess::PAWN; pt <= chess::KING; ++pt)
+        t[size_t(chess::make_piece(chess::Color(c), chess::PieceType(pt)))] = uint8_t(1 + (chess::KING - pt) + 6 * c);
+    return t;
+  }();
+  uint64_t key = spec.side == RelationSpec::Side::kIgnore ? 0 : terms[64][size_t(side)];
+  for (chess::Bitboard bb = pos.pieces() & from; bb;) {
+    const chess::Square x = chess::pop_lsb(bb);
+    key ^= terms[to[size_t(x)]][kCode[size_t(pos.piece_on(x))]];
+  }
+  return key;
 }
 
 /// The squares the symmetry `d` maps into `allowable`.
 chess::Bitboard preimage(int d, chess::Bitboard allowable) {
+  const std::array<uint8_t, 64>& to = images()[size_t(d)];
   chess::Bitboard out = 0;
   for (int x = 0; x < 64; ++x)
-    if (allowable >> images()[size_t(d)][size_t(x)] & 1) out |= chess::Bitboard(1) << x;
+    if (allowable >> to[size_t(x)] & 1) out |= chess::Bitboard(1) << x;
   return out;
 }
 
@@ -328,15 +353,6 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   // Classes, in order of first occurrence: an open-addressing table from the hash of the
   // region and side to the classes with that hash, boards compared on a hash hit.
   const auto& terms = key_terms();
-  auto same_class = [&](const RelationBoard& a, const RelationBoard& b) {
-    if (with_side && a.side != b.side) return false;
-    if ((a.occupied & region) != (b.occupied & region)) return false;
-    for (chess::Bitboard occ = a.occupied & region; occ;) {
-      const size_t x = size_t(chess::pop_lsb(occ));
-      if (a.sq[x] != b.sq[x]) return false;
-    }
-    return true;
-  };
   struct Class {
     uint32_t first, last;  // line indices of its first and last position
     uint32_t reach = 0;    // 1 + the last index of a class that relates to it, 0 = none
@@ -349,27 +365,16 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   while (table_size < 2 * n) table_size *= 2;
   std::vector<uint32_t>& table = class_table_;  // class + 1, 0 = empty slot
   table.assign(table_size, 0);
-  // Over the whole board a class is a placement (promotion marks included) and side: hashed
-  // and compared on the positions' bitboards, no RelationBoard needed.
-  const bool whole_region = region == ~chess::Bitboard(0);
+  // A class is a placement on the region (promotion marks included) and side: hashed and
+  // compared on the positions' bitboards, no RelationBoard needed.
   for (size_t p = 0; p < n; ++p) {
     const chess::Position& pos = *line_[p].pos;
-    uint64_t h = with_side ? terms[64][size_t(pos.side_to_move())] : 0;
-    if (whole_region) {
-      h = placement_hash(pos, line_[p].promoted & pos.pieces(), h);
-    } else {
-      const RelationBoard& b = board(p);
-      for (chess::Bitboard occ = b.occupied & region; occ;) {
-        const size_t x = size_t(chess::pop_lsb(occ));
-        h ^= terms[x][b.sq[x] & 0x0F] + (b.sq[x] & 0x80 ? 0x9E3779B97F4A7C15ull : 0);
-      }
-    }
+    const uint64_t h = placement_hash(pos, region, line_[p].promoted & pos.pieces(),
+                                      with_side ? terms[64][size_t(pos.side_to_move())] : 0);
     size_t slot = size_t(h) & (table_size - 1);
     for (; table[slot]; slot = (slot + 1) & (table_size - 1)) {
       const Class& c = classes[table[slot] - 1];
-      if (c.hash != h) continue;
-      if (whole_region ? same_placement(line_[c.first], line_[p], with_side) : same_class(board(c.first), board(p)))
-        break;
+      if (c.hash == h && same_placement(line_[c.first], line_[p], region, with_side)) break;
     }
     if (!table[slot]) {
       classes.push_back({uint32_t(p), uint32_t(p), 0, h});
@@ -383,8 +388,8 @@ bool RelationLine::later_relates(size_t id, size_t index) {
   // are then board_hash()es of the piece kinds, else image_key()s.
   const bool whole_board = symmetries == 1 && all == ~chess::Bitboard(0);
   auto key_of = [&](size_t p, int d, chess::Color side) {
-    if (whole_board) return placement_hash(*line_[p].pos, 0, with_side ? terms[64][size_t(side)] : 0);
-    return image_key(spec, board(p), d, side, from[size_t(d)]);
+    if (whole_board) return placement_hash(*line_[p].pos, all, 0, with_side ? terms[64][size_t(side)] : 0);
+    return image_key(spec, *line_[p].pos, d, side, from[size_t(d)]);
   };
   std::vector<KeyedImage>& keyed = class_keys_;
   keyed.clear();
@@ -432,14 +437,15 @@ bool RelationLine::at(size_t id, size_t index) {
   int8_t& known = memo_[id][index];
   if (known >= 0) return known != 0;
   const RelationSpec& spec = *(*specs_)[id];
-  const RelationBoard& p1 = board(index);
   bool hit = false;
   if (!(main_line_ && spec.scope == LineScope::kVariationsOnly)) hit = later_relates(id, index);
-  if (spec.scope != LineScope::kMainLine)
+  if (spec.scope != LineScope::kMainLine && !hit && !variation_boards_.empty()) {
+    const RelationBoard& p1 = board(index);
     for (size_t v = 0; v < variation_boards_.size() && !hit; ++v) {
       const RelationBoard& b = variation_boards_[v];
       hit = b.branch_ply >= p1.ply && b.ply > p1.ply && relates(spec, p1, b);
     }
+  }
   known = hit;
   return hit;
 }
