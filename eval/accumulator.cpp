@@ -19,7 +19,8 @@ namespace {
 /// Adds the matching variants of `list` at `c` to `acc.counts`. A list with a variant index
 /// (eval/variant_index.h) tries only the variants the index offers, each once: the others
 /// cannot match, so the counts are the same as when every variant is tried.
-void count_variants_uncached(const PositionList& list, const PosCtx& c, Accumulators& acc);
+void count_variants_uncached(const PositionList& list, const PosCtx& c, Accumulators& acc,
+                             std::vector<uint32_t>* matched = nullptr);
 
 /// count_variants_uncached, answered from the list's memo (eval/board_memo.h) when the
 /// position's inputs equal those of the thread's last evaluation of the list.
@@ -35,16 +36,20 @@ void count_variants(const PositionList& list, const PosCtx& c, Accumulators& acc
   const std::vector<uint32_t>& counters = list.memo.accumulate_counters();
   slot.deltas.clear();
   for (uint32_t i : counters) slot.deltas.emplace_back(i, -acc.counts[i]);
-  count_variants_uncached(list, c, acc);
+  slot.id = 0;  // not valid while counting
+  slot.matched.clear();
+  count_variants_uncached(list, c, acc, &slot.matched);
   for (auto& [counter, added] : slot.deltas) added += acc.counts[counter];
   slot.id = list.memo.id();
   slot.key = key;
 }
 
-void count_variants_uncached(const PositionList& list, const PosCtx& c, Accumulators& acc) {
+void count_variants_uncached(const PositionList& list, const PosCtx& c, Accumulators& acc,
+                             std::vector<uint32_t>* matched) {
   auto count = [&](const std::vector<Node>& variant) {
     for (const Node& n : variant)
       if (!n.match(c)) return;
+    if (matched) matched->push_back(uint32_t(&variant - list.variants.data()));
     for (const Node& n : variant)
       if (n.op == Op::kAccumulate) ++acc.counts[n.as<payload::Counter>().index];
   };

@@ -24,10 +24,6 @@ void add_unique(std::vector<uint32_t>& v, uint32_t x) {
 
 }  // namespace
 
-bool MemoKey::operator==(const MemoKey& o) const {
-  return size == o.size && std::memcmp(words.data(), o.words.data(), size * sizeof(uint64_t)) == 0;
-}
-
 void BoardMemo::set_enabled(bool on) { g_enabled.store(on, std::memory_order_relaxed); }
 bool BoardMemo::enabled() { return g_enabled.load(std::memory_order_relaxed); }
 

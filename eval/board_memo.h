@@ -27,7 +27,12 @@ struct MemoKey {
   static constexpr size_t kMaxWords = 24;
   std::array<uint64_t, kMaxWords> words{};
   uint32_t size = 0;
-  bool operator==(const MemoKey& o) const;
+  bool operator==(const MemoKey& o) const {
+    if (size != o.size) return false;
+    for (uint32_t i = 0; i < size; ++i)
+      if (words[i] != o.words[i]) return false;
+    return true;
+  }
 };
 
 /// What a list's memo decides from (built by the list compiler, eval/list_compiler.h).
@@ -70,6 +75,11 @@ struct MemoSlot {
   MemoKey key;
   bool any = false;                                     ///< kind 0: some variant matched
   std::vector<std::pair<uint32_t, int64_t>> deltas;     ///< kind 1: counter, added count
+  /// kind 1: the variants whose nodes all matched while counting (:sumrange taken as true).
+  /// PositionList::match reuses them at the same position: with the real counters exactly
+  /// those of them whose :sumrange nodes hold match, the others fail on a node the counting
+  /// did not change.
+  std::vector<uint32_t> matched;
 };
 
 /// The calling thread's slot for list `id` and result `kind` (0 or 1).

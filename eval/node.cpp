@@ -92,6 +92,15 @@ bool PositionList::any_variant(const PosCtx& c) const {
   return false;
 }
 
+const MemoSlot* PositionList::counted_here(const PosCtx& c) const {
+  if (!c.accumulators || c.accumulators->counting || memo.accumulate_counters().empty()) return nullptr;
+  const MemoSlot& counted = memo_slot(memo.id(), 1);
+  if (counted.id != memo.id()) return nullptr;
+  MemoKey board;
+  memo.key(c, false, board);
+  return counted.key == board ? &counted : nullptr;
+}
+
 bool PositionList::match(const PosCtx& c) const {
   bool any;
   if (memo.active() && BoardMemo::enabled()) {
@@ -100,6 +109,21 @@ bool PositionList::match(const PosCtx& c) const {
     MemoSlot& slot = memo_slot(memo.id(), 0);
     if (slot.id == memo.id() && slot.key == key) {
       any = slot.any;
+    } else if (const MemoSlot* counted = counted_here(c)) {
+      // the counting pass at this position found the variants that can match
+      any = false;
+      for (uint32_t v : counted->matched) {
+        bool all = true;
+        for (const Node& n : variants[v])
+          if (n.op == Op::kSumRange && !n.match(c)) all = false;
+        if (all) {
+          any = true;
+          break;
+        }
+      }
+      slot.id = memo.id();
+      slot.key = key;
+      slot.any = any;
     } else {
       any = any_variant(c);
       slot.id = memo.id();

@@ -105,6 +105,31 @@ Condition count_condition(const eval::Designator& d, const eval::IntRange& r, bo
 
 Condition derive_node(const Node& n, size_t max_variants);
 
+/// The accumulating lists of the alternative being planned (AccumulatingScope), and whether
+/// a :sumrange is being derived (its lists' own :sumrange nodes then give nothing: no loop).
+thread_local const std::vector<std::shared_ptr<const eval::PositionList>>* t_accumulating = nullptr;
+thread_local bool t_in_sumrange = false;
+
+/// :sumrange with a range from 1 up (SPEC-NOTES "Accumulators"): the counter is the number
+/// of matching variants of the lists accumulating it, counted at this position, so one of
+/// them matches here: the disjunction of their conditions is necessary.
+Condition sumrange_condition(const Node& n, size_t max_variants) {
+  if (n.range.lo < 1 || !t_accumulating || t_in_sumrange) return leaf(CondOp::kTrue);
+  const uint32_t counter = n.as<eval::payload::Counter>().index;
+  std::vector<Condition> kids;
+  t_in_sumrange = true;
+  for (const auto& list : *t_accumulating) {
+    bool adds = false;
+    for (const auto& variant : list->variants)
+      for (const Node& m : variant)
+        adds |= m.op == Op::kAccumulate && m.as<eval::payload::Counter>().index == counter;
+    if (adds) kids.push_back(derive(*list, max_variants));
+  }
+  t_in_sumrange = false;
+  if (kids.empty()) return leaf(CondOp::kTrue);  // accumulated only in nested lists: nothing known
+  return any_of(std::move(kids));
+}
+
 Condition derive_lists(const Node& n, bool any, size_t max_variants) {
   std::vector<Condition> kids;
   for (const auto& l : n.lists) kids.push_back(derive(*l, max_variants));
@@ -201,6 +226,7 @@ Condition derive_node(const Node& n, size_t max_variants) {
       return c;
     }
     case Op::kList: return derive(*n.lists[0], max_variants);
+    case Op::kSumRange: return sumrange_condition(n, max_variants);
     case Op::kLine: {
       // :line (eval/line.h): the played moves fit in the game, a numbered line starts at its
       // move number, and the first move is a :movefrom / :moveto with its designators (when
@@ -330,6 +356,13 @@ std::string range_text(int64_t lo, int64_t hi, bool lo_end, bool hi_end) {
 }
 
 }  // namespace
+
+AccumulatingScope::AccumulatingScope(const std::vector<std::shared_ptr<const eval::PositionList>>& lists)
+    : previous_(t_accumulating) {
+  t_accumulating = &lists;
+}
+
+AccumulatingScope::~AccumulatingScope() { t_accumulating = previous_; }
 
 Condition derive(const eval::PositionList& list, size_t max_variants) {
   if (list.negated) return leaf(CondOp::kTrue);

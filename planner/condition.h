@@ -179,6 +179,21 @@ struct Condition {
 /// Lists with more than `max_variants` transformed variants are weakened (never made wrong).
 Condition derive(const eval::PositionList& list, size_t max_variants = 64);
 
+/// While alive, derive() knows the accumulating lists of the alternative being planned
+/// (eval::Alternative::accumulating): a :sumrange whose range starts at 1 or more then
+/// needs one of the lists that accumulate its counter to match (issue 21). Without a scope
+/// :sumrange gives no condition. One per thread at a time (nesting restores the outer).
+class AccumulatingScope {
+ public:
+  explicit AccumulatingScope(const std::vector<std::shared_ptr<const eval::PositionList>>& lists);
+  ~AccumulatingScope();
+  AccumulatingScope(const AccumulatingScope&) = delete;
+  AccumulatingScope& operator=(const AccumulatingScope&) = delete;
+
+ private:
+  const std::vector<std::shared_ptr<const eval::PositionList>>* previous_;
+};
+
 /// Simplifies a condition: drops kTrue kids of kAnd, kFalse kids of kOr, folds constants.
 Condition simplify(Condition c);
 

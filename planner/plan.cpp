@@ -11,6 +11,7 @@ Plan Plan::make(const eval::Program& program) {
   Plan plan;
   for (const eval::Alternative& alt : program.alternatives()) {
     Condition c;
+    const AccumulatingScope accumulating(alt.accumulating);
     if (!program.negated()) {
       c.op = CondOp::kAnd;
       // A list whose MatchCount admits 0 (`:matchcount 0`) need not match anywhere: it

@@ -4,6 +4,7 @@
 // database built from PGN written here.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -180,3 +181,31 @@ TEST_F(PostingsPlanTest, NothingToNarrow) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The condition derived from the first top-level list of `script`, with the alternative's
+/// accumulating lists known (as planner::Plan::make derives them).
+std::string derived_with_accumulators(const std::string& script) {
+  eval::Program program = cqltest::compile(script);
+  const eval::Alternative& alt = program.alternatives().at(0);
+  const planner::AccumulatingScope scope(alt.accumulating);
+  return planner::derive(*alt.lists.at(0)).describe();
+}
+
+}  // namespace
+
+TEST(PlannerDerive, SumRangeFromOneNeedsAnAccumulatingList) {
+  // Two white rooks on the 7th rank, counted by a list the :or does not require: the
+  // :sumrange needs it to match (some rook stood on the 7th rank).
+  const std::string rooks = "(match (position :sumrange r 2 8 :or ((position Rh7 :shifthorizontal :accumulate r) "
+                            "(position))))";
+  const std::string needed = derived_with_accumulators(rooks);
+  EXPECT_NE(needed, "true");
+  EXPECT_NE(needed.find("R"), std::string::npos) << needed;
+  // without the accumulating lists nothing is known; a range admitting 0 says nothing
+  EXPECT_EQ(derived_text(rooks), "true");
+  EXPECT_EQ(derived_with_accumulators("(match (position :sumrange r 0 8 :or ((position Rh7 :shifthorizontal "
+                                      ":accumulate r) (position))))"),
+            "true");
+}

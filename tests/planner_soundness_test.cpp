@@ -190,6 +190,11 @@ const char* const kQueries[] = {
     "(match (position :movefrom Q :exclude (position :moveto r)))", "(match (position :mate) (position :exclude :check :wtm))",
     "(match (position :moveto U) (position :movefrom Q :skip))",
     "(match (position :sumrange w 3 8 :and ((position Pd2 :piececount [pP][d3-7] 0 :piececount p[c3-7,e3-7] 0 :shift :accumulate w))))",
+    // :sumrange from 1 up needs a list accumulating its counter (issue 21 planner condition)
+    "(match (position :sumrange r 2 8 :or ((position Rh7 :shifthorizontal :accumulate r) (position))))",
+    "(match (position :sumrange q 1 :and ((position Qh7 kg8 :flipcolor :flip :accumulate* q))))",
+    "(match (position :sumrange n 0 :and ((position Nd5 :shift :accumulate n))))",
+    "(match (position :sumrange t 2 :flipcolor :reset t Re1 :accumulate t :shiftvertical :shifthorizontal))",
     "(match (position :mate :endmost))", "(match (position :check :following :piececount [Qq] 0))",
     "(match (position :mate :preceding))",
     // sequences
