@@ -38,7 +38,8 @@ const bench::BenchQuery kQueries[] = {
 
 struct ImportFigures {
   double seconds = 0;
-  uint64_t games = 0, input_bytes = 0, rss_kib = 0, db_bytes = 0, annotation_bytes = 0,
+  double cpu_seconds = 0;  ///< user + system CPU time of the importing child
+  uint64_t games = 0, input_bytes = 0, rss_kib = 0, db_bytes = 0, headers_bytes = 0, games_mdb_bytes = 0, annotation_bytes = 0,
            move_bytes = 0, clocks = 0, evals = 0;
 };
 
@@ -83,7 +84,11 @@ ImportFigures import_in_child(const std::string& pgn, const fs::path& db_dir) {
   }
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   f.rss_kib = uint64_t(usage.ru_maxrss);
+  f.cpu_seconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                  double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   f.db_bytes = dir_bytes(db_dir);
+  f.headers_bytes = fs::file_size(db_dir / "headers.sqlite");
+  f.games_mdb_bytes = fs::file_size(db_dir / "games.mdb");
   db::Database database = db::Database::open_readonly(db_dir);
   const db::DatabaseInfo info = database.info();
   f.annotation_bytes = info.annotation_bytes;
@@ -92,14 +97,19 @@ ImportFigures import_in_child(const std::string& pgn, const fs::path& db_dir) {
 }
 
 void print_import(const char* name, const ImportFigures& f, uint64_t pgn_bytes) {
-  std::printf("%-14s %8.2f s %9.0f games/s %7.1f MB/s PGN  peak RSS %5llu MiB  db %7.1f MiB "
+  std::printf("%-14s %8.2f s (CPU %6.2f s) %9.0f games/s %7.1f MB/s PGN  peak RSS %5llu MiB  db %7.1f MiB "
               "(%5.1f%% of the PGN, %6.0f bytes/game; move records %.1f MiB, annotations %.1f MiB "
               "= %.1f%% of the db)\n",
-              name, f.seconds, double(f.games) / f.seconds, double(pgn_bytes) / f.seconds / 1e6,
+              name, f.seconds, f.cpu_seconds, double(f.games) / f.seconds, double(pgn_bytes) / f.seconds / 1e6,
               (unsigned long long)(f.rss_kib / 1024), double(f.db_bytes) / 1048576.0,
               100.0 * double(f.db_bytes) / double(pgn_bytes), double(f.db_bytes) / double(f.games),
               double(f.move_bytes) / 1048576.0, double(f.annotation_bytes) / 1048576.0,
               100.0 * double(f.annotation_bytes) / double(f.db_bytes));
+  std::printf("%-14s files: games.mdb %.1f MiB, headers.sqlite %.1f MiB (%llu bytes, %.0f bytes/game), "
+              "position index and the rest %.1f MiB\n",
+              "", double(f.games_mdb_bytes) / 1048576.0, double(f.headers_bytes) / 1048576.0,
+              (unsigned long long)f.headers_bytes, double(f.headers_bytes) / double(f.games),
+              double(f.db_bytes - f.games_mdb_bytes - f.headers_bytes) / 1048576.0);
 }
 
 double time_query(const query::Query& q, db::Database& database, int repeat, uint64_t& matches) {
@@ -154,8 +164,10 @@ int main(int argc, char** argv) {
   const ImportFigures l = import_in_child(lichess.string(), dir / "db-lichess");
   print_import("plain", p, plain_bytes);
   print_import("lichess-style", l, lichess_bytes);
-  std::printf("lichess-style import: %.2fx the plain games/s; typed clocks %llu, evaluations %llu\n",
+  std::printf("lichess-style import: %.2fx the plain games/s (%.2fx by CPU seconds per game); typed "
+              "clocks %llu, evaluations %llu\n",
               (double(l.games) / l.seconds) / (double(p.games) / p.seconds),
+              (double(l.games) / l.cpu_seconds) / (double(p.games) / p.cpu_seconds),
               (unsigned long long)l.clocks, (unsigned long long)l.evals);
   std::printf("annotation bytes per ply (annotations sub-db pages / typed clocks): %.2f\n",
               l.clocks ? double(l.annotation_bytes) / double(l.clocks) : 0.0);

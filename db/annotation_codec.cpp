@@ -1,6 +1,6 @@
 #include "db/annotation_codec.h"
 
-#include <cstdio>
+#include <charconv>
 #include <cstdlib>
 
 #include "db/record_codec.h"
@@ -17,39 +17,50 @@ constexpr int64_t kMaxEvalMagnitude = 1 << 28;
 
 }  // namespace
 
+namespace {
+
+/// Appends `value` in decimal (no sign, no leading zeros); to_chars without a temporary string.
+void append_decimal(uint64_t value, std::string& out) {
+  char buf[24];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, size_t(end - buf));
+}
+
+}  // namespace
+
 void append_clock(uint32_t tenths, bool with_tenths, std::string& out) {
+  // Formatted by hand: export and import write one per ply, and snprintf was a tenth of
+  // the lichess-style import's time (issue 23 profile).
   const uint32_t seconds = tenths / 10;
-  char buf[32];
-  int n = std::snprintf(buf, sizeof buf, "%u:%02u:%02u", seconds / 3600, seconds / 60 % 60,
-                        seconds % 60);
-  out.append(buf, size_t(n));
-  if (with_tenths) {
-    out += '.';
-    out += char('0' + tenths % 10);
-  }
+  append_decimal(seconds / 3600, out);
+  const uint32_t minutes = seconds / 60 % 60, secs = seconds % 60;
+  const char rest[] = {':', char('0' + minutes / 10), char('0' + minutes % 10), ':',
+                       char('0' + secs / 10),       char('0' + secs % 10),    '.',
+                       char('0' + tenths % 10)};
+  out.append(rest, with_tenths ? 8 : 6);
 }
 
 void append_evaluation(const Evaluation& eval, bool short_form, std::string& out) {
   if (eval.mate) {
     out += '#';
-    out += std::to_string(eval.value);
+    if (eval.value < 0) out += '-';
+    append_decimal(uint64_t(eval.value < 0 ? -int64_t(eval.value) : int64_t(eval.value)), out);
     return;
   }
   const int64_t cp = eval.value;
   const uint64_t magnitude = uint64_t(cp < 0 ? -cp : cp);
-  std::string text = std::to_string(magnitude / 100);
+  if (cp < 0) out += '-';
+  append_decimal(magnitude / 100, out);
   const unsigned fraction = unsigned(magnitude % 100);
   if (!short_form) {
-    text += '.';
-    text += char('0' + fraction / 10);
-    text += char('0' + fraction % 10);
+    out += '.';
+    out += char('0' + fraction / 10);
+    out += char('0' + fraction % 10);
   } else if (fraction != 0) {
-    text += '.';
-    text += char('0' + fraction / 10);
-    if (fraction % 10) text += char('0' + fraction % 10);
+    out += '.';
+    out += char('0' + fraction / 10);
+    if (fraction % 10) out += char('0' + fraction % 10);
   }
-  if (cp < 0) out += '-';
-  out += text;
 }
 
 void append_annotation_text(const PlyAnnotation& a, std::string& out) {

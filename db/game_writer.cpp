@@ -64,18 +64,20 @@ sqlite::Connection open_headers(const std::filesystem::path& file) {
 /// games.flags of a record: bit 0 comments, bit 1 NAGs, bit 2 variations, bit 3 typed
 /// clocks, bit 4 typed evaluations (issue 23); and the text of
 /// its comments for the comment index (schema.h), each without its [%cmd ...] commands
-/// (clock times, evaluations), separated by U+001F, blank ones left out.
-uint32_t game_data(const RecordView& view, std::string& comments) {
-  uint32_t flags = view.has_variations() ? 4 : 0;
-  comments.clear();
-  if (!view.has_annotations()) return flags;
-  for (const Token& t : view.tokens()) {
+/// (clock times, evaluations), separated by U+001F, blank ones left out. Fed the tokens of
+/// RecordView::parse's check (typed comments without their text), so that add_game walks a
+/// record once.
+struct GameData {
+  uint32_t flags = 0;
+  std::string comments;
+
+  void add(const Token& t) {
     if (t.kind == TokenKind::kNag) flags |= 2;
-    if (t.kind != TokenKind::kComment && t.kind != TokenKind::kCommentBefore) continue;
+    if (t.kind != TokenKind::kComment && t.kind != TokenKind::kCommentBefore) return;
     if (t.annotation.bits & (kAnnClock | kAnnEmt)) flags |= 8;
     if (t.annotation.bits & kAnnEval) flags |= 16;
     flags |= 1;  // a clock comment is a comment too, as before issue 23
-    if (t.annotation.bits && !(t.annotation.bits & kAnnRest)) continue;  // no text to index
+    if (t.annotation.bits && !(t.annotation.bits & kAnnRest)) return;  // no text to index
     std::string text;
     std::string_view c = t.annotation.bits ? t.annotation.rest : t.comment;
     while (!c.empty()) {
@@ -85,12 +87,11 @@ uint32_t game_data(const RecordView& view, std::string& comments) {
       const size_t close = c.find(']', open);
       c = close == std::string_view::npos ? std::string_view() : c.substr(close + 1);
     }
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) continue;
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return;
     if (!comments.empty()) comments += '\x1f';
     comments += text;
   }
-  return flags;
-}
+};
 
 }  // namespace
 
@@ -104,7 +105,7 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
                    "plies, fen, variant, flags) "
                    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
                    "?16, ?17, ?18, ?19, ?20)"),
-      insert_tag_(sql_, "INSERT INTO tags(game_id, seq, name, value) VALUES(?1, ?2, ?3, ?4)"),
+      insert_tag_(sql_, "INSERT INTO game_tags(game_id, seq, name_id, value) VALUES(?1, ?2, ?3, ?4)"),
       insert_log_(sql_,
                   "INSERT INTO import_log(file_id, ordinal, line, move, reason, kind) "
                   "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"),
@@ -116,7 +117,8 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
       insert_comment_(sql_, "INSERT INTO comment_text(rowid, text) VALUES(?1, ?2)"),
       players_(sql_, NameKind::kPlayer),
       events_(sql_, NameKind::kEvent),
-      sites_(sql_, NameKind::kSite) {
+      sites_(sql_, NameKind::kSite),
+      tag_names_(sql_, NameKind::kTagName) {
   schema::configure_writer(sql_);
   schema::create_player_eco_tables(sql_);
   insert_game_opening_.emplace(sql_, "INSERT INTO game_openings(game_id, eco, opening_id) VALUES(?1, ?2, ?3)");
@@ -193,7 +195,11 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
   if (header.id != 0 && header.id != id)
     throw std::invalid_argument("GameWriter::add_game: header.id " + std::to_string(header.id) +
                                 " but the next game id is " + std::to_string(id));
-  const RecordView view = RecordView::parse(record, annotations);  // throws CorruptRecord
+  GameData data;
+  const RecordView view = RecordView::parse(record, annotations, [&](const Token& t) {
+    if (!annotations.empty()) data.add(t);
+  });  // throws CorruptRecord
+  if (view.has_variations()) data.flags |= 4;
   const uint32_t plies = view.main_line_size();
   if (header.plies != plies)
     throw std::invalid_argument("GameWriter::add_game: header.plies " +
@@ -236,12 +242,11 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     if (!header.start_fen.empty()) insert_game_.bind(18, header.start_fen);
     if (!header.variant.empty()) insert_game_.bind(19, header.variant);
     duplicate_keys_->add(duplicate_key(duplicate_fields(header, view)), id);
-    std::string comments;
-    insert_game_.bind(20, int64_t(game_data(view, comments)));
+    insert_game_.bind(20, int64_t(data.flags));
     insert_game_.run();  // unbound parameters (16, 18, 19) are NULL
-    if (!comments.empty()) {
+    if (!data.comments.empty()) {
       insert_comment_.bind(1, int64_t(id));
-      insert_comment_.bind(2, comments);
+      insert_comment_.bind(2, data.comments);
       insert_comment_.run();
     }
 
@@ -256,7 +261,7 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     for (const auto& [name, value] : header.other_tags) {
       insert_tag_.bind(1, int64_t(id));
       insert_tag_.bind(2, seq++);
-      insert_tag_.bind(3, name);
+      insert_tag_.bind(3, tag_names_.id(name));
       insert_tag_.bind(4, value);
       insert_tag_.run();
     }

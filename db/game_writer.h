@@ -118,7 +118,7 @@ class GameWriter {
   FileLock lock_;                     // <dir>/writer.lock, held for the writer's life
   sqlite::Connection sql_;            // own connection to headers.sqlite
   sqlite::Statement insert_game_;     // INSERT INTO games
-  sqlite::Statement insert_tag_;      // INSERT INTO tags
+  sqlite::Statement insert_tag_;      // INSERT INTO game_tags
   sqlite::Statement insert_log_;      // INSERT INTO import_log
   sqlite::Statement insert_import_;   // INSERT INTO imports
   sqlite::Statement insert_file_;     // INSERT INTO files ... RETURNING id
@@ -127,6 +127,7 @@ class GameWriter {
   NameTable players_;                 // name -> players.id
   NameTable events_;                  // name -> events.id
   NameTable sites_;                   // name -> sites.id
+  NameTable tag_names_;               // other tags' names -> tag_names.id (issue 23)
   // Issue 17 A: set in the constructor once the tables exist (older databases gain them).
   std::optional<sqlite::Statement> insert_game_opening_;  // INSERT INTO game_openings
   std::optional<NameTable> openings_;                     // opening name -> openings.id

@@ -1,4 +1,4 @@
-// NameTable: interning of player, event, site and opening names during a GameWriter's life.
+// NameTable: interning of player, event, site, opening and tag names during a GameWriter's life.
 #pragma once
 
 #include <cstdint>
@@ -13,11 +13,13 @@
 namespace db {
 
 /// Which name table a NameTable interns into.
-enum class NameKind { kPlayer, kEvent, kSite, kOpening };
+enum class NameKind { kPlayer, kEvent, kSite, kOpening, kTagName };
 
-/// Maps names to row ids of one of the tables players / events / sites / openings, inserting unknown
+/// Maps names to row ids of one of the tables players / events / sites / openings / tag_names
+/// (names of other tags, issue 23), inserting unknown
 /// names. A name not in the cache is looked up through the table's UNIQUE index (one
-/// SELECT), and inserted when missing. The cache holds at most kMaxCached names (it is
+/// SELECT) and inserted when missing, or inserted first while new names come (the UNIQUE
+/// index refuses a stored one, which is then looked up). The cache holds at most kMaxCached names (it is
 /// emptied when full), so memory does not grow with the database (issue 16): appending to
 /// a database of millions of players costs the names of the new games, not of the stored
 /// ones. Ids handed out inside a transaction that is rolled back are invalid, so a
@@ -42,7 +44,8 @@ class NameTable {
   };
 
   sqlite::Statement select_;  // SELECT id FROM <table> WHERE name = ?1
-  sqlite::Statement insert_;  // INSERT INTO <table>(name) ... RETURNING id
+  sqlite::Statement insert_;  // INSERT INTO <table>(name) ... ON CONFLICT DO NOTHING
+  bool insert_first_ = true;  // the last name missing from the cache was new
   std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> ids_;  // name -> id
 };
 

@@ -22,12 +22,13 @@ std::span<const uint8_t> as_bytes(std::string_view s) {
 
 }  // namespace
 
-RecordView RecordView::parse(std::string_view bytes, std::string_view annotations) {
-  return parse(as_bytes(bytes), as_bytes(annotations));
+RecordView RecordView::parse(std::string_view bytes, std::string_view annotations,
+                             const TokenVisitor& visit) {
+  return parse(as_bytes(bytes), as_bytes(annotations), visit);
 }
 
 RecordView RecordView::parse(std::span<const uint8_t> bytes,
-                             std::span<const uint8_t> annotations) {
+                             std::span<const uint8_t> annotations, const TokenVisitor& visit) {
   const uint8_t* const begin = bytes.data();
   const uint8_t* const end = begin + bytes.size();
   const uint8_t* p = begin;
@@ -77,7 +78,7 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
 
   // Walk the merged token sequence once, checking the invariants of record_format.h.
   TokenIterator it;
-  it = TokenIterator(view);  // decodes nothing yet
+  it = TokenIterator(view, TypedText::kNone);  // decodes nothing yet; no comment text needed
   uint32_t main_index = 0;
   bool saw_variation = false;
   for (;;) {
@@ -88,6 +89,7 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
     }
     if (it.at_end_) break;
     const Token& token = it.token_;
+    if (visit) visit(token);
     switch (token.kind) {
       case TokenKind::kMove:
         if (token.depth == 0) {
@@ -110,7 +112,7 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
   return view;
 }
 
-RecordView::TokenRange RecordView::tokens() const { return TokenRange(*this); }
+RecordView::TokenRange RecordView::tokens(TypedText text) const { return TokenRange(*this, text); }
 
 void RecordView::ply_annotations(std::vector<PlyAnnotation>& out) const {
   out.assign(main_size_, PlyAnnotation());
@@ -122,7 +124,8 @@ void RecordView::ply_annotations(std::vector<PlyAnnotation>& out) const {
     if (reader.next(out[i])) throw CorruptRecord("corrupt annotation record: typed block");
 }
 
-RecordView::TokenIterator::TokenIterator(const RecordView& view) {
+RecordView::TokenIterator::TokenIterator(const RecordView& view, TypedText text)
+    : render_typed_(text == TypedText::kRendered) {
   if (view.has_variations()) {
     move_p_ = view.stream_;
     move_end_ = view.end_;
@@ -161,6 +164,7 @@ RecordView::TokenIterator& RecordView::TokenIterator::operator=(const TokenItera
   typed_state_ = other.typed_state_;
   ply_ = other.ply_;
   text_ = other.text_;
+  render_typed_ = other.render_typed_;
   token_ = other.token_;
   at_end_ = other.at_end_;
   if (token_.kind == TokenKind::kComment && token_.annotation.bits != 0) token_.comment = text_;
@@ -169,7 +173,7 @@ RecordView::TokenIterator& RecordView::TokenIterator::operator=(const TokenItera
 
 void RecordView::TokenIterator::emit_typed() {
   text_.clear();
-  append_annotation_text(ply_, text_);
+  if (render_typed_) append_annotation_text(ply_, text_);
   token_.kind = TokenKind::kComment;
   token_.depth = 0;
   token_.comment = text_;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <span>
 #include <string>
@@ -31,13 +32,21 @@ class RecordView {
 
   /// An empty game: standard start, no moves.
   RecordView() = default;
+  /// Called by parse() with each token it checks.
+  using TokenVisitor = std::function<void(const Token&)>;
+
   /// Validates the move record `bytes` and, when not empty, its annotation record
-  /// `annotations`, and returns a view of them. Throws CorruptRecord.
+  /// `annotations`, and returns a view of them. Throws CorruptRecord. `visit`, when set, is
+  /// called with every token of the check, which walks the tokens (as tokens(TypedText::kNone)
+  /// gives them) only when the record has variations or `annotations` is given: a caller
+  /// that needs one pass over them then needs no second one (GameWriter::add_game).
   static RecordView parse(std::span<const uint8_t> bytes,
-                          std::span<const uint8_t> annotations = {});
+                          std::span<const uint8_t> annotations = {},
+                          const TokenVisitor& visit = {});
   /// Same, for bytes held in string_views (e.g. from RecordBuilder::finish() and
   /// annotations(), or LMDB).
-  static RecordView parse(std::string_view bytes, std::string_view annotations = {});
+  static RecordView parse(std::string_view bytes, std::string_view annotations = {},
+                          const TokenVisitor& visit = {});
 
   /// The flags byte (RecordFlags).
   uint8_t flags() const { return flags_; }
@@ -61,10 +70,16 @@ class RecordView {
   chess::Move main_move(uint32_t i) const {
     return chess::Move(codec::get_u16(main_ + 2 * size_t(i)));
   }
+  /// Whether the tokens of typed comments carry their text (Token::comment).
+  enum class TypedText {
+    kRendered,  ///< Token::comment is the comment as export writes it (append_annotation_text)
+    kNone,      ///< Token::comment is empty; Token::annotation alone describes the comment
+                ///< (saves formatting every clock when only the values or flags are read)
+  };
   /// All tokens in movetext order (main line and variations; comments, NAGs and typed
   /// comments when the annotations are loaded). For a game without variations and
-  /// annotations these are just the main-line moves.
-  TokenRange tokens() const;
+  /// annotations these are just the main-line moves. `text`: see TypedText.
+  TokenRange tokens(TypedText text = TypedText::kRendered) const;
   /// The typed comment of every main-line ply: out[i] for the move of ply i + 1 (0-based
   /// move index; bits 0 = none). All empty without loaded typed annotations.
   void ply_annotations(std::vector<PlyAnnotation>& out) const;
@@ -110,7 +125,7 @@ class RecordView::TokenIterator {
  private:
   friend class RecordView;
   friend class RecordView::TokenRange;
-  explicit TokenIterator(const RecordView& view);
+  TokenIterator(const RecordView& view, TypedText text);
   /// Moves to the next token; nullptr on success, else what is wrong (then the iterator is
   /// unusable).
   const char* advance();
@@ -133,6 +148,7 @@ class RecordView::TokenIterator {
   int typed_state_ = 0;                // 0 none, 1 typed comment due next, 2 due at its marker
   PlyAnnotation ply_;                  // typed comment of the last main-line move
   std::string text_;                   // text of the typed comment (token_.comment)
+  bool render_typed_ = true;           // TypedText::kRendered
   Token token_;                        // the current token
   bool at_end_ = true;                 // past the last token
 };
@@ -142,7 +158,7 @@ class RecordView::TokenRange {
  public:
   /// Iterator at the first token.
   TokenIterator begin() const {
-    TokenIterator it(view_);
+    TokenIterator it(view_, text_);
     ++it;
     return it;
   }
@@ -151,9 +167,10 @@ class RecordView::TokenRange {
 
  private:
   friend class RecordView;
-  explicit TokenRange(const RecordView& view) : view_(view) {}
+  TokenRange(const RecordView& view, TypedText text) : view_(view), text_(text) {}
 
   RecordView view_;  // a copy of the view (the bytes must outlive the range)
+  TypedText text_;
 };
 
 }  // namespace db

@@ -37,12 +37,15 @@ CREATE TABLE games(
   fen TEXT,
   variant TEXT,
   flags INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE tags(
+CREATE TABLE tag_names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE game_tags(
   game_id INTEGER NOT NULL,
   seq INTEGER NOT NULL,
-  name TEXT NOT NULL,
+  name_id INTEGER NOT NULL,
   value TEXT NOT NULL,
   PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+CREATE VIEW tags(game_id, seq, name, value) AS
+  SELECT t.game_id, t.seq, n.name, t.value FROM game_tags t JOIN tag_names n ON n.id = t.name_id;
 CREATE VIRTUAL TABLE comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');
 CREATE TABLE markers(
   game_id INTEGER NOT NULL,
@@ -137,6 +140,44 @@ DROP INDEX IF EXISTS game_openings_eco;
 COMMIT;
 )sql";
 
+// Issue 23: the other tags of a game with their names as ids of tag_names (a lichess game
+// has five such tags; the name text cost 12 bytes a row). `tags` becomes a view of the same
+// columns, so every reader and filter reads old and new databases alike; a database made
+// before gets the new tables from its next writer (ensure_match_tables).
+constexpr const char* kMigrateTags = R"sql(
+CREATE TABLE tag_names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE game_tags(
+  game_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  name_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+INSERT INTO tag_names(name) SELECT DISTINCT name FROM tags ORDER BY name;
+INSERT INTO game_tags(game_id, seq, name_id, value)
+  SELECT t.game_id, t.seq, n.id, t.value FROM tags t JOIN tag_names n ON n.name = t.name
+  ORDER BY t.game_id, t.seq;
+DROP TABLE tags;
+CREATE VIEW tags(game_id, seq, name, value) AS
+  SELECT t.game_id, t.seq, n.name, t.value FROM game_tags t JOIN tag_names n ON n.id = t.name_id;
+)sql";
+
+/// Moves the rows of a `tags` table (databases made before issue 23's tag names) into
+/// tag_names + game_tags, in one transaction. Nothing when `tags` is already the view.
+void migrate_tags(sqlite::Connection& db) {
+  {
+    sqlite::Statement old_table(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tags'");
+    if (!old_table.step()) return;
+  }
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(kMigrateTags);
+    db.exec("COMMIT");
+  } catch (...) {
+    db.rollback();
+    throw;
+  }
+}
+
 }  // namespace
 
 bool has_tables(sqlite::Connection& db) {
@@ -197,6 +238,7 @@ void ensure_match_tables(sqlite::Connection& db) {
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
       "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "
       "PRIMARY KEY(game_id, marker)) WITHOUT ROWID;");
+  migrate_tags(db);
 }
 
 bool has_player_eco_tables(sqlite::Connection& db) {

@@ -45,8 +45,12 @@
 //                                linked player_data row; title = the tag's, else the list's;
 //                                the rest copied from the linked row (headers/players.h;
 //                                rebuilt after every import of games or of a player list)
-//   tags(game_id, seq, name, value)  other tags in file order (WITHOUT ROWID, clustered
-//                                    by game)
+//   tag_names(id, name UNIQUE)       the names of other tags, exact spelling (issue 23)
+//   game_tags(game_id, seq, name_id, value)  other tags in file order (WITHOUT ROWID,
+//                                    clustered by game); name_id -> tag_names
+//   tags(game_id, seq, name, value)  VIEW of game_tags joined with tag_names: what every
+//                                    reader queries (before issue 23 a table of these
+//                                    columns; the next writer migrates it, schema.cpp)
 //   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B),
 //                    bit 3 typed clocks, bit 4 typed evaluations (issue 23)
 //   comment_text(rowid = game id, text)  FTS5 (trigram tokenizer, detail=none: LIKE '%abc%'
@@ -128,7 +132,8 @@ bool is_empty(sqlite::Connection& db);
 void create_tables(sqlite::Connection& db);
 /// Adds what issue 17 B added to older databases, if missing: games.flags, the comment_text
 /// index and the markers table (without kMetaMatchData: their old games have no data); and
-/// imports.skipped_duplicates (issue 16; 0 for the old runs).
+/// imports.skipped_duplicates (issue 16; 0 for the old runs); and moves a `tags` table into
+/// tag_names + game_tags behind the `tags` view (issue 23), in one transaction.
 void ensure_match_tables(sqlite::Connection& db);
 /// True when the tables of issue 17 A (openings, game_openings, player_data, game_players)
 /// exist.

@@ -82,6 +82,11 @@ bool Statement::step() {
   throw e;
 }
 
+int64_t Statement::inserted_rowid() const {
+  sqlite3* db = sqlite3_db_handle(stmt_);
+  return sqlite3_changes64(db) == 0 ? 0 : sqlite3_last_insert_rowid(db);
+}
+
 void Statement::run() {
   if (step()) {
     reset();

@@ -57,6 +57,10 @@ class Statement {
   void run();
   /// Rewinds the statement and clears its bindings so it can run again.
   void reset();
+  /// After run() of an INSERT: the rowid of the row it inserted, or 0 when it inserted none
+  /// (e.g. ON CONFLICT DO NOTHING); cheaper than RETURNING (no ephemeral table). Reads the
+  /// connection's sqlite3_changes / sqlite3_last_insert_rowid, so ask before the next write.
+  int64_t inserted_rowid() const;
 
   /// Integer value of 0-based result column `col` (0 for NULL).
   int64_t column_int64(int col) const;

@@ -119,9 +119,9 @@ bool parse_clock(std::string_view text, uint32_t& tenths, bool& with_tenths) {
   const uint64_t value = ((h * 3600 + m * 60 + s) * 10) + t;
   if (value >= kMaxTenths) return false;
   tenths = uint32_t(value);
-  std::string canonical;
-  db::append_clock(tenths, with_tenths, canonical);
-  return canonical == text;
+  // The canonical spelling (what db::append_clock writes back), checked without writing it:
+  // hours without leading zeros, minutes and seconds below 60.
+  return m < 60 && s < 60 && (c1 == 1 || text[0] != '0');
 }
 
 bool parse_evaluation(std::string_view text, db::Evaluation& eval, bool& short_form) {

@@ -12,6 +12,9 @@
 #include "db/database.h"
 #include "db/pgn_writer.h"
 #include "db/record_view.h"
+#include "db/schema.h"
+#include "db/sqlite_db.h"
+#include "db/sqlite_statement.h"
 #include "import/annotation_parser.h"
 #include "import/importer.h"
 #include "temp_dir.h"
@@ -50,6 +53,20 @@ TEST(AnnotationParser, ClockSpellings) {
   EXPECT_EQ(t, 432000u);
   for (const char* bad : {"0:2:58", "00:02:58", "0:02:60", "0:60:00", "0:02:58.", "0:02:58.70",
                           "2:58", "", "a:02:58", "0:02:5x"})
+    EXPECT_FALSE(import::parse_clock(bad, t, tenths)) << bad;
+  // Every clock append_clock writes is read back as itself (parse_clock checks the
+  // canonical spelling without writing it).
+  for (uint32_t v = 0; v < 400000; v += 7) {
+    for (bool with_tenths : {false, true}) {
+      const uint32_t value = with_tenths ? v : v / 10 * 10;
+      std::string text;
+      db::append_clock(value, with_tenths, text);
+      ASSERT_TRUE(import::parse_clock(text, t, tenths)) << text;
+      EXPECT_EQ(t, value) << text;
+      EXPECT_EQ(tenths, with_tenths) << text;
+    }
+  }
+  for (const char* bad : {"010:00:00", "0:00:59.10", "1:5:00", "0:00:099"})
     EXPECT_FALSE(import::parse_clock(bad, t, tenths)) << bad;
 }
 
@@ -199,6 +216,48 @@ std::string read_file(const std::filesystem::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+/// The tag lines (`[Name "value"]`) of every game of a PGN text, in file order.
+std::vector<std::vector<std::string>> tag_lines(const std::string& pgn) {
+  std::vector<std::vector<std::string>> games;
+  std::istringstream lines(pgn);
+  std::string line;
+  bool in_tags = false;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const bool tag = !line.empty() && line[0] == '[';
+    if (tag && !in_tags) games.emplace_back();
+    if (tag) games.back().push_back(line);
+    in_tags = tag;
+  }
+  return games;
+}
+
+/// Every tag of every input game comes back from export with its spelling and in its order
+/// (issue 23: the other tags are stored with their names as ids of tag_names). Left out of
+/// the comparison is what export has always written from header columns instead of the
+/// tag: a WhiteElo/BlackElo that is no number (lichess writes "" or "?"),
+/// Variant "Standard" (standard chess is no variant) and "?" for an empty roster tag.
+void expect_same_tags(const std::string& input, const std::string& exported) {
+  const auto in = tag_lines(input), out = tag_lines(exported);
+  ASSERT_EQ(in.size(), out.size());
+  size_t compared = 0;
+  for (size_t g = 0; g < in.size(); ++g) {
+    std::vector<std::string> expected;
+    for (std::string t : in[g]) {
+      const bool elo = t.starts_with("[WhiteElo ") || t.starts_with("[BlackElo ");
+      const bool empty = t.ends_with(" \"\"]");
+      if (elo && (empty || t.ends_with(" \"?\"]"))) continue;
+      if (t == "[Variant \"Standard\"]") continue;
+      for (const char* roster : {"[Event ", "[Site ", "[Round ", "[White ", "[Black "})
+        if (empty && t.starts_with(roster)) t.insert(t.size() - 2, "?");
+      expected.push_back(t);
+    }
+    ASSERT_EQ(expected, out[g]) << "game " << g + 1;
+    compared += expected.size();
+  }
+  EXPECT_GT(compared, in.size() * 12);  // the seven roster tags and lichess's five
+}
+
 /// Imports `pgn` (written to a file) into a new database and exports every game.
 struct RoundTrip {
   import::ImportSummary summary;
@@ -345,6 +404,7 @@ TEST(AnnotationRoundTrip, LichessStyleEveryClockAndEvaluationComesBack) {
   // issue 23 target: <= 2.5 bytes per ply for a clock-only game (LMDB overhead aside)
   ASSERT_GT(r.clock_only_plies, 100000u);
   EXPECT_LE(double(r.clock_only_bytes) / double(r.clock_only_plies), 2.5);
+  expect_same_tags(input, r.exported);
 }
 
 }  // namespace
@@ -414,6 +474,92 @@ TEST(AnnotationTags, LichessTagsAsHeaderData) {
   EXPECT_EQ(tag("UTCTime"), "23:59:01");
   EXPECT_EQ(tag("TimeControl"), "180+2");
   EXPECT_EQ(reader.header(2).variant, "");  // "From Position" is standard chess from a FEN
+}
+
+/// The other tags of game `id` as "Name=value" strings, in order.
+std::vector<std::string> other_tags(db::GameReader& reader, uint32_t id) {
+  std::vector<std::string> out;
+  for (const auto& [n, v] : reader.header(id).other_tags) out.push_back(n + "=" + v);
+  return out;
+}
+
+/// Type of the schema object `name` of headers.sqlite ("table", "view"; "" when none).
+std::string object_type(const std::filesystem::path& db_dir, const char* name) {
+  db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement q(sql, "SELECT type FROM sqlite_master WHERE name = ?1");
+  q.bind(1, std::string_view(name));
+  return q.step() ? std::string(q.column_text(0)) : std::string();
+}
+
+/// A database whose other tags are the `tags` table of before issue 23 is read as before,
+/// and its next writer moves the rows into tag_names + game_tags behind the `tags` view.
+TEST(AnnotationTags, TagsTableOfOlderDatabasesMigratedByTheNextWriter) {
+  TempDir dir("ann-tags-migrate");
+  const auto first = dir / "first.pgn", second = dir / "second.pgn";
+  std::ofstream(first) << R"([Event "Rated Blitz game"]
+[Site "https://lichess.org/abcdefgh"]
+[White "a"]
+[Black "b"]
+[Result "1-0"]
+[UTCTime "23:59:01"]
+[WhiteRatingDiff "+5"]
+[termination "lower-case name"]
+[Annotator ""]
+
+1. e4 1-0
+)";
+  std::ofstream(second) << R"([Event "e"]
+[White "c"]
+[Black "d"]
+[Result "0-1"]
+[Termination "Normal"]
+[UTCTime "00:00:01"]
+
+1. d4 0-1
+)";
+  const auto db_dir = dir / "db";
+  {
+    db::Database database = db::Database::create_or_open(db_dir);
+    import::import_files(database, {first.string()}, {}, nullptr);
+  }
+  EXPECT_EQ(object_type(db_dir, "tags"), "view");
+  const std::vector<std::string> game1 = {"UTCTime=23:59:01", "WhiteRatingDiff=+5",
+                                          "termination=lower-case name", "Annotator="};
+  {
+    db::Database database = db::Database::open_readonly(db_dir);
+    db::GameReader reader = database.reader();
+    EXPECT_EQ(other_tags(reader, 1), game1);
+  }
+  {  // back to the layout of before issue 23
+    db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+    sql.exec(
+        "CREATE TABLE old_tags(game_id INTEGER NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL, "
+        "value TEXT NOT NULL, PRIMARY KEY(game_id, seq)) WITHOUT ROWID;"
+        "INSERT INTO old_tags SELECT game_id, seq, name, value FROM tags;"
+        "DROP VIEW tags; DROP TABLE game_tags; DROP TABLE tag_names;"
+        "ALTER TABLE old_tags RENAME TO tags;");
+  }
+  EXPECT_EQ(object_type(db_dir, "tags"), "table");
+  {
+    db::Database database = db::Database::open_readonly(db_dir);
+    db::GameReader reader = database.reader();
+    EXPECT_EQ(other_tags(reader, 1), game1);
+  }
+  {
+    db::Database database = db::Database::create_or_open(db_dir);
+    const import::ImportSummary s = import::import_files(database, {second.string()}, {}, nullptr);
+    EXPECT_EQ(s.imported, 1u);
+  }
+  EXPECT_EQ(object_type(db_dir, "tags"), "view");
+  EXPECT_EQ(object_type(db_dir, "game_tags"), "table");
+  db::Database database = db::Database::open_readonly(db_dir);
+  db::GameReader reader = database.reader();
+  EXPECT_EQ(other_tags(reader, 1), game1);
+  EXPECT_EQ(other_tags(reader, 2), (std::vector<std::string>{"Termination=Normal", "UTCTime=00:00:01"}));
+  db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement names(sql, "SELECT COUNT(*) FROM tag_names");
+  ASSERT_TRUE(names.step());
+  EXPECT_EQ(names.column_int64(0), 5);  // UTCTime, WhiteRatingDiff, termination, Annotator, Termination
 }
 
 }  // namespace
