@@ -414,7 +414,7 @@ TEST(RecordViewTest, MutatedRecordsNeverMisbehave) {
     for (int round = 0; round < 20000; ++round) {
       std::string bytes = seed;
       int changes = 1 + int(rng() % 3);
-      for (int c = 0; c < changes; ++c) bytes[rng() % bytes.size()] = char(rng());
+      for (int k = 0; k < changes; ++k) bytes[rng() % bytes.size()] = char(rng());
       check(bytes);
     }
   }
