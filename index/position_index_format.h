@@ -134,8 +134,8 @@ class BitIn {
     return v;
   }
   uint64_t gamma() {
-    const unsigned k = zeros(63);
-    if (failed_ || k > 62) return fail();
+    const unsigned k = zeros(64);
+    if (failed_ || k > 63) return fail();
     return (uint64_t(1) << k) | bits(k);
   }
   uint64_t rice(unsigned k) {

@@ -97,7 +97,7 @@ TEST(PositionIndexCodec, BitsGammaRiceRoundTrip) {
   }
   EXPECT_TRUE(in.at_clean_end());
   // Past the end: no crash, failed() set, zeros.
-  EXPECT_EQ(in.bits(3), 0u);
+  EXPECT_EQ(in.bits(9), 0u);  // more than the padding
   EXPECT_TRUE(in.failed());
 }
 
@@ -126,7 +126,9 @@ TEST(PositionIndexCodec, GroupsRoundTripAndDamageIsReported) {
     for (size_t j = 0; j < g.entries.size(); ++j) {
       EXPECT_EQ(g.entries[j].game, expected.entries[j].game);
       EXPECT_EQ(g.entries[j].known, expected.entries[j].known);
-      if (expected.entries[j].known) EXPECT_EQ(g.entries[j].move, expected.entries[j].move);
+      if (expected.entries[j].known) {
+        EXPECT_EQ(g.entries[j].move, expected.entries[j].move);
+      }
     }
   }
   EXPECT_TRUE(in.at_clean_end());
