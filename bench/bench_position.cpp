@@ -134,6 +134,21 @@ int main(int argc, char** argv) {
                 unsigned(r_off.matches.size()), bench::same_answers(r_on.matches, r_off.matches) ? "same" : "DIFFERENT");
   }
 
+  // Random keys (no real position): every hit is an unknown entry whose top key bits match,
+  // i.e. a false candidate the query or tree replays and drops.
+  uint64_t state = 0x9E3779B97F4A7C15ull, false_hits = 0;
+  const int random_keys = 100000;
+  std::vector<posindex::PositionHit> hits;
+  t = Clock::now();
+  for (int i = 0; i < random_keys; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    hits.clear();
+    index->lookup(state ^ (state >> 29), hits);
+    false_hits += hits.size();
+  }
+  std::printf("%d random keys: %.5f false (unknown) hits per lookup, %.1f us per lookup\n", random_keys,
+              double(false_hits) / random_keys, 1000.0 * ms_since(t) / random_keys);
+
   db::GameReader reader = database.reader();
   chess::Position start;
   (void)start.set_fen(fens[0].fen);

@@ -79,10 +79,13 @@ class BitOut {
     }
     acc_ |= (v & mask(n)) << count_;
     count_ += n;
-    while (count_ >= 8) {
-      out_.push_back(char(acc_ & 0xFF));
-      acc_ >>= 8;
-      count_ -= 8;
+    if (count_ >= 32) {  // spill a whole 32-bit word (little-endian)
+      const uint32_t word = uint32_t(acc_);
+      char b[4];
+      std::memcpy(b, &word, 4);
+      out_.append(b, 4);
+      acc_ >>= 32;
+      count_ -= 32;
     }
   }
   /// Writes the Elias gamma code of `v` (>= 1).
@@ -105,15 +108,17 @@ class BitOut {
   }
   /// Writes the pending bits padded with zeros to a whole byte.
   void flush() {
-    if (count_) out_.push_back(char(acc_ & 0xFF));
+    for (; count_ > 0; count_ = count_ > 8 ? count_ - 8 : 0) {
+      out_.push_back(char(acc_ & 0xFF));
+      acc_ >>= 8;
+    }
     acc_ = 0;
-    count_ = 0;
   }
 
  private:
   static uint64_t mask(unsigned n) { return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1; }
   std::string& out_;
-  uint64_t acc_ = 0;    // pending bits (< 8 between calls), first at bit 0
+  uint64_t acc_ = 0;    // pending bits (< 32 between calls), first at bit 0
   unsigned count_ = 0;  // number of pending bits
 };
 
