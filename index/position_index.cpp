@@ -109,6 +109,7 @@ void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
         if (g.top > top) break;
         const bool exact = g.has_low && g.low == low;
         const size_t before = out.size();
+        if (exact) out.reserve(before + g.entries.size());
         for (const format::GroupEntry& e : g.entries)
           if (!e.known) out.push_back({e.game, Move::none(), false});
           else if (exact) out.push_back({e.game, Move(e.move), true});

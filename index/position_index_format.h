@@ -144,6 +144,15 @@ class BitIn {
     return (uint64_t(1) << k) | bits(k);
   }
   uint64_t rice(unsigned k) {
+    // Fast path: the whole code within one window, far from the end.
+    if ((pos_ >> 3) + 8 <= bytes_) {
+      const uint64_t w = window();
+      const unsigned z = unsigned(std::countr_zero(w | (uint64_t(1) << kRiceEscape)));
+      if (z < kRiceEscape && z + 1 + k <= 57) {
+        pos_ += z + 1 + k;
+        return uint64_t(z) << k | ((w >> (z + 1)) & ((uint64_t(1) << k) - 1));
+      }
+    }
     uint64_t q = zeros(kRiceEscape);
     if (q == kRiceEscape) q = gamma() + kRiceEscape - 1;
     if (failed_ || (k && q >> (64 - k))) return fail();
