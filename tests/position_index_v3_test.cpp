@@ -4,8 +4,10 @@
 // mixes known and unknown entries of one position, and trees and `cqldb check` stay exact.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 #include <random>
 #include <string>
@@ -259,4 +261,33 @@ TEST(PositionIndexV3, MergeMixesKnownAndUnknownEntries) {
     const std::string script = "(match (position :fen \"" + pos.fen() + "\"))";
     EXPECT_EQ(db.query(script, true), db.query(script, false)) << pos.fen();
   }
+}
+
+// Damaged bits inside a segment block are reported by verify() (`cqldb check`), naming the
+// segment; the rest of the index is still opened.
+TEST(PositionIndexV3, VerifyReportsDamagedBlocks) {
+  cqltest::CorpusDb db("pidx3-damage", {cqltest::corpus_file("mates.pgn")});
+  const std::filesystem::path dir = db.dir() / "db";
+  std::filesystem::path segment;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".seg" && e.path().filename().string().rfind("positions-", 0) == 0) segment = e.path();
+  ASSERT_FALSE(segment.empty());
+  EXPECT_EQ(posindex::PositionIndex::open(dir)->verify(), "");
+  std::string bytes;
+  {
+    std::ifstream in(segment, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  uint32_t directory;
+  std::memcpy(&directory, bytes.data() + 24, 4);  // the header's directory offset
+  ASSERT_GT(directory, 200u);
+  for (size_t i = directory / 2; i < directory / 2 + 40; ++i) bytes[i] = char(0xFF);
+  {
+    std::ofstream out(segment, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  const auto index = posindex::PositionIndex::open(dir);
+  ASSERT_TRUE(index.has_value());
+  const std::string problem = index->verify();
+  EXPECT_NE(problem.find(segment.filename().string()), std::string::npos) << problem;
 }
