@@ -1,13 +1,14 @@
 // bench_position: figures of the position index and the opening tree (issue 18).
 //
-//   bench_position [--db DIR] [--import]
+//   bench_position [--db DIR] [--import] [--lookups-only]
 //
 // DIR defaults to <tmp>/cqldb-bench-position; a missing database is imported from
 // players-344k (--import: import again into a fresh DIR) and the import's figures with the
 // index on are printed. Then: index size against the database, the lookup of three FENs
 // (start position, Ruy Lopez after 3...a6, a rare middlegame position) through the index and
 // as whole `--fen` queries with the planner on and off (counts must agree), and tree times
-// (start position over all games; after 1.e4 among Carlsen's games).
+// (start position over all games; after 1.e4 among Carlsen's games). --lookups-only: only
+// the three lookups, 50 runs each (for perf), then the tree of the start position.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -64,10 +65,11 @@ std::string fen_of(db::Database& database, uint32_t id, uint32_t ply) {
 
 int main(int argc, char** argv) {
   std::string db_dir = (std::filesystem::temp_directory_path() / "cqldb-bench-position").string();
-  bool reimport = false;
+  bool reimport = false, lookups_only = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--db") && i + 1 < argc) db_dir = argv[++i];
     else if (!std::strcmp(argv[i], "--import")) reimport = true;
+    else if (!std::strcmp(argv[i], "--lookups-only")) lookups_only = true;
   }
   if (reimport) std::filesystem::remove_all(db_dir);
   if (!std::filesystem::exists(std::filesystem::path(db_dir) / "headers.sqlite")) {
@@ -115,7 +117,11 @@ int main(int argc, char** argv) {
     chess::Position pos;
     if (!pos.set_fen(f.fen).ok()) continue;
     std::vector<uint32_t> cands;
-    const double lookup = best_ms(5, [&] { cands = index->candidates(pos, games); });
+    const double lookup = best_ms(lookups_only ? 50 : 5, [&] { cands = index->candidates(pos, games); });
+    if (lookups_only) {
+      std::printf("%-17s lookup %7.2f ms -> %7u candidates\n", f.label, lookup, unsigned(cands.size()));
+      continue;
+    }
     const std::string script = "(match (position :fen \"" + f.fen + "\"))";
     const query::Query q = query::Query::compile(script, f.label);
     query::ExecuteOptions on;
@@ -134,6 +140,16 @@ int main(int argc, char** argv) {
                 unsigned(r_off.matches.size()), bench::same_answers(r_on.matches, r_off.matches) ? "same" : "DIFFERENT");
   }
 
+  if (lookups_only) {
+    db::GameReader reader = database.reader();
+    chess::Position start;
+    (void)start.set_fen(fens[0].fen);
+    posindex::Tree tree;
+    const double tree_ms = best_ms(5, [&] { tree = posindex::build_tree(*index, reader, start, nullptr); });
+    std::printf("tree of the start position over all games: %.1f ms, %u games, %zu moves\n", tree_ms, tree.total.games,
+                tree.moves.size());
+    return 0;
+  }
   // Random keys (no real position): every hit is an unknown entry whose top key bits match,
   // i.e. a false candidate the query or tree replays and drops.
   uint64_t state = 0x9E3779B97F4A7C15ull, false_hits = 0;

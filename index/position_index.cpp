@@ -85,9 +85,11 @@ format::SegmentHeader header_of(uint32_t first, uint32_t last, uint32_t blocks, 
 void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
   const uint64_t top = format::top_of(key), low = format::low_of(key);
   format::Group g;
+  format::GroupHead head;
   for (const Segment& seg : segments_) {
     const format::SegmentHeader h =
         header_of(seg.first, seg.last, seg.blocks, seg.directory, seg.entries, seg.groups, seg.key_rice);
+    const format::SegmentCoding coding = h.coding();
     const char* base = seg.map->data();
     // The first block whose first top is >= top; the one before may end with it.
     uint32_t lo = 0, hi = seg.blocks;
@@ -103,16 +105,25 @@ void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
       format::BitIn in(span.begin, span.end);
       uint64_t prev = span.first_top;
       for (uint32_t i = 0; i < span.groups; ++i) {
-        if (!format::decode_group(in, g, prev, h.coding())) throw std::runtime_error("positions index: damaged block");
-        prev = g.top;
-        if (g.top < top) continue;
-        if (g.top > top) break;
-        const bool exact = g.has_low && g.low == low;
+        if (!format::decode_head(in, head, prev, coding))
+          throw std::runtime_error("positions index: damaged block");
+        prev = head.top;
         const size_t before = out.size();
-        if (exact) out.reserve(before + g.entries.size());
-        for (const format::GroupEntry& e : g.entries)
+        if (head.top == top && (!head.has_low || head.low == low)) {
+          // Every entry is a hit (exact, or unknown): decode straight into `out`.
+          out.resize(before + head.count);
+          if (!format::decode_entries(in, head, coding, out.data() + before))
+            throw std::runtime_error("positions index: damaged block");
+          ++matched_groups;
+          continue;
+        }
+        g.entries.resize(head.count);
+        if (!format::decode_entries(in, head, coding, g.entries.data()))
+          throw std::runtime_error("positions index: damaged block");
+        if (head.top < top) continue;
+        if (head.top > top) break;
+        for (const format::GroupEntry& e : g.entries)  // another position's group: its unknown entries
           if (!e.known) out.push_back({e.game, Move::none(), false});
-          else if (exact) out.push_back({e.game, Move(e.move), true});
         matched_groups += out.size() > before;
       }
     }
@@ -176,9 +187,10 @@ std::vector<uint32_t> PositionIndex::candidates(const Position& pos, uint32_t ga
   std::vector<PositionHit> hits;
   lookup(identity_key(pos), hits);
   // Per game its first hit: hits are by game id, a game's known ones first in ply order.
-  std::vector<PositionHit> firsts;
-  for (const PositionHit& h : hits)
-    if (firsts.empty() || firsts.back().game != h.game) firsts.push_back(h);
+  hits.erase(std::unique(hits.begin(), hits.end(),
+                         [](const PositionHit& x, const PositionHit& y) { return x.game == y.game; }),
+             hits.end());
+  const std::vector<PositionHit>& firsts = hits;
   const Frontier target = Frontier::of(pos);
   std::vector<uint32_t> out;
   out.reserve(firsts.size() + 16);
@@ -195,9 +207,10 @@ std::vector<uint32_t> PositionIndex::candidates(const Position& pos, uint32_t ga
   }
   for (uint32_t id = indexed + 1; id <= game_count; ++id) out.push_back(id);
   if (first_hits) {
-    first_hits->clear();
-    for (const PositionHit& h : firsts)
-      if (h.game <= game_count) first_hits->push_back(h);
+    const auto end = std::upper_bound(hits.begin(), hits.end(), game_count,
+                                      [](uint32_t id, const PositionHit& h) { return id < h.game; });
+    hits.erase(end, hits.end());
+    *first_hits = std::move(hits);
   }
   return out;
 }

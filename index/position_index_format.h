@@ -3,6 +3,7 @@
 // GameFacts record. Internal to index/position_index*.cpp and `cqldb check`.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -158,6 +159,58 @@ class BitIn {
     if (failed_ || (k && q >> (64 - k))) return fail();
     return q << k | bits(k);
   }
+  /// Reads `n` Rice codes of parameter `k` (k <= 32) and passes each value to `f`, decoding
+  /// every code that lies whole in a 64-bit load before loading again (the unary part by
+  /// countr_zero, no loop per bit). Same values as `n` calls of rice(); stops at a failure.
+  template <class F>
+  void rice_each(unsigned k, uint64_t n, F&& f) {
+    const uint64_t mask = (uint64_t(1) << k) - 1;
+    while (n > 0) {
+      unsigned used = 0;
+      if ((pos_ >> 3) + 8 <= bytes_) {
+        const unsigned avail = 64 - unsigned(pos_ & 7);
+        uint64_t w = window();  // zeros above `avail`
+        while (n > 0) {
+          const unsigned z = unsigned(std::countr_zero(w));  // 64 when w == 0
+          const unsigned len = z + 1 + k;
+          if (z >= kRiceEscape || used + len > avail) break;
+          f(uint64_t(z) << k | ((w >> (z + 1)) & mask));
+          w = len >= 64 ? 0 : w >> len;
+          used += len;
+          --n;
+        }
+        pos_ += used;
+      }
+      if (used == 0) {  // near the end, an escape, or a code across the load: one at a time
+        f(rice(k));
+        --n;
+        if (failed_) return;
+      }
+    }
+  }
+  /// Reads `n` values of `width` plain bits each (width <= 64) and passes each to `f`,
+  /// several per 64-bit load. Same values as `n` calls of bits(width); stops at a failure.
+  template <class F>
+  void bits_each(unsigned width, uint64_t n, F&& f) {
+    if (width == 0) {
+      for (; n > 0; --n) f(uint64_t(0));
+      return;
+    }
+    const uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+    while (n > 0) {
+      if (width > 32 || (pos_ >> 3) + 8 > bytes_) {
+        f(bits(width));
+        --n;
+        if (failed_) return;
+        continue;
+      }
+      uint64_t w = window();
+      const uint64_t take = std::min<uint64_t>(n, (64 - (pos_ & 7)) / width);
+      for (uint64_t t = 0; t < take; ++t, w >>= width) f(w & mask);
+      pos_ += take * width;
+      n -= take;
+    }
+  }
   bool failed() const { return failed_; }
   /// True when every byte was read up to the padding of the last one, and the padding is zero.
   bool at_clean_end() const {
@@ -252,6 +305,23 @@ void encode_group(BitOut& out, const Group& g, uint64_t prev_top, const SegmentC
 /// Decodes one group into `g` (its vectors reused). False on damaged data (then `g` is
 /// unspecified).
 bool decode_group(BitIn& in, Group& g, uint64_t prev_top, const SegmentCoding& c);
+
+/// What precedes a group's entries: decode_head() reads it, then decode_entries() the rest,
+/// into an array the caller sized (so a lookup decodes a big group straight into its hits).
+struct GroupHead {
+  uint64_t top = 0;          ///< top kTopKeyBits bits of the key
+  uint64_t count = 0;        ///< entries (validated against the segment's games)
+  uint64_t first_game = 0;   ///< the first entry's game id minus the segment's first
+  bool has_low = false;      ///< the low key bits are stored (some entry is known)
+  bool all_known = false;    ///< every entry is known (has_low only)
+  uint64_t low = 0;          ///< low kLowKeyBits bits of the key (has_low only)
+};
+/// Reads a group's head. False on damaged data.
+bool decode_head(BitIn& in, GroupHead& head, uint64_t prev_top, const SegmentCoding& c);
+/// Reads the entries of the group whose head is `head` into out[0..head.count). Unknown
+/// entries get move 0 (PositionHit: Move::none(), known false). False on damaged data.
+bool decode_entries(BitIn& in, const GroupHead& head, const SegmentCoding& c, GroupEntry* out);
+bool decode_entries(BitIn& in, const GroupHead& head, const SegmentCoding& c, PositionHit* out);
 
 /// The header of a segment file (layout in position_index.h).
 struct SegmentHeader {
