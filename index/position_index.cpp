@@ -110,7 +110,13 @@ void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
         prev = head.top;
         const size_t before = out.size();
         if (head.top == top && (!head.has_low || head.low == low)) {
-          // Every entry is a hit (exact, or unknown): decode straight into `out`.
+          // Every entry is a hit (exact, or unknown): decode straight into `out`. Room for the
+          // later segments' hits too, guessed from this segment's share of the games, so a
+          // big group (the start position: every game) is not copied as `out` grows.
+          if (out.capacity() < before + head.count) {
+            const uint64_t games = uint64_t(seg.last - seg.first) + 1, rest = uint64_t(covered_ - seg.first) + 1;
+            out.reserve(before + size_t(head.count * rest / games) + head.count / 16);
+          }
           out.resize(before + head.count);
           if (!format::decode_entries(in, head, coding, out.data() + before))
             throw std::runtime_error("positions index: damaged block");
