@@ -1,13 +1,14 @@
 // bench_position: figures of the position index and the opening tree (issue 18).
 //
-//   bench_position [--db DIR] [--import]
+//   bench_position [--db DIR] [--import] [--lookups-only]
 //
 // DIR defaults to <tmp>/cqldb-bench-position; a missing database is imported from
 // players-344k (--import: import again into a fresh DIR) and the import's figures with the
 // index on are printed. Then: index size against the database, the lookup of three FENs
 // (start position, Ruy Lopez after 3...a6, a rare middlegame position) through the index and
 // as whole `--fen` queries with the planner on and off (counts must agree), and tree times
-// (start position over all games; after 1.e4 among Carlsen's games).
+// (start position over all games; after 1.e4 among Carlsen's games). --lookups-only: only
+// the three lookups, 50 runs each (for perf), then the tree of the start position.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -64,10 +65,11 @@ std::string fen_of(db::Database& database, uint32_t id, uint32_t ply) {
 
 int main(int argc, char** argv) {
   std::string db_dir = (std::filesystem::temp_directory_path() / "cqldb-bench-position").string();
-  bool reimport = false;
+  bool reimport = false, lookups_only = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--db") && i + 1 < argc) db_dir = argv[++i];
     else if (!std::strcmp(argv[i], "--import")) reimport = true;
+    else if (!std::strcmp(argv[i], "--lookups-only")) lookups_only = true;
   }
   if (reimport) std::filesystem::remove_all(db_dir);
   if (!std::filesystem::exists(std::filesystem::path(db_dir) / "headers.sqlite")) {
@@ -91,7 +93,10 @@ int main(int argc, char** argv) {
     std::printf("no position index in %s: run cqldb reindex --positions-only\n", db_dir.c_str());
     return 1;
   }
-  std::printf("games %u; database (games.mdb + headers.sqlite) %.1f MiB\n", games, db_bytes / 1048576.0);
+  const uint64_t dir_total = dir_bytes(dir, "");
+  std::printf("games %u; database (games.mdb + headers.sqlite) %.1f MiB; whole directory %.1f MiB, the position "
+              "index %.1f%% of it (issue 18 target <= 25%%)\n",
+              games, db_bytes / 1048576.0, dir_total / 1048576.0, 100.0 * index_bytes / dir_total);
   std::printf("position index: %.1f MiB = %.1f%% of the database (target <= 25%%); %.1f bytes/game "
               "(facts %.1f MiB = 16 bytes/game); %llu entries (plies 0..%u), %.2f bytes/entry; %zu segments; "
               "open %.2f ms\n",
@@ -112,7 +117,11 @@ int main(int argc, char** argv) {
     chess::Position pos;
     if (!pos.set_fen(f.fen).ok()) continue;
     std::vector<uint32_t> cands;
-    const double lookup = best_ms(5, [&] { cands = index->candidates(pos, games); });
+    const double lookup = best_ms(lookups_only ? 50 : 5, [&] { cands = index->candidates(pos, games); });
+    if (lookups_only) {
+      std::printf("%-17s lookup %7.2f ms -> %7u candidates\n", f.label, lookup, unsigned(cands.size()));
+      continue;
+    }
     const std::string script = "(match (position :fen \"" + f.fen + "\"))";
     const query::Query q = query::Query::compile(script, f.label);
     query::ExecuteOptions on;
@@ -130,6 +139,31 @@ int main(int argc, char** argv) {
                 f.label, lookup, unsigned(cands.size()), on_ms, unsigned(r_on.matches.size()), off_ms,
                 unsigned(r_off.matches.size()), bench::same_answers(r_on.matches, r_off.matches) ? "same" : "DIFFERENT");
   }
+
+  if (lookups_only) {
+    db::GameReader reader = database.reader();
+    chess::Position start;
+    (void)start.set_fen(fens[0].fen);
+    posindex::Tree tree;
+    const double tree_ms = best_ms(5, [&] { tree = posindex::build_tree(*index, reader, start, nullptr); });
+    std::printf("tree of the start position over all games: %.1f ms, %u games, %zu moves\n", tree_ms, tree.total.games,
+                tree.moves.size());
+    return 0;
+  }
+  // Random keys (no real position): every hit is an unknown entry whose top key bits match,
+  // i.e. a false candidate the query or tree replays and drops.
+  uint64_t state = 0x9E3779B97F4A7C15ull, false_hits = 0;
+  const int random_keys = 100000;
+  std::vector<posindex::PositionHit> hits;
+  t = Clock::now();
+  for (int i = 0; i < random_keys; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    hits.clear();
+    index->lookup(state ^ (state >> 29), hits);
+    false_hits += hits.size();
+  }
+  std::printf("%d random keys: %.5f false (unknown) hits per lookup, %.1f us per lookup\n", random_keys,
+              double(false_hits) / random_keys, 1000.0 * ms_since(t) / random_keys);
 
   db::GameReader reader = database.reader();
   chess::Position start;

@@ -34,18 +34,16 @@ std::optional<PositionIndex> PositionIndex::open(const std::filesystem::path& di
     if (first != expected_first || last < first || last > index.covered_) return std::nullopt;
     expected_first = last + 1;
     auto map = std::make_shared<const Mapping>(dir / format::segment_name(first, last));
-    const char* s = map->data();
-    if (!s || map->size() < format::kSegmentHeaderBytes || std::memcmp(s, format::kSegmentMagic, 8) != 0 ||
-        format::read_u32(s + 8) != kPositionIndexVersion || format::read_u32(s + 12) != first ||
-        format::read_u32(s + 16) != last)
-      return std::nullopt;
+    format::SegmentHeader h;
+    if (!format::read_segment_header(map->data(), map->size(), first, last, h)) return std::nullopt;
     Segment seg;
     seg.first = first;
     seg.last = last;
-    seg.blocks = format::read_u32(s + 20);
-    seg.entries = format::read_u64(s + 24);
-    if (map->size() < format::kSegmentHeaderBytes + size_t(seg.blocks) * format::kDirectoryEntryBytes)
-      return std::nullopt;
+    seg.blocks = h.blocks;
+    seg.directory = h.directory;
+    seg.entries = h.entries;
+    seg.groups = h.groups;
+    seg.key_rice = h.key_rice;
     index.file_bytes_ += map->size();
     seg.map = std::move(map);
     index.segments_.push_back(std::move(seg));
@@ -67,58 +65,119 @@ uint64_t PositionIndex::entries() const {
   return n;
 }
 
+namespace {
+
+format::SegmentHeader header_of(uint32_t first, uint32_t last, uint32_t blocks, uint32_t directory, uint64_t entries,
+                                uint64_t groups, unsigned key_rice) {
+  format::SegmentHeader h;
+  h.first = first;
+  h.last = last;
+  h.blocks = blocks;
+  h.directory = directory;
+  h.entries = entries;
+  h.groups = groups;
+  h.key_rice = key_rice;
+  return h;
+}
+
+}  // namespace
+
 void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
+  const uint64_t top = format::top_of(key), low = format::low_of(key);
+  format::Group g;
+  format::GroupHead head;
   for (const Segment& seg : segments_) {
+    const format::SegmentHeader h =
+        header_of(seg.first, seg.last, seg.blocks, seg.directory, seg.entries, seg.groups, seg.key_rice);
+    const format::SegmentCoding coding = h.coding();
     const char* base = seg.map->data();
-    const size_t size = seg.map->size();
-    const char* dir = base + format::kSegmentHeaderBytes;
-    auto first_key = [&](uint32_t b) { return format::read_u64(dir + size_t(b) * format::kDirectoryEntryBytes); };
-    // The first block whose first key is >= key; the one before may end with the key.
+    // The first block whose first top is >= top; the one before may end with it.
     uint32_t lo = 0, hi = seg.blocks;
     while (lo < hi) {
       const uint32_t mid = lo + (hi - lo) / 2;
-      if (first_key(mid) < key) lo = mid + 1; else hi = mid;
+      if (format::block_first_top(base, h, mid) < top) lo = mid + 1; else hi = mid;
     }
-    for (uint32_t b = lo ? lo - 1 : 0; b < seg.blocks && first_key(b) <= key; ++b) {
-      const char* e = dir + size_t(b) * format::kDirectoryEntryBytes;
-      const uint32_t offset = format::read_u32(e + 8), n = format::read_u32(e + 12);
-      const uint32_t end = b + 1 < seg.blocks ? format::read_u32(e + format::kDirectoryEntryBytes + 8) : uint32_t(size);
-      if (offset > end || end > size) throw std::runtime_error("positions index: damaged block directory");
-      format::BlockReader reader(base + offset, base + end, first_key(b));
-      format::Entry entry;
-      for (uint32_t i = 0; i < n; ++i) {
-        if (!reader.next(entry)) throw std::runtime_error("positions index: damaged block");
-        if (entry.key > key) break;
-        if (entry.key == key) out.push_back({entry.game, Move(entry.move)});
+    const size_t mark = out.size();
+    size_t matched_groups = 0;
+    for (uint32_t b = lo ? lo - 1 : 0; b < seg.blocks && format::block_first_top(base, h, b) <= top; ++b) {
+      format::BlockSpan span;
+      if (!format::block_span(base, h, b, span)) throw std::runtime_error("positions index: damaged block directory");
+      format::BitIn in(span.begin, span.end);
+      uint64_t prev = span.first_top;
+      for (uint32_t i = 0; i < span.groups; ++i) {
+        if (!format::decode_head(in, head, prev, coding))
+          throw std::runtime_error("positions index: damaged block");
+        prev = head.top;
+        const size_t before = out.size();
+        if (head.top == top && (!head.has_low || head.low == low)) {
+          // Every entry is a hit (exact, or unknown): decode straight into `out`. Room for the
+          // later segments' hits too, guessed from this segment's share of the games, so a
+          // big group (the start position: every game) is not copied as `out` grows.
+          if (out.capacity() < before + head.count) {
+            const uint64_t games = uint64_t(seg.last - seg.first) + 1, rest = uint64_t(covered_ - seg.first) + 1;
+            out.reserve(before + size_t(head.count * rest / games) + head.count / 16);
+          }
+          out.resize(before + head.count);
+          if (!format::decode_entries(in, head, coding, out.data() + before))
+            throw std::runtime_error("positions index: damaged block");
+          ++matched_groups;
+          continue;
+        }
+        g.entries.resize(head.count);
+        if (!format::decode_entries(in, head, coding, g.entries.data()))
+          throw std::runtime_error("positions index: damaged block");
+        if (head.top < top) continue;
+        if (head.top > top) break;
+        for (const format::GroupEntry& e : g.entries)  // another position's group: its unknown entries
+          if (!e.known) out.push_back({e.game, Move::none(), false});
+        matched_groups += out.size() > before;
       }
     }
+    // Groups of one top hold different games: by game id, a game's known hits first.
+    if (matched_groups > 1)
+      std::stable_sort(out.begin() + std::ptrdiff_t(mark), out.end(), [](const PositionHit& x, const PositionHit& y) {
+        return x.game != y.game ? x.game < y.game : x.known > y.known;
+      });
   }
 }
 
 std::string PositionIndex::verify() const {
+  format::Group g;
   for (const Segment& seg : segments_) {
     const std::string name = format::segment_name(seg.first, seg.last);
+    const format::SegmentHeader h =
+        header_of(seg.first, seg.last, seg.blocks, seg.directory, seg.entries, seg.groups, seg.key_rice);
     const char* base = seg.map->data();
-    const size_t size = seg.map->size();
-    const char* dir = base + format::kSegmentHeaderBytes;
-    uint64_t entries = 0, previous_key = 0;
+    uint64_t entries = 0, groups = 0, previous_top = 0;
+    bool previous_low = false;
+    uint64_t previous_low_bits = 0;
     for (uint32_t b = 0; b < seg.blocks; ++b) {
-      const char* e = dir + size_t(b) * format::kDirectoryEntryBytes;
-      const uint64_t first_key = format::read_u64(e);
-      const uint32_t offset = format::read_u32(e + 8), n = format::read_u32(e + 12);
-      const uint32_t end = b + 1 < seg.blocks ? format::read_u32(e + format::kDirectoryEntryBytes + 8) : uint32_t(size);
-      if (offset > end || end > size || n == 0 || n > kEntriesPerBlock || first_key < previous_key)
+      format::BlockSpan span;
+      if (!format::block_span(base, h, b, span) || span.groups == 0 || span.groups > kGroupsPerBlock ||
+          span.first_top < previous_top)
         return name + ": block " + std::to_string(b) + " has a damaged directory entry";
-      format::BlockReader reader(base + offset, base + end, first_key);
-      format::Entry entry;
-      for (uint32_t i = 0; i < n; ++i) {
-        if (!reader.next(entry) || entry.key < previous_key || entry.game < seg.first || entry.game > seg.last)
-          return name + ": block " + std::to_string(b) + " is damaged";
-        previous_key = entry.key;
+      format::BitIn in(span.begin, span.end);
+      uint64_t prev = span.first_top;
+      for (uint32_t i = 0; i < span.groups; ++i) {
+        const std::string where = name + ": block " + std::to_string(b) + " group " + std::to_string(i);
+        if (!format::decode_group(in, g, prev, h.coding())) return where + " is damaged";
+        if (g.top != previous_top) previous_low = false;
+        if (g.has_low) {
+          if (previous_low && g.low <= previous_low_bits) return where + ": low key bits out of order";
+          previous_low = true;
+          previous_low_bits = g.low;
+        }
+        for (size_t j = 1; j < g.entries.size(); ++j)
+          if (g.entries[j].game < g.entries[j - 1].game) return where + ": game ids out of order";
+        prev = previous_top = g.top;
+        entries += g.entries.size();
+        ++groups;
       }
-      entries += n;
+      if (!in.at_clean_end()) return name + ": block " + std::to_string(b) + " has bits after its last group";
     }
-    if (entries != seg.entries) return name + ": " + std::to_string(entries) + " entries, the header says " + std::to_string(seg.entries);
+    if (entries != seg.entries || groups != seg.groups)
+      return name + ": " + std::to_string(entries) + " entries in " + std::to_string(groups) + " groups, the header says " +
+             std::to_string(seg.entries) + " in " + std::to_string(seg.groups);
   }
   return "";
 }
@@ -133,10 +192,11 @@ std::vector<uint32_t> PositionIndex::candidates(const Position& pos, uint32_t ga
                                                 std::vector<PositionHit>* first_hits) const {
   std::vector<PositionHit> hits;
   lookup(identity_key(pos), hits);
-  // First occurrence per game (hits are by game id, then ply).
-  std::vector<PositionHit> firsts;
-  for (const PositionHit& h : hits)
-    if (firsts.empty() || firsts.back().game != h.game) firsts.push_back(h);
+  // Per game its first hit: hits are by game id, a game's known ones first in ply order.
+  hits.erase(std::unique(hits.begin(), hits.end(),
+                         [](const PositionHit& x, const PositionHit& y) { return x.game == y.game; }),
+             hits.end());
+  const std::vector<PositionHit>& firsts = hits;
   const Frontier target = Frontier::of(pos);
   std::vector<uint32_t> out;
   out.reserve(firsts.size() + 16);
@@ -153,9 +213,10 @@ std::vector<uint32_t> PositionIndex::candidates(const Position& pos, uint32_t ga
   }
   for (uint32_t id = indexed + 1; id <= game_count; ++id) out.push_back(id);
   if (first_hits) {
-    first_hits->clear();
-    for (const PositionHit& h : firsts)
-      if (h.game <= game_count) first_hits->push_back(h);
+    const auto end = std::upper_bound(hits.begin(), hits.end(), game_count,
+                                      [](uint32_t id, const PositionHit& h) { return id < h.game; });
+    hits.erase(end, hits.end());
+    *first_hits = std::move(hits);
   }
   return out;
 }

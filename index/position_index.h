@@ -15,27 +15,54 @@
 // positions-facts.bin: magic "CQLPFCT1", version u32, 0 u32, then one 16-byte GameFacts per
 //   game from id 1 (only the first `covered` count; an append writes past them first).
 // positions-<first id>-<last id>.seg: one immutable segment for the games first..last:
-//   magic "CQLPSEG1", version u32, first id u32, last id u32, block count B u32, entry
-//   count u64; then B x (first key u64, offset u32 from the file start, entries u32); then
-//   the blocks. An entry is (key, game id, move); entries are sorted by key, then game id,
-//   then ply, and cut into blocks of kEntriesPerBlock. In a block each entry is: the key's
-//   difference from the previous entry's (varint; the block's first key is in the
-//   directory, so its first entry has difference 0), the game id (varint; the difference
-//   from the previous id when the key is the same and it is not the block's first entry),
-//   and the raw 16-bit chess::Move played next (0 = none: the main line ends there).
+//   header: magic "CQLPSEG1", version u32, first id u32, last id u32, block count B u32,
+//   directory offset u32, entry count u64, group count u64, key Rice parameter u32, 0 u32;
+//   then the blocks; then the directory at its offset: B x (first top u64, offset u32 of the
+//   block from the file start, groups u32). A block ends where the next one (or the
+//   directory) starts.
+//   An entry is (key, game id, move played next); entries are sorted by key, game id, ply and
+//   cut into groups: a group holds the entries sharing the top kTopKeyBits bits of the key
+//   ("top"). A block holds up to kGroupsPerBlock groups (fewer once it has kBlockEntries
+//   entries; one group is never split), as one bit stream (index/position_index_format.h:
+//   LSB first, Elias gamma, Rice codes), padded to a byte. A group is:
+//     rice(top - previous top, key Rice parameter)   (the block's first: from the directory)
+//     gamma(n)                                        entries
+//     first game - segment first, in bit_width(last - first) bits
+//     n == 1 (a "singleton"): nothing more: neither the low key bits nor the move.
+//     n >= 2: a bit "low bits stored"; if set: a bit "all moves known" and the low
+//       kLowKeyBits (64 - kTopKeyBits) bits of the key; then the n - 1 game id deltas
+//       (rice, parameter ~ log2((last - first + 1) / n); 0 when a game reaches the position
+//       twice: one entry per occurrence, in ply order); when low bits are stored but not all
+//       moves: one "known" bit per entry; then the distinct moves of the known entries
+//       (gamma(d), d x raw 16-bit chess::Move, most played first, 0 = the line ends there)
+//       and per known entry its index in ceil(log2 d) bits (none when d == 1).
+//   A build writes one group per distinct 64-bit key of its segment: a key reached once is
+//   a singleton (46% of the entries of players-344k, ~3.8 bytes each instead of 11), every
+//   other group stores its low bits and all moves. A merge combines the groups of one top
+//   from both inputs without reading a game: groups with equal low bits become one;
+//   singletons and other unknown entries join the first group with low bits of their top
+//   (as "unknown" entries), or else form one group without low bits.
+// Exactness: a known entry is exact (its game reaches the full 64-bit key at that ply and
+// plays that move; a game's known entries of a key are all its occurrences at plies
+// 0..kIndexedPlies). An unknown entry only says that its game reaches a position with the
+// same top kTopKeyBits bits (chance of a false one about distinct positions / 2^32 per
+// lookup: 0.0015 on players-344k): lookup() returns it with PositionHit::known false; query
+// candidates are always replayed, and the tree replays such games (position_tree.h), so
+// answers and tree counts stay exact. Two different positions with one 64-bit key (chance
+// about n^2 / 2^65) would share a group. A game whose main line is longer than kIndexedPlies
+// may reach a position later; GameFacts keeps a summary of its last indexed position
+// (`frontier`) from which may_reach_later() rules most such games out.
+// Size (players-344k, plies 0..40, 13.8 M entries): 125 bytes/game in segments (3.1 per
+// entry) + 16 of facts = 48.6 MB, 22.8% of the database directory (SPEC-NOTES.md "Position
+// index v3").
+//
 // Appends write one new segment per kGamesPerSegment games (O(new games)), then merge the
 // last two segments while the earlier has at most as many games as the later and together
 // they hold at most kMaxMergedGames (a binary counter, issue 16: amortised O(new games x
-// log), the merge streams both files block by block, so its memory does not grow with the
+// log), the merge streams both files group by group, so its memory does not grow with the
 // database); a lookup reads every segment. The merged file is written under its new name,
 // then the manifest, then the two old files are removed. An index with more than
 // kMaxSegments segments is rebuilt at the next update.
-//
-// Exactness: keys are full 64-bit Zobrist keys, so two different positions with one key
-// (chance about n^2 / 2^65 for n distinct positions) would share an entry list; candidates
-// are always replayed, and tree counts carry that (negligible) risk. A game whose main line
-// is longer than kIndexedPlies may reach a position later; GameFacts keeps a summary of its
-// last indexed position (`frontier`) from which may_reach_later() rules most such games out.
 #pragma once
 
 #include <cstdint>
@@ -60,11 +87,16 @@ namespace posindex {
 
 /// Version of the three files' layouts; other versions are ignored (rebuilt by the next
 /// import or reindex).
-inline constexpr uint32_t kPositionIndexVersion = 2;  // 2: segment files named by first and last game
+inline constexpr uint32_t kPositionIndexVersion = 3;  // 3: bit-coded groups, singletons without move
 /// Positions at plies 0..kIndexedPlies of each main line are indexed (41 positions).
 inline constexpr uint32_t kIndexedPlies = 40;
-/// Entries per block of a segment.
-inline constexpr uint32_t kEntriesPerBlock = 128;
+/// Groups per block of a segment (at most; see kBlockEntries).
+inline constexpr uint32_t kGroupsPerBlock = 256;
+/// A block ends after the group that brings it to this many entries (so a lookup decodes
+/// about this many entries besides its own group).
+inline constexpr uint32_t kBlockEntries = 4096;
+/// Key bits every group stores (a singleton stores only these: position_index.h above).
+inline constexpr unsigned kTopKeyBits = 32;
 /// Games per segment written by a build (bounds the memory of a build: ~16 bytes x 41
 /// entries per game, sorted with a copy).
 inline constexpr uint32_t kGamesPerSegment = 131072;
@@ -101,10 +133,15 @@ struct GameFacts {
   }
 };
 
-/// One occurrence of a position in a main line.
+/// One occurrence of a position in a main line, or (known false) a game that may reach it.
 struct PositionHit {
   uint32_t game = 0;  ///< game id
   chess::Move next;   ///< the move played from the position; none() at the end of the line
+  /// False: the index stores neither the exact key nor the move of this entry (a position
+  /// reached once in its segment): the game reaches a position with the same top
+  /// kTopKeyBits key bits at some indexed ply, maybe this one; replay it to know (`next`
+  /// is none()).
+  bool known = true;
 };
 
 /// The read side: the manifest, the facts and the segments of a database, memory-mapped.
@@ -123,12 +160,15 @@ class PositionIndex {
   /// Entries over all segments (positions x games indexed).
   uint64_t entries() const;
 
-  /// Appends to `out` every indexed occurrence of identity key `key`, game ids ascending,
-  /// occurrences of one game in ply order. Throws std::runtime_error on a damaged block.
+  /// Appends to `out` every indexed occurrence of identity key `key` (known hits) and the
+  /// unknown entries that may be one (PositionHit::known false), game ids ascending; a
+  /// game's known hits are all its occurrences at plies 0..kIndexedPlies, in ply order, and
+  /// come before its unknown ones. Throws std::runtime_error on a damaged block.
   void lookup(chess::Key key, std::vector<PositionHit>& out) const;
 
-  /// Decodes every block of every segment and checks that keys ascend, game ids lie in their
-  /// segment's range and the entry counts agree (`cqldb check`). Returns "" when sound, else
+  /// Decodes every block of every segment and checks that tops ascend, low bits ascend
+  /// within a top, game ids ascend within a group and lie in their segment's range, the
+  /// bit streams end cleanly and the group and entry counts agree (`cqldb check`). Returns "" when sound, else
   /// what is wrong.
   std::string verify() const;
 
@@ -138,7 +178,8 @@ class PositionIndex {
   /// The games that reach `pos` (identity_key) at some indexed ply, and those that may reach
   /// it later or were not indexed: a superset of the games whose main line reaches `pos`,
   /// ascending, within 1..`game_count` (games above covered() are all included).
-  /// `first_hits` (optional) receives the first indexed occurrence per game.
+  /// `first_hits` (optional) receives per game its first known hit, else its unknown one
+  /// (PositionHit::known false: the caller must replay that game).
   std::vector<uint32_t> candidates(const chess::Position& pos, uint32_t game_count,
                                    std::vector<PositionHit>* first_hits = nullptr) const;
 
@@ -148,7 +189,10 @@ class PositionIndex {
     std::shared_ptr<const Mapping> map;
     uint32_t first = 0, last = 0;  ///< its games
     uint32_t blocks = 0;
+    uint32_t directory = 0;  ///< offset of the block directory
     uint64_t entries = 0;
+    uint64_t groups = 0;
+    unsigned key_rice = 0;  ///< Rice parameter of the top deltas
   };
   std::vector<Segment> segments_;
   std::shared_ptr<const Mapping> facts_;

@@ -18,6 +18,7 @@
 #include "headers/header_store.h"
 #include "index/position_index.h"
 #include "index/position_index_format.h"
+#include "index/position_segment.h"
 
 namespace posindex {
 
@@ -95,35 +96,26 @@ void index_games(const db::Database& database, uint32_t first, uint32_t last, st
   }
 }
 
-/// Encodes sorted entries as the segment of games first..last.
-std::string encode_segment(const std::vector<BuildEntry>& entries, uint32_t first, uint32_t last) {
-  const uint32_t blocks = uint32_t((entries.size() + kEntriesPerBlock - 1) / kEntriesPerBlock);
-  std::string body;
-  std::string directory;
-  const size_t data_start = format::kSegmentHeaderBytes + size_t(blocks) * format::kDirectoryEntryBytes;
-  format::Entry prev;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const format::Entry e{entries[i].key, entries[i].game, entries[i].move};
-    const bool block_start = i % kEntriesPerBlock == 0;
-    if (block_start) {
-      const uint32_t n = uint32_t(std::min<size_t>(kEntriesPerBlock, entries.size() - i));
-      format::append_le<uint64_t>(directory, e.key);
-      format::append_le<uint32_t>(directory, uint32_t(data_start + body.size()));
-      format::append_le<uint32_t>(directory, n);
-    }
-    format::encode_entry(body, e, prev, block_start);
-    prev = e;
+/// Writes sorted entries as the segment of games first..last in `dir`: one group per
+/// distinct key, a key reached once being a singleton (no low bits, no move).
+void write_segment(const std::filesystem::path& dir, const std::vector<BuildEntry>& entries, uint32_t first,
+                   uint32_t last) {
+  uint64_t groups = 0;
+  for (size_t i = 0; i < entries.size(); ++i) groups += i == 0 || entries[i].key != entries[i - 1].key;
+  format::SegmentWriter writer(dir / format::segment_name(first, last), first, last, groups);
+  format::Group g;
+  for (size_t i = 0; i < entries.size();) {
+    size_t j = i;
+    while (j < entries.size() && entries[j].key == entries[i].key) ++j;
+    g.top = format::top_of(entries[i].key);
+    g.low = format::low_of(entries[i].key);
+    g.has_low = j - i > 1;
+    g.entries.clear();
+    for (size_t k = i; k < j; ++k) g.entries.push_back({entries[k].game, entries[k].move, g.has_low});
+    writer.add(g);
+    i = j;
   }
-  if (data_start + body.size() > UINT32_MAX) throw std::runtime_error("positions index: segment over 4 GiB");
-  std::string out(format::kSegmentMagic, 8);
-  format::append_le<uint32_t>(out, kPositionIndexVersion);
-  format::append_le<uint32_t>(out, first);
-  format::append_le<uint32_t>(out, last);
-  format::append_le<uint32_t>(out, blocks);
-  format::append_le<uint64_t>(out, entries.size());
-  out += directory;
-  out += body;
-  return out;
+  writer.finish();
 }
 
 std::string encode_manifest(uint32_t covered, const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
@@ -158,114 +150,6 @@ void write_facts(const std::filesystem::path& dir, uint32_t first, const std::ve
             std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
   ok = std::fclose(f) == 0 && ok;
   if (!ok) throw std::runtime_error("cannot write " + path.string());
-}
-
-/// The entries of one segment file in order, block by block (for a merge).
-class SegmentStream {
- public:
-  /// Opens the segment of games first..last in `dir`. Throws std::runtime_error when it is
-  /// missing or damaged.
-  SegmentStream(const std::filesystem::path& dir, uint32_t first, uint32_t last)
-      : path_(dir / format::segment_name(first, last)), map_(path_) {
-    const char* s = map_.data();
-    if (!s || map_.size() < format::kSegmentHeaderBytes || std::memcmp(s, format::kSegmentMagic, 8) != 0 ||
-        format::read_u32(s + 8) != kPositionIndexVersion || format::read_u32(s + 12) != first ||
-        format::read_u32(s + 16) != last)
-      damaged();
-    blocks_ = format::read_u32(s + 20);
-    entries_ = format::read_u64(s + 24);
-    if (map_.size() < format::kSegmentHeaderBytes + size_t(blocks_) * format::kDirectoryEntryBytes) damaged();
-  }
-  uint64_t entries() const { return entries_; }
-  /// The next entry; false past the last. Throws std::runtime_error on a damaged block.
-  bool next(format::Entry& e) {
-    while (left_ == 0) {
-      if (block_ == blocks_) return false;
-      const char* d = map_.data() + format::kSegmentHeaderBytes + size_t(block_) * format::kDirectoryEntryBytes;
-      const uint32_t offset = format::read_u32(d + 8);
-      const uint32_t end = block_ + 1 < blocks_ ? format::read_u32(d + format::kDirectoryEntryBytes + 8)
-                                                : uint32_t(map_.size());
-      if (offset > end || end > map_.size()) damaged();
-      reader_.emplace(map_.data() + offset, map_.data() + end, format::read_u64(d));
-      left_ = format::read_u32(d + 12);
-      ++block_;
-    }
-    if (!reader_->next(e)) damaged();
-    --left_;
-    return true;
-  }
-
- private:
-  [[noreturn]] void damaged() const { throw std::runtime_error(path_.string() + ": damaged segment, cannot merge"); }
-  std::filesystem::path path_;
-  db::FileMapping map_;
-  uint32_t blocks_ = 0, block_ = 0, left_ = 0;
-  uint64_t entries_ = 0;
-  std::optional<format::BlockReader> reader_;
-};
-
-/// Merges the consecutive segments a (games fa..la) and b (la+1..lb) of `dir` into the
-/// segment fa..lb, streaming both (memory: a few blocks). Writes it atomically; the inputs
-/// stay.
-void merge_segments(const std::filesystem::path& dir, uint32_t fa, uint32_t la, uint32_t fb, uint32_t lb) {
-  SegmentStream a(dir, fa, la), b(dir, fb, lb);
-  const uint64_t total = a.entries() + b.entries();
-  const uint64_t blocks = (total + kEntriesPerBlock - 1) / kEntriesPerBlock;
-  const size_t data_start = format::kSegmentHeaderBytes + size_t(blocks) * format::kDirectoryEntryBytes;
-  const std::filesystem::path final_path = dir / format::segment_name(fa, lb);
-  const std::filesystem::path tmp = final_path.string() + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error("cannot write " + tmp.string());
-  bool ok = true;
-  auto put = [&](const std::string& bytes) {
-    ok = ok && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  };
-  std::string head(format::kSegmentMagic, 8);
-  format::append_le<uint32_t>(head, kPositionIndexVersion);
-  format::append_le<uint32_t>(head, fa);
-  format::append_le<uint32_t>(head, lb);
-  format::append_le<uint32_t>(head, uint32_t(blocks));
-  format::append_le<uint64_t>(head, total);
-  head.resize(data_start, '\0');
-  put(head);
-  std::string directory, body;
-  uint64_t written = 0, i = 0;
-  format::Entry ea, eb, prev;
-  bool has_a = a.next(ea), has_b = b.next(eb);
-  while (has_a || has_b) {
-    // Equal keys: a's games come first (their ids are lower), as in a build.
-    const bool take_a = has_a && (!has_b || ea.key <= eb.key);
-    const format::Entry e = take_a ? ea : eb;
-    const bool block_start = i % kEntriesPerBlock == 0;
-    if (block_start) {
-      format::append_le<uint64_t>(directory, e.key);
-      format::append_le<uint32_t>(directory, uint32_t(data_start + written + body.size()));
-      format::append_le<uint32_t>(directory, uint32_t(std::min<uint64_t>(kEntriesPerBlock, total - i)));
-    }
-    format::encode_entry(body, e, prev, block_start);
-    prev = e;
-    ++i;
-    if (take_a) has_a = a.next(ea);
-    else has_b = b.next(eb);
-    if (body.size() >= (size_t(1) << 20)) {
-      put(body);
-      written += body.size();
-      body.clear();
-    }
-    if (data_start + written + body.size() > UINT32_MAX) ok = false;
-    if (!ok) break;
-  }
-  put(body);
-  ok = ok && i == total && std::fseek(f, long(format::kSegmentHeaderBytes), SEEK_SET) == 0;
-  put(directory);
-  ok = ok && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) {
-    std::filesystem::remove(tmp);
-    throw std::runtime_error("cannot merge position segments into " + final_path.string() +
-                             (i != total ? " (entry counts disagree)" : ""));
-  }
-  std::filesystem::rename(tmp, final_path);
 }
 
 }  // namespace
@@ -362,7 +246,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
       std::vector<BuildEntry>().swap(parts[t]);
       std::inplace_merge(entries.begin(), entries.begin() + std::ptrdiff_t(mid), entries.end());
     }
-    write_file_atomically(dir / format::segment_name(first, last), encode_segment(entries, first, last));
+    write_segment(dir, entries, first, last);
     write_facts(dir, first, facts);
     segments.emplace_back(first, last);
     covered = last;
@@ -377,7 +261,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
       const auto [fb, lb] = segments.back();
       const uint64_t games_a = la - fa + 1, games_b = lb - fb + 1;
       if (games_a > games_b || games_a + games_b > kMaxMergedGames) break;
-      merge_segments(dir, fa, la, fb, lb);
+      format::merge_segments(dir, fa, la, fb, lb);
       segments.pop_back();
       segments.back() = {fa, lb};
       write_file_atomically(dir / kManifestFile, encode_manifest(covered, segments));

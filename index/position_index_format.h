@@ -1,11 +1,14 @@
 // The byte layout of the position index files (documented in position_index.h): constants,
-// little-endian integers, varints, the block codec and the 16-byte GameFacts record.
-// Internal to index/position_index*.cpp and `cqldb check`.
+// little-endian integers, the bit coder, the group codec of segment blocks and the 16-byte
+// GameFacts record. Internal to index/position_index*.cpp and `cqldb check`.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "index/position_index.h"
 
@@ -17,8 +20,15 @@ inline constexpr char kSegmentMagic[8] = {'C', 'Q', 'L', 'P', 'S', 'E', 'G', '1'
 inline constexpr size_t kManifestHeaderBytes = 8 + 4 * 4;
 inline constexpr size_t kFactsHeaderBytes = 16;
 inline constexpr size_t kFactsBytes = 16;
-inline constexpr size_t kSegmentHeaderBytes = 8 + 4 * 4 + 8;
+/// magic, version, first id, last id, block count, directory offset (u32 each), entry count
+/// u64, group count u64, key Rice parameter u32, reserved u32.
+inline constexpr size_t kSegmentHeaderBytes = 8 + 5 * 4 + 8 + 8 + 4 + 4;
+/// first top u64, offset u32, groups u32.
 inline constexpr size_t kDirectoryEntryBytes = 16;
+/// Low key bits stored by a group whose moves are known (64 - kTopKeyBits).
+inline constexpr unsigned kLowKeyBits = 64 - kTopKeyBits;
+/// A Rice quotient of this many or more is written as this many zeros and a gamma code.
+inline constexpr unsigned kRiceEscape = 24;
 
 /// File name of the segment of games first..last (a merge writes a new name, so the files
 /// an older manifest names stay until the new manifest is in place).
@@ -37,74 +47,347 @@ inline uint64_t read_u64(const char* p) {
   std::memcpy(&v, p, 8);
   return v;
 }
-inline uint16_t read_u16(const char* p) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
 template <typename T>
 void append_le(std::string& out, T v) {
   char b[sizeof(T)];
   std::memcpy(b, &v, sizeof(T));
   out.append(b, sizeof(T));
 }
-inline void append_varint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(char(uint8_t(v) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(char(v));
-}
 
-/// One decoded entry of a segment.
-struct Entry {
-  uint64_t key = 0;   ///< identity key
-  uint32_t game = 0;  ///< game id
-  uint16_t move = 0;  ///< raw chess::Move played next, 0 = none
-};
+/// The top kTopKeyBits bits of an identity key (what every group stores).
+inline uint64_t top_of(uint64_t key) { return key >> kLowKeyBits; }
+/// The low kLowKeyBits bits of an identity key (stored by groups with known moves).
+inline uint64_t low_of(uint64_t key) { return key & ((uint64_t(1) << kLowKeyBits) - 1); }
 
-/// Decodes the entries of one block in order; next() returns false on a damaged block.
-class BlockReader {
+// ---- Bits -------------------------------------------------------------------------------------
+// Bits are packed least significant first (bit 0 of byte 0 first); a value of n bits is
+// written low bit first; a block ends padded with zero bits to a whole byte.
+//   bits(v, n)   v in n plain bits
+//   gamma(v)     v >= 1: k = floor(log2 v) zeros, a one, the low k bits of v
+//   rice(v, k)   q = v >> k as q zeros and a one (q < kRiceEscape; else kRiceEscape zeros
+//                and gamma(q - kRiceEscape + 1)), then the low k bits of v
+
+/// Appends bits to a std::string.
+class BitOut {
  public:
-  BlockReader(const char* p, const char* end, uint64_t first_key) : p_(p), end_(end), key_(first_key) {}
-  bool next(Entry& e) {
-    uint64_t delta, id;
-    if (!varint(delta) || !varint(id) || end_ - p_ < 2) return false;
-    const bool same = delta == 0 && !first_;
-    key_ += delta;
-    game_ = same ? game_ + uint32_t(id) : uint32_t(id);
-    first_ = false;
-    e.key = key_;
-    e.game = game_;
-    e.move = read_u16(p_);
-    p_ += 2;
-    return true;
+  explicit BitOut(std::string& out) : out_(out) {}
+  /// Writes the low `n` bits of `v` (n <= 64).
+  void bits(uint64_t v, unsigned n) {
+    if (n > 32) {
+      bits(v & 0xFFFFFFFFu, 32);
+      v >>= 32;
+      n -= 32;
+    }
+    acc_ |= (v & mask(n)) << count_;
+    count_ += n;
+    if (count_ >= 32) {  // spill a whole 32-bit word (little-endian)
+      const uint32_t word = uint32_t(acc_);
+      char b[4];
+      std::memcpy(b, &word, 4);
+      out_.append(b, 4);
+      acc_ >>= 32;
+      count_ -= 32;
+    }
+  }
+  /// Writes the Elias gamma code of `v` (>= 1).
+  void gamma(uint64_t v) {
+    const unsigned k = unsigned(std::bit_width(v)) - 1;
+    bits(0, k);
+    bits(1, 1);
+    bits(v, k);
+  }
+  /// Writes the Rice code of `v` with parameter `k` (< 64).
+  void rice(uint64_t v, unsigned k) {
+    const uint64_t q = v >> k;
+    if (q < kRiceEscape) {
+      bits(uint64_t(1) << q, unsigned(q) + 1);
+    } else {
+      bits(0, kRiceEscape);
+      gamma(q - kRiceEscape + 1);
+    }
+    bits(v, k);
+  }
+  /// Writes the pending bits padded with zeros to a whole byte.
+  void flush() {
+    for (; count_ > 0; count_ = count_ > 8 ? count_ - 8 : 0) {
+      out_.push_back(char(acc_ & 0xFF));
+      acc_ >>= 8;
+    }
+    acc_ = 0;
   }
 
  private:
-  bool varint(uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64 && p_ < end_; shift += 7) {
-      const uint8_t b = uint8_t(*p_++);
-      v |= uint64_t(b & 0x7F) << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
-  }
-  const char* p_;
-  const char* end_;
-  uint64_t key_;
-  uint32_t game_ = 0;
-  bool first_ = true;
+  static uint64_t mask(unsigned n) { return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1; }
+  std::string& out_;
+  uint64_t acc_ = 0;    // pending bits (< 32 between calls), first at bit 0
+  unsigned count_ = 0;  // number of pending bits
 };
 
-/// Appends an entry to a block being written (`prev` is the previous entry of the block,
-/// `first` true for the block's first entry, whose key is the block's first key).
-inline void encode_entry(std::string& out, const Entry& e, const Entry& prev, bool first) {
-  const uint64_t delta = first ? 0 : e.key - prev.key;
-  append_varint(out, delta);
-  append_varint(out, (!first && delta == 0) ? e.game - prev.game : e.game);
-  append_le<uint16_t>(out, e.move);
+/// Reads what BitOut wrote from [p, end). Reading past the end sets failed() and returns 0,
+/// so that decoders check once per group; loops must be bounded by validated counts.
+class BitIn {
+ public:
+  BitIn(const char* p, const char* end) : p_(reinterpret_cast<const uint8_t*>(p)), bytes_(size_t(end - p)) {}
+  /// Reads `n` plain bits (n <= 64).
+  uint64_t bits(unsigned n) {
+    if (n > 56) {
+      const uint64_t low = bits(32);
+      return low | bits(n - 32) << 32;
+    }
+    if (pos_ + n > 8 * bytes_) return fail();
+    const uint64_t v = n ? window() & ((uint64_t(1) << n) - 1) : 0;
+    pos_ += n;
+    return v;
+  }
+  uint64_t gamma() {
+    const unsigned k = zeros(64);
+    if (failed_ || k > 63) return fail();
+    return (uint64_t(1) << k) | bits(k);
+  }
+  uint64_t rice(unsigned k) {
+    // Fast path: the whole code within one window, far from the end.
+    if ((pos_ >> 3) + 8 <= bytes_) {
+      const uint64_t w = window();
+      const unsigned z = unsigned(std::countr_zero(w | (uint64_t(1) << kRiceEscape)));
+      if (z < kRiceEscape && z + 1 + k <= 57) {
+        pos_ += z + 1 + k;
+        return uint64_t(z) << k | ((w >> (z + 1)) & ((uint64_t(1) << k) - 1));
+      }
+    }
+    uint64_t q = zeros(kRiceEscape);
+    if (q == kRiceEscape) q = gamma() + kRiceEscape - 1;
+    if (failed_ || (k && q >> (64 - k))) return fail();
+    return q << k | bits(k);
+  }
+  /// Reads `n` Rice codes of parameter `k` (k <= 32) and passes each value to `f`, decoding
+  /// every code that lies whole in a 64-bit load before loading again (the unary part by
+  /// countr_zero, no loop per bit). Same values as `n` calls of rice(); stops at a failure.
+  template <class F>
+  void rice_each(unsigned k, uint64_t n, F&& f) {
+    const uint64_t mask = (uint64_t(1) << k) - 1;
+    while (n > 0) {
+      unsigned used = 0;
+      if ((pos_ >> 3) + 8 <= bytes_) {
+        const unsigned avail = 64 - unsigned(pos_ & 7);
+        uint64_t w = window();  // zeros above `avail`
+        while (n > 0) {
+          const unsigned z = unsigned(std::countr_zero(w));  // 64 when w == 0
+          const unsigned len = z + 1 + k;
+          if (z >= kRiceEscape || used + len > avail) break;
+          f(uint64_t(z) << k | ((w >> (z + 1)) & mask));
+          w = len >= 64 ? 0 : w >> len;
+          used += len;
+          --n;
+        }
+        pos_ += used;
+      }
+      if (used == 0) {  // near the end, an escape, or a code across the load: one at a time
+        f(rice(k));
+        --n;
+        if (failed_) return;
+      }
+    }
+  }
+  /// Reads `n` values of `width` plain bits each (width <= 64) and passes each to `f`,
+  /// several per 64-bit load. Same values as `n` calls of bits(width); stops at a failure.
+  template <class F>
+  void bits_each(unsigned width, uint64_t n, F&& f) {
+    if (width == 0) {
+      for (; n > 0; --n) f(uint64_t(0));
+      return;
+    }
+    const uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+    while (n > 0) {
+      if (width > 32 || (pos_ >> 3) + 8 > bytes_) {
+        f(bits(width));
+        --n;
+        if (failed_) return;
+        continue;
+      }
+      uint64_t w = window();
+      const uint64_t take = std::min<uint64_t>(n, (64 - (pos_ & 7)) / width);
+      for (uint64_t t = 0; t < take; ++t, w >>= width) f(w & mask);
+      pos_ += take * width;
+      n -= take;
+    }
+  }
+  bool failed() const { return failed_; }
+  /// True when every byte was read up to the padding of the last one, and the padding is zero.
+  bool at_clean_end() const {
+    if (failed_ || (pos_ + 7) / 8 != bytes_) return false;
+    return pos_ % 8 == 0 || (p_[bytes_ - 1] >> (pos_ % 8)) == 0;
+  }
+
+ private:
+  /// 57 or more bits from pos_ (zeros past the end).
+  uint64_t window() const {
+    const size_t byte = pos_ >> 3;
+    uint64_t w = 0;
+    if (byte + 8 <= bytes_) std::memcpy(&w, p_ + byte, 8);
+    else if (byte < bytes_) std::memcpy(&w, p_ + byte, bytes_ - byte);
+    return w >> (pos_ & 7);
+  }
+  /// Reads zeros up to and including a one, at most `limit` zeros (then the one is not read).
+  unsigned zeros(unsigned limit) {
+    unsigned total = 0;
+    for (;;) {
+      if (pos_ >= 8 * bytes_) return unsigned(fail());
+      const uint64_t w = window() & ((uint64_t(1) << 56) - 1);
+      const unsigned z = w ? unsigned(std::countr_zero(w)) : 56;
+      if (total + z >= limit) {
+        pos_ += limit - total;
+        if (pos_ > 8 * bytes_) return unsigned(fail());
+        return limit;
+      }
+      if (z < 56) {
+        pos_ += z + 1;
+        if (pos_ > 8 * bytes_) return unsigned(fail());
+        return total + z;
+      }
+      pos_ += 56;
+      total += 56;
+    }
+  }
+  uint64_t fail() {
+    failed_ = true;
+    pos_ = 8 * bytes_;
+    return 0;
+  }
+  const uint8_t* p_;
+  size_t bytes_;
+  uint64_t pos_ = 0;  // next bit
+  bool failed_ = false;
+};
+
+// ---- Groups -------------------------------------------------------------------------------
+
+/// One entry of a group: a game reaching the group's position at an indexed ply.
+struct GroupEntry {
+  uint32_t game = 0;   ///< game id
+  uint16_t move = 0;   ///< raw chess::Move played next (0 = the line ends), when known
+  bool known = false;  ///< the entry is exact (the group's full key) and `move` is stored
+};
+
+/// Entries sharing the top kTopKeyBits key bits, as stored in a block (position_index.h).
+/// Invariant: has_low iff some entry is known; a group of one entry has none known.
+struct Group {
+  uint64_t top = 0;                 ///< top kTopKeyBits bits of the key
+  bool has_low = false;             ///< `low` is stored: the known entries' exact key
+  uint64_t low = 0;                 ///< low kLowKeyBits bits of the key (when has_low)
+  std::vector<GroupEntry> entries;  ///< by game id, one game's occurrences in ply order
+};
+
+/// What the codec needs of a segment.
+struct SegmentCoding {
+  uint32_t first = 0;      ///< first game id
+  uint32_t last = 0;       ///< last game id
+  unsigned key_rice = 0;   ///< Rice parameter of the top-bit deltas
+  unsigned game_bits() const { return unsigned(std::bit_width(last - first)); }
+  /// Rice parameter of the game id deltas in a group of `n` entries (about log2 of the mean gap).
+  unsigned game_rice(uint64_t n) const {
+    const uint64_t span = uint64_t(last - first) + 1;
+    return n >= span ? 0 : unsigned(std::bit_width(span / n)) - 1;
+  }
+};
+
+/// Rice parameter for the top-bit deltas of `groups` groups (about log2 of 0.69 x the mean gap).
+inline unsigned key_rice_for(uint64_t groups) {
+  if (groups == 0) return 0;
+  const double mean = double(uint64_t(1) << (kTopKeyBits - 1)) * 2.0 / double(groups);
+  const double target = mean * 0.69;
+  return target < 2 ? 0 : unsigned(std::bit_width(uint64_t(target))) - 1;
+}
+
+/// Appends group `g` (`prev_top`: the previous group's top, or the block's first top) to a
+/// block. A group of one entry is written without its move and low bits (a "singleton").
+void encode_group(BitOut& out, const Group& g, uint64_t prev_top, const SegmentCoding& c);
+
+/// Decodes one group into `g` (its vectors reused). False on damaged data (then `g` is
+/// unspecified).
+bool decode_group(BitIn& in, Group& g, uint64_t prev_top, const SegmentCoding& c);
+
+/// What precedes a group's entries: decode_head() reads it, then decode_entries() the rest,
+/// into an array the caller sized (so a lookup decodes a big group straight into its hits).
+struct GroupHead {
+  uint64_t top = 0;          ///< top kTopKeyBits bits of the key
+  uint64_t count = 0;        ///< entries (validated against the segment's games)
+  uint64_t first_game = 0;   ///< the first entry's game id minus the segment's first
+  bool has_low = false;      ///< the low key bits are stored (some entry is known)
+  bool all_known = false;    ///< every entry is known (has_low only)
+  uint64_t low = 0;          ///< low kLowKeyBits bits of the key (has_low only)
+};
+/// Reads a group's head. False on damaged data.
+bool decode_head(BitIn& in, GroupHead& head, uint64_t prev_top, const SegmentCoding& c);
+/// Reads the entries of the group whose head is `head` into out[0..head.count). Unknown
+/// entries get move 0 (PositionHit: Move::none(), known false). False on damaged data.
+bool decode_entries(BitIn& in, const GroupHead& head, const SegmentCoding& c, GroupEntry* out);
+bool decode_entries(BitIn& in, const GroupHead& head, const SegmentCoding& c, PositionHit* out);
+
+/// The header of a segment file (layout in position_index.h).
+struct SegmentHeader {
+  uint32_t first = 0, last = 0;  ///< its games
+  uint32_t blocks = 0;           ///< block count
+  uint32_t directory = 0;        ///< offset of the directory (after the blocks)
+  uint64_t entries = 0;          ///< entries of all groups
+  uint64_t groups = 0;           ///< groups of all blocks
+  unsigned key_rice = 0;         ///< Rice parameter of the top deltas
+  SegmentCoding coding() const { return {first, last, key_rice}; }
+};
+
+inline void append_segment_header(std::string& out, const SegmentHeader& h) {
+  out.append(kSegmentMagic, 8);
+  append_le<uint32_t>(out, kPositionIndexVersion);
+  append_le<uint32_t>(out, h.first);
+  append_le<uint32_t>(out, h.last);
+  append_le<uint32_t>(out, h.blocks);
+  append_le<uint32_t>(out, h.directory);
+  append_le<uint64_t>(out, h.entries);
+  append_le<uint64_t>(out, h.groups);
+  append_le<uint32_t>(out, h.key_rice);
+  append_le<uint32_t>(out, 0);
+}
+
+/// Reads the header of a segment file of `size` bytes that must hold games first..last;
+/// false when it is not one (magic, version, range, directory bounds).
+inline bool read_segment_header(const char* s, size_t size, uint32_t first, uint32_t last, SegmentHeader& h) {
+  if (!s || size < kSegmentHeaderBytes || std::memcmp(s, kSegmentMagic, 8) != 0 ||
+      read_u32(s + 8) != kPositionIndexVersion || read_u32(s + 12) != first || read_u32(s + 16) != last)
+    return false;
+  h.first = first;
+  h.last = last;
+  h.blocks = read_u32(s + 20);
+  h.directory = read_u32(s + 24);
+  h.entries = read_u64(s + 28);
+  h.groups = read_u64(s + 36);
+  h.key_rice = read_u32(s + 44);
+  return h.key_rice < kTopKeyBits && h.directory >= kSegmentHeaderBytes &&
+         uint64_t(h.directory) + uint64_t(h.blocks) * kDirectoryEntryBytes == size;
+}
+
+/// One block of a segment: its bits and what the directory says of it.
+struct BlockSpan {
+  uint64_t first_top = 0;  ///< top of its first group
+  uint32_t groups = 0;     ///< groups in it
+  const char* begin = nullptr;
+  const char* end = nullptr;
+};
+
+/// The directory's first top of block `b` of the segment at `base`.
+inline uint64_t block_first_top(const char* base, const SegmentHeader& h, uint32_t b) {
+  return read_u64(base + h.directory + size_t(b) * kDirectoryEntryBytes);
+}
+
+/// Block `b` (< h.blocks) of the segment at `base`; false when the directory is damaged.
+inline bool block_span(const char* base, const SegmentHeader& h, uint32_t b, BlockSpan& out) {
+  const char* e = base + h.directory + size_t(b) * kDirectoryEntryBytes;
+  const uint32_t offset = read_u32(e + 8);
+  const uint32_t end = b + 1 < h.blocks ? read_u32(e + kDirectoryEntryBytes + 8) : h.directory;
+  if (offset < kSegmentHeaderBytes || offset > end || end > h.directory) return false;
+  out.first_top = read_u64(e);
+  out.groups = read_u32(e + 12);
+  out.begin = base + offset;
+  out.end = base + end;
+  return true;
 }
 
 inline void encode_facts(const GameFacts& f, char* out) {

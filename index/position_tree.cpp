@@ -145,11 +145,15 @@ Tree build_tree(const PositionIndex& index, const db::GameReader& reader, const 
       next += hit;
       continue;
     }
-    if (hit) {
+    if (hit && firsts[next].known) {
       games.push_back(firsts[next++]);
       ++hits;
       continue;
     }
+    // A game that may reach the position after the indexed plies, or whose index entry is
+    // unknown (a position reached once in its segment: neither exact key nor move stored):
+    // its replay finds the first arrival and the move, or drops it.
+    next += hit;
     chess::Move move;
     ++replayed;
     if (replay_to(reader, id, key, move)) games.push_back({id, move});

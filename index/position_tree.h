@@ -6,9 +6,11 @@
 // The games counted are exactly those whose main line reaches the position (identity_key(),
 // SPEC "Position identity"; transpositions included), each once, with the move played after
 // its *first* arrival there; a game whose main line ends there counts in the totals and in
-// `ended`, not under a move. The index gives the games reaching it within the indexed plies;
-// games that may reach it later (GameFacts::may_reach_later) are replayed, so the counts equal
-// those of a replay of every game.
+// `ended`, not under a move. The index gives the games reaching it within the indexed plies
+// and their moves; games that may reach it later (GameFacts::may_reach_later) and games whose
+// index entry is unknown (PositionHit::known false: a position reached once in its segment,
+// stored without exact key and move) are replayed, so the counts equal those of a replay of
+// every game.
 #pragma once
 
 #include <cstdint>
@@ -67,8 +69,9 @@ struct Tree {
   uint32_t ended = 0;            ///< games whose main line ends at the position
   std::vector<TreeMove> moves;   ///< by number of games (most first), then move value
   std::vector<TreeGame> top_games;  ///< up to kTopGames highest-rated games, best first
-  uint32_t index_hits = 0;       ///< games found by the index lookup
-  uint32_t replayed = 0;         ///< other candidates replayed (may reach it after the indexed plies)
+  uint32_t index_hits = 0;       ///< games found by the index lookup with their move
+  uint32_t replayed = 0;         ///< other candidates replayed (unknown index entries, or
+                                 ///< may reach it after the indexed plies)
   static constexpr size_t kTopGames = 8;
 };
 
