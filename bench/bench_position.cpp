@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
   std::printf("games %u; database (games.mdb + headers.sqlite) %.1f MiB; whole directory %.1f MiB, the position "
               "index %.1f%% of it (issue 18 target <= 25%%)\n",
               games, db_bytes / 1048576.0, dir_total / 1048576.0, 100.0 * index_bytes / dir_total);
-  std::printf("position index: %.1f MiB = %.1f%% of the database (target <= 25%%); %.1f bytes/game "
+  std::printf("position index: %.1f MiB = %.1f%% of games.mdb + headers.sqlite; %.1f bytes/game "
               "(facts %.1f MiB = 16 bytes/game); %llu entries (plies 0..%u), %.2f bytes/entry; %zu segments; "
               "open %.2f ms\n",
               index_bytes / 1048576.0, 100.0 * index_bytes / db_bytes, double(index_bytes) / games, facts_bytes / 1048576.0,
