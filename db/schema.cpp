@@ -37,15 +37,6 @@ CREATE TABLE games(
   fen TEXT,
   variant TEXT,
   flags INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE tag_names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE game_tags(
-  game_id INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  name_id INTEGER NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
-CREATE VIEW tags(game_id, seq, name, value) AS
-  SELECT t.game_id, t.seq, n.name, t.value FROM game_tags t JOIN tag_names n ON n.id = t.name_id;
 CREATE VIRTUAL TABLE comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');
 CREATE TABLE markers(
   game_id INTEGER NOT NULL,
@@ -144,7 +135,7 @@ COMMIT;
 // has five such tags; the name text cost 12 bytes a row). `tags` becomes a view of the same
 // columns, so every reader and filter reads old and new databases alike; a database made
 // before gets the new tables from its next writer (ensure_match_tables).
-constexpr const char* kMigrateTags = R"sql(
+constexpr const char* kCreateTagTables = R"sql(
 CREATE TABLE tag_names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE game_tags(
   game_id INTEGER NOT NULL,
@@ -152,13 +143,17 @@ CREATE TABLE game_tags(
   name_id INTEGER NOT NULL,
   value TEXT NOT NULL,
   PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
+)sql";
+constexpr const char* kCreateTagsView = R"sql(
+CREATE VIEW tags(game_id, seq, name, value) AS
+  SELECT t.game_id, t.seq, n.name, t.value FROM game_tags t JOIN tag_names n ON n.id = t.name_id;
+)sql";
+constexpr const char* kMoveTagRows = R"sql(
 INSERT INTO tag_names(name) SELECT DISTINCT name FROM tags ORDER BY name;
 INSERT INTO game_tags(game_id, seq, name_id, value)
   SELECT t.game_id, t.seq, n.id, t.value FROM tags t JOIN tag_names n ON n.name = t.name
   ORDER BY t.game_id, t.seq;
 DROP TABLE tags;
-CREATE VIEW tags(game_id, seq, name, value) AS
-  SELECT t.game_id, t.seq, n.name, t.value FROM game_tags t JOIN tag_names n ON n.id = t.name_id;
 )sql";
 
 /// Moves the rows of a `tags` table (databases made before issue 23's tag names) into
@@ -170,7 +165,9 @@ void migrate_tags(sqlite::Connection& db) {
   }
   db.exec("BEGIN IMMEDIATE");
   try {
-    db.exec(kMigrateTags);
+    db.exec(kCreateTagTables);
+    db.exec(kMoveTagRows);
+    db.exec(kCreateTagsView);
     db.exec("COMMIT");
   } catch (...) {
     db.rollback();
@@ -196,6 +193,8 @@ void create_tables(sqlite::Connection& db) {
   db.exec("BEGIN IMMEDIATE");
   try {
     db.exec(kCreateTables);
+    db.exec(kCreateTagTables);
+    db.exec(kCreateTagsView);
     db.exec(kCreatePlayerEcoTables);
     sqlite::Statement insert(db, "INSERT INTO meta(key, value) VALUES(?1, ?2)");
     insert.bind(1, kMetaFormatVersion);
