@@ -37,13 +37,7 @@ std::optional<PositionIndex> PositionIndex::open(const std::filesystem::path& di
     format::SegmentHeader h;
     if (!format::read_segment_header(map->data(), map->size(), first, last, h)) return std::nullopt;
     Segment seg;
-    seg.first = first;
-    seg.last = last;
-    seg.blocks = h.blocks;
-    seg.directory = h.directory;
-    seg.entries = h.entries;
-    seg.groups = h.groups;
-    seg.key_rice = h.key_rice;
+    seg.header = h;
     index.file_bytes_ += map->size();
     seg.map = std::move(map);
     index.segments_.push_back(std::move(seg));
@@ -61,45 +55,28 @@ std::optional<PositionIndex> PositionIndex::open(const std::filesystem::path& di
 
 uint64_t PositionIndex::entries() const {
   uint64_t n = 0;
-  for (const Segment& s : segments_) n += s.entries;
+  for (const Segment& s : segments_) n += s.header.entries;
   return n;
 }
 
-namespace {
-
-format::SegmentHeader header_of(uint32_t first, uint32_t last, uint32_t blocks, uint32_t directory, uint64_t entries,
-                                uint64_t groups, unsigned key_rice) {
-  format::SegmentHeader h;
-  h.first = first;
-  h.last = last;
-  h.blocks = blocks;
-  h.directory = directory;
-  h.entries = entries;
-  h.groups = groups;
-  h.key_rice = key_rice;
-  return h;
-}
-
-}  // namespace
 
 void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
   const uint64_t top = format::top_of(key), low = format::low_of(key);
   format::Group g;
   format::GroupHead head;
   for (const Segment& seg : segments_) {
-    const format::SegmentHeader h =
-        header_of(seg.first, seg.last, seg.blocks, seg.directory, seg.entries, seg.groups, seg.key_rice);
+    const format::SegmentHeader& h = seg.header;
     const format::SegmentCoding coding = h.coding();
     const char* base = seg.map->data();
     // The first block whose first top is >= top; the one before may end with it.
-    uint32_t lo = 0, hi = seg.blocks;
+    uint32_t lo = 0, hi = h.blocks;
     while (lo < hi) {
       const uint32_t mid = lo + (hi - lo) / 2;
       if (format::block_first_top(base, h, mid) < top) lo = mid + 1; else hi = mid;
     }
     const size_t mark = out.size();
     size_t matched_groups = 0;
-    for (uint32_t b = lo ? lo - 1 : 0; b < seg.blocks && format::block_first_top(base, h, b) <= top; ++b) {
+    for (uint32_t b = lo ? lo - 1 : 0; b < h.blocks && format::block_first_top(base, h, b) <= top; ++b) {
       format::BlockSpan span;
       if (!format::block_span(base, h, b, span)) throw std::runtime_error("positions index: damaged block directory");
       format::BitIn in(span.begin, span.end);
@@ -114,7 +91,7 @@ void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
           // later segments' hits too, guessed from this segment's share of the games, so a
           // big group (the start position: every game) is not copied as `out` grows.
           if (out.capacity() < before + head.count) {
-            const uint64_t games = uint64_t(seg.last - seg.first) + 1, rest = uint64_t(covered_ - seg.first) + 1;
+            const uint64_t games = uint64_t(h.last - h.first) + 1, rest = uint64_t(covered_ - h.first) + 1;
             out.reserve(before + size_t(head.count * rest / games) + head.count / 16);
           }
           out.resize(before + head.count);
@@ -144,14 +121,13 @@ void PositionIndex::lookup(Key key, std::vector<PositionHit>& out) const {
 std::string PositionIndex::verify() const {
   format::Group g;
   for (const Segment& seg : segments_) {
-    const std::string name = format::segment_name(seg.first, seg.last);
-    const format::SegmentHeader h =
-        header_of(seg.first, seg.last, seg.blocks, seg.directory, seg.entries, seg.groups, seg.key_rice);
+    const format::SegmentHeader& h = seg.header;
+    const std::string name = format::segment_name(h.first, h.last);
     const char* base = seg.map->data();
     uint64_t entries = 0, groups = 0, previous_top = 0;
     bool previous_low = false;
     uint64_t previous_low_bits = 0;
-    for (uint32_t b = 0; b < seg.blocks; ++b) {
+    for (uint32_t b = 0; b < h.blocks; ++b) {
       format::BlockSpan span;
       if (!format::block_span(base, h, b, span) || span.groups == 0 || span.groups > kGroupsPerBlock ||
           span.first_top < previous_top)
@@ -175,9 +151,9 @@ std::string PositionIndex::verify() const {
       }
       if (!in.at_clean_end()) return name + ": block " + std::to_string(b) + " has bits after its last group";
     }
-    if (entries != seg.entries || groups != seg.groups)
+    if (entries != h.entries || groups != h.groups)
       return name + ": " + std::to_string(entries) + " entries in " + std::to_string(groups) + " groups, the header says " +
-             std::to_string(seg.entries) + " in " + std::to_string(seg.groups);
+             std::to_string(h.entries) + " in " + std::to_string(h.groups);
   }
   return "";
 }

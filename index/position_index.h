@@ -65,6 +65,7 @@
 // kMaxSegments segments is rebuilt at the next update.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -144,6 +145,34 @@ struct PositionHit {
   bool known = true;
 };
 
+namespace format {
+
+/// What the codec needs of a segment.
+struct SegmentCoding {
+  uint32_t first = 0;      ///< first game id
+  uint32_t last = 0;       ///< last game id
+  unsigned key_rice = 0;   ///< Rice parameter of the top-bit deltas
+  unsigned game_bits() const { return unsigned(std::bit_width(last - first)); }
+  /// Rice parameter of the game id deltas in a group of `n` entries (about log2 of the mean gap).
+  unsigned game_rice(uint64_t n) const {
+    const uint64_t span = uint64_t(last - first) + 1;
+    return n >= span ? 0 : unsigned(std::bit_width(span / n)) - 1;
+  }
+};
+
+/// The header of a segment file (layout in position_index.h).
+struct SegmentHeader {
+  uint32_t first = 0, last = 0;  ///< its games
+  uint32_t blocks = 0;           ///< block count
+  uint32_t directory = 0;        ///< offset of the directory (after the blocks)
+  uint64_t entries = 0;          ///< entries of all groups
+  uint64_t groups = 0;           ///< groups of all blocks
+  unsigned key_rice = 0;         ///< Rice parameter of the top deltas
+  SegmentCoding coding() const { return {first, last, key_rice}; }
+};
+
+}  // namespace format
+
 /// The read side: the manifest, the facts and the segments of a database, memory-mapped.
 class PositionIndex {
  public:
@@ -187,12 +216,7 @@ class PositionIndex {
   using Mapping = db::FileMapping;  // db/file_mapping.h
   struct Segment {
     std::shared_ptr<const Mapping> map;
-    uint32_t first = 0, last = 0;  ///< its games
-    uint32_t blocks = 0;
-    uint32_t directory = 0;  ///< offset of the block directory
-    uint64_t entries = 0;
-    uint64_t groups = 0;
-    unsigned key_rice = 0;  ///< Rice parameter of the top deltas
+    format::SegmentHeader header;  ///< as read from the file
   };
   std::vector<Segment> segments_;
   std::shared_ptr<const Mapping> facts_;

@@ -277,18 +277,8 @@ struct Group {
   std::vector<GroupEntry> entries;  ///< by game id, one game's occurrences in ply order
 };
 
-/// What the codec needs of a segment.
-struct SegmentCoding {
-  uint32_t first = 0;      ///< first game id
-  uint32_t last = 0;       ///< last game id
-  unsigned key_rice = 0;   ///< Rice parameter of the top-bit deltas
-  unsigned game_bits() const { return unsigned(std::bit_width(last - first)); }
-  /// Rice parameter of the game id deltas in a group of `n` entries (about log2 of the mean gap).
-  unsigned game_rice(uint64_t n) const {
-    const uint64_t span = uint64_t(last - first) + 1;
-    return n >= span ? 0 : unsigned(std::bit_width(span / n)) - 1;
-  }
-};
+// SegmentCoding and SegmentHeader are declared in index/position_index.h (PositionIndex keeps
+// each segment's header).
 
 /// Rice parameter for the top-bit deltas of `groups` groups (about log2 of 0.69 x the mean gap).
 inline unsigned key_rice_for(uint64_t groups) {
@@ -322,17 +312,6 @@ bool decode_head(BitIn& in, GroupHead& head, uint64_t prev_top, const SegmentCod
 /// entries get move 0 (PositionHit: Move::none(), known false). False on damaged data.
 bool decode_entries(BitIn& in, const GroupHead& head, const SegmentCoding& c, GroupEntry* out);
 bool decode_entries(BitIn& in, const GroupHead& head, const SegmentCoding& c, PositionHit* out);
-
-/// The header of a segment file (layout in position_index.h).
-struct SegmentHeader {
-  uint32_t first = 0, last = 0;  ///< its games
-  uint32_t blocks = 0;           ///< block count
-  uint32_t directory = 0;        ///< offset of the directory (after the blocks)
-  uint64_t entries = 0;          ///< entries of all groups
-  uint64_t groups = 0;           ///< groups of all blocks
-  unsigned key_rice = 0;         ///< Rice parameter of the top deltas
-  SegmentCoding coding() const { return {first, last, key_rice}; }
-};
 
 inline void append_segment_header(std::string& out, const SegmentHeader& h) {
   out.append(kSegmentMagic, 8);
