@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "chess/position.h"
+#include "chess/san.h"
 #include "cql/parser.h"
 #include "db/record_view.h"
 #include "analysis/session.h"
@@ -31,6 +33,20 @@ struct GameResult {
 };
 
 /// Compiles `script` (a whole `(match ...)` script). Throws cql::ParseError / CompileError.
+/// The position after the SAN moves `sans` from the standard start (a failed move is a test
+/// failure).
+inline chess::Position position_after(const std::vector<std::string>& sans) {
+  chess::Position pos;
+  EXPECT_TRUE(pos.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").ok());
+  for (const std::string& san : sans) {
+    const chess::Move m = chess::parse_san(pos, san);
+    EXPECT_TRUE(bool(m)) << san;
+    chess::UndoInfo undo;
+    pos.do_move(m, undo);
+  }
+  return pos;
+}
+
 inline eval::Program compile(const std::string& script) {
   return eval::Program::compile(cql::parse_or_throw(script, "test.cql"));
 }

@@ -28,38 +28,29 @@ chess::Position from_fen(const std::string& fen) {
   return pos;
 }
 
-chess::Position after(const std::vector<std::string>& sans) {
-  chess::Position pos = from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-  for (const std::string& san : sans) {
-    const chess::Move m = chess::parse_san(pos, san);
-    EXPECT_TRUE(bool(m)) << san;
-    chess::UndoInfo undo;
-    pos.do_move(m, undo);
-  }
-  return pos;
-}
+using cqltest::position_after;
 
 std::string corpus(const char* name) { return std::string(CQLDB_CORPUS_DIR) + "/" + name; }
 
 }  // namespace
 
 TEST(PositionIdentity, TranspositionsShareTheKey) {
-  EXPECT_EQ(chess::identity_key(after({"Nf3", "Nf6", "c4"})), chess::identity_key(after({"c4", "Nf6", "Nf3"})));
-  EXPECT_EQ(chess::identity_key(after({"e4", "e5", "Nf3", "Nc6"})), chess::identity_key(after({"Nf3", "Nc6", "e4", "e5"})));
-  EXPECT_NE(chess::identity_key(after({"Nf3"})), chess::identity_key(after({"Nf3", "Nf6"})));
+  EXPECT_EQ(chess::identity_key(position_after({"Nf3", "Nf6", "c4"})), chess::identity_key(position_after({"c4", "Nf6", "Nf3"})));
+  EXPECT_EQ(chess::identity_key(position_after({"e4", "e5", "Nf3", "Nc6"})), chess::identity_key(position_after({"Nf3", "Nc6", "e4", "e5"})));
+  EXPECT_NE(chess::identity_key(position_after({"Nf3"})), chess::identity_key(position_after({"Nf3", "Nf6"})));
   // Clocks are ignored; castling rights count.
   EXPECT_EQ(chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")),
             chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w K - 17 60")));
   EXPECT_NE(chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")),
             chess::identity_key(from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1")));
   // Going Ng1-f3-g1 and back loses nothing: the start position again.
-  EXPECT_EQ(chess::identity_key(after({"Nf3", "Nf6", "Ng1", "Ng8"})), chess::identity_key(after({})));
+  EXPECT_EQ(chess::identity_key(position_after({"Nf3", "Nf6", "Ng1", "Ng8"})), chess::identity_key(position_after({})));
 }
 
 TEST(PositionIdentity, EnPassantCountsOnlyWhenACaptureIsLegal) {
   // No black pawn beside e4: the square is dropped already by set_fen.
   EXPECT_EQ(chess::identity_key(from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")),
-            chess::identity_key(after({"e4"})));
+            chess::identity_key(position_after({"e4"})));
   // A legal capture exd3: the square counts.
   const chess::Position legal = from_fen("8/8/8/8/3Pp2k/8/8/4K3 b - d3 0 1");
   EXPECT_TRUE(chess::has_legal_en_passant(legal));
@@ -280,7 +271,7 @@ TEST(PositionIndex, FenHorizonEqualsBruteForce) {
            a.pieces(chess::ROOK) == b.pieces(chess::ROOK) && a.pieces(chess::QUEEN) == b.pieces(chess::QUEEN);
   };
   std::vector<chess::Position> targets = {
-      after({}), after({"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"}), after({"d4", "Nf6", "c4", "e6", "Nc3", "Bb4"})};
+      position_after({}), position_after({"e4", "e5", "Nf3", "Nc6", "Bb5", "a6"}), position_after({"d4", "Nf6", "c4", "e6", "Nc3", "Bb4"})};
   // Positions of real games, one of them reached twice in its game (a repetition).
   std::vector<chess::Position> line;
   for (uint32_t id : {42u, 3000u, 7777u}) {

@@ -31,17 +31,7 @@ using posindex::format::Group;
 using posindex::format::GroupEntry;
 using posindex::format::SegmentCoding;
 
-chess::Position after(const std::vector<std::string>& sans) {
-  chess::Position pos;
-  EXPECT_TRUE(pos.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").ok());
-  for (const std::string& san : sans) {
-    const chess::Move m = chess::parse_san(pos, san);
-    EXPECT_TRUE(bool(m)) << san;
-    chess::UndoInfo undo;
-    pos.do_move(m, undo);
-  }
-  return pos;
-}
+using cqltest::position_after;
 
 std::string san_of(const chess::Position& pos, chess::Move m) {
   return chess::to_san(pos, m);
@@ -211,7 +201,7 @@ TEST(PositionIndexV3, MergeMixesKnownAndUnknownEntries) {
   const db::GameReader reader = db.database().reader();
   const std::vector<uint32_t> all = {1, 2, 3, 4, 5};
 
-  const chess::Position p = after({"a3", "a6", "h3", "h6"});
+  const chess::Position p = position_after({"a3", "a6", "h3", "h6"});
   std::vector<posindex::PositionHit> hits;
   index->lookup(chess::identity_key(p), hits);
   ASSERT_EQ(hits.size(), 3u);
@@ -237,7 +227,7 @@ TEST(PositionIndexV3, MergeMixesKnownAndUnknownEntries) {
     EXPECT_EQ(tree.moves[i].stats.games, 1u);
   }
 
-  const chess::Position q = after({"b3", "b6", "g3", "g6"});
+  const chess::Position q = position_after({"b3", "b6", "g3", "g6"});
   hits.clear();
   index->lookup(chess::identity_key(q), hits);
   ASSERT_EQ(hits.size(), 2u);
@@ -254,7 +244,7 @@ TEST(PositionIndexV3, MergeMixesKnownAndUnknownEntries) {
 
   // A position of no game: nothing (no false unknown hit among five games).
   hits.clear();
-  index->lookup(chess::identity_key(after({"a4", "a5"})), hits);
+  index->lookup(chess::identity_key(position_after({"a4", "a5"})), hits);
   EXPECT_TRUE(hits.empty());
   // Queries with the planner equal the replay.
   for (const chess::Position& pos : {p, q}) {
