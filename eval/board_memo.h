@@ -33,6 +33,14 @@ struct MemoKey {
       if (words[i] != o.words[i]) return false;
     return true;
   }
+  /// True if `prefix` equals the first prefix.size words (a key without the counter state
+  /// is a prefix of the same position's key with it, BoardMemo::key()).
+  bool starts_with(const MemoKey& prefix) const {
+    if (prefix.size > size) return false;
+    for (uint32_t i = 0; i < prefix.size; ++i)
+      if (words[i] != prefix.words[i]) return false;
+    return true;
+  }
 };
 
 /// What a list's memo decides from (built by the list compiler, eval/list_compiler.h).
@@ -52,7 +60,8 @@ class BoardMemo {
   /// The counters the list's :accumulate nodes add to.
   const std::vector<uint32_t>& accumulate_counters() const { return accumulate_counters_; }
   /// The inputs at `c`: piece bitboards, side to move (if read) and, with `counters`, the
-  /// accumulator state (none / counting / the values of the counters :sumrange reads).
+  /// accumulator state (none / counting / the values of the counters :sumrange reads); the
+  /// key without counters is a prefix of the key with them.
   void key(const PosCtx& c, bool counters, MemoKey& out) const;
 
   /// Turns memoisation off (false) or on process-wide, for tests comparing both.

@@ -92,13 +92,10 @@ bool PositionList::any_variant(const PosCtx& c) const {
   return false;
 }
 
-const MemoSlot* PositionList::counted_here(const PosCtx& c) const {
+const MemoSlot* PositionList::counted_here(const PosCtx& c, const MemoKey& key) const {
   if (!c.accumulators || c.accumulators->counting || memo.accumulate_counters().empty()) return nullptr;
   const MemoSlot& counted = memo_slot(memo.id(), 1);
-  if (counted.id != memo.id()) return nullptr;
-  MemoKey board;
-  memo.key(c, false, board);
-  return counted.key == board ? &counted : nullptr;
+  return counted.id == memo.id() && key.starts_with(counted.key) ? &counted : nullptr;
 }
 
 bool PositionList::match(const PosCtx& c) const {
@@ -109,7 +106,7 @@ bool PositionList::match(const PosCtx& c) const {
     MemoSlot& slot = memo_slot(memo.id(), 0);
     if (slot.id == memo.id() && slot.key == key) {
       any = slot.any;
-    } else if (const MemoSlot* counted = counted_here(c)) {
+    } else if (const MemoSlot* counted = counted_here(c, key)) {
       // the counting pass at this position found the variants that can match
       any = false;
       for (uint32_t v : counted->matched) {

@@ -239,9 +239,10 @@ class PositionList {
  private:
   /// True if some variant's nodes all match at `c` (`negated` not applied).
   bool any_variant(const PosCtx& c) const;
-  /// The memo's counting pass (eval/accumulator.cpp) of this list at the position of `c`,
-  /// when the thread's last one was there and `c` is not counting; else null.
-  const MemoSlot* counted_here(const PosCtx& c) const;
+  /// The memo's counting pass (eval/accumulator.cpp) of this list at the position of `c`
+  /// (whose memo key with counters is `key`), when the thread's last one was at a position
+  /// with the same inputs and `c` is not counting; else null.
+  const MemoSlot* counted_here(const PosCtx& c, const MemoKey& key) const;
 };
 
 }  // namespace eval
