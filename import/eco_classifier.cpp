@@ -30,13 +30,6 @@ std::vector<std::string> san_tokens(std::string_view pgn) {
 
 }  // namespace
 
-size_t EcoClassifier::KeyHash::operator()(const Key& k) const {
-  uint64_t h = k.occupied * 0x9E3779B97F4A7C15ull;
-  h ^= (k.low + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
-  h ^= (k.high + k.state) * 0x94D049BB133111EBull;
-  return size_t(h ^ (h >> 31));
-}
-
 EcoClassifier::Key EcoClassifier::key_of(const chess::Position& pos) {
   Key k{};
   k.occupied = pos.pieces();
@@ -53,6 +46,7 @@ EcoClassifier::Key EcoClassifier::key_of(const chess::Position& pos) {
 }
 
 EcoClassifier::EcoClassifier(std::string_view tsv) {
+  std::vector<uint64_t> zobrists;  // Zobrist key of each row's position
   size_t line_no = 0;
   size_t at = 0;
   while (at < tsv.size()) {
@@ -78,8 +72,26 @@ EcoClassifier::EcoClassifier(std::string_view tsv) {
       ++row.plies;
     }
     if (row.plies > max_plies_) max_plies_ = row.plies;
-    by_position_[key_of(pos)] = int(openings_.size());
+    zobrists.push_back(pos.key());
+    row_keys_.push_back(key_of(pos));
     openings_.push_back(std::move(row));
+  }
+  size_t size = 16;
+  while (size < 2 * openings_.size()) size *= 2;
+  slots_.assign(size, Slot{});
+  mask_ = size - 1;
+  for (size_t row = 0; row < openings_.size(); ++row) {
+    for (size_t i = slot_of(zobrists[row]);; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.row < 0) {
+        slot = {zobrists[row], int(row)};
+        break;
+      }
+      if (slot.zobrist == zobrists[row] && row_keys_[size_t(slot.row)] == row_keys_[row]) {
+        slot.row = int(row);  // the same position named again: the later row wins
+        break;
+      }
+    }
   }
 }
 
@@ -89,8 +101,12 @@ const EcoClassifier& EcoClassifier::instance() {
 }
 
 int EcoClassifier::find(const chess::Position& pos) const {
-  auto it = by_position_.find(key_of(pos));
-  return it == by_position_.end() ? -1 : it->second;
+  const uint64_t z = pos.key();
+  for (size_t i = slot_of(z);; i = (i + 1) & mask_) {
+    const Slot& slot = slots_[i];
+    if (slot.row < 0) return -1;
+    if (slot.zobrist == z && row_keys_[size_t(slot.row)] == key_of(pos)) return slot.row;
+  }
 }
 
 int EcoClassifier::classify_san(const std::vector<std::string>& san_moves) const {

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "chess/position.h"
@@ -60,13 +59,21 @@ class EcoClassifier {
     uint32_t state;     // side to move | castling rights << 1 | en-passant square << 5
     bool operator==(const Key&) const = default;
   };
-  struct KeyHash {
-    size_t operator()(const Key& k) const;
-  };
   static Key key_of(const chess::Position& pos);
+  /// Slot of the open-addressing table for Zobrist key `z` (linear probing).
+  size_t slot_of(uint64_t z) const { return size_t(z ^ (z >> 29)) & mask_; }
 
   std::vector<NamedOpening> openings_;
-  std::unordered_map<Key, int, KeyHash> by_position_;  // key -> row (the later row wins a tie)
+  // The named positions by Zobrist key (chess::Position::key()), an open-addressing table
+  // of at least twice their number: a game's position is one probe, nearly always a miss;
+  // a hit is confirmed on the whole Key (the later row of a table wins a tie).
+  struct Slot {
+    uint64_t zobrist = 0;
+    int row = -1;  // -1 = empty
+  };
+  std::vector<Slot> slots_;
+  std::vector<Key> row_keys_;  // Key of each row's position
+  size_t mask_ = 0;
   uint16_t max_plies_ = 0;
 };
 

@@ -61,6 +61,7 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   out.counts = AnnotationCounts{};
   out.signature.clear();
   out.posting_keys.clear();
+  out.positions.entries.clear();
   out.line = 0;
   out.move.clear();
   out.category.clear();
@@ -95,6 +96,8 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   // The keys of the signature as stored (decoded, as a reindex reads it).
   sig::decode(out.signature, decoded_, sig::DecodeScope::kAll);
   sig::PostingsBuilder::keys_of(decoded_, out.posting_keys);
+  // The position index entries of the record as stored (as a reindex derives them).
+  posindex::index_record(out.record, out.positions);
   out.stored = true;
 }
 

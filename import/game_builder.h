@@ -15,6 +15,7 @@
 #include "import/pgn_parser.h"
 #include "import/eco_classifier.h"
 #include "import/pgn_visitor.h"
+#include "index/position_index_build.h"
 #include "index/signature_builder.h"
 
 namespace import {
@@ -51,6 +52,9 @@ struct BuiltGame {
   /// Its posting keys (sig::PostingsBuilder::keys_of of the decoded signature): the import
   /// adds them to the new posting segment without reading the signature back (issue 16).
   std::vector<uint32_t> posting_keys;
+  /// Its position index entries (posindex::index_record of `record`): the import adds them
+  /// to the new position index segment without replaying the record again (issue 18).
+  posindex::FreshGame positions;
   uint32_t line = 0;       ///< rejected: 1-based file line of the problem
   std::string move;        ///< rejected: the offending move token, if any
   std::string category;    ///< rejected: short reason used for counting, e.g. "illegal move"

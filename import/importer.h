@@ -40,6 +40,9 @@ struct ImportOptions {
   /// of a stored game or of an earlier game of this import (db/duplicate_index.h); counted
   /// in ImportSummary::skipped_duplicates. Off: every game is stored, as before.
   bool skip_duplicates = false;
+  /// Games per position index segment written during the import (the position index's
+  /// kGamesPerSegment; tests choose small segments to see several written and merged).
+  uint32_t position_segment_games = posindex::kGamesPerSegment;
 };
 
 /// A snapshot of a running import, for progress display.

@@ -17,25 +17,13 @@
 #include "db/stored_move.h"
 #include "headers/header_store.h"
 #include "index/position_index.h"
+#include "index/position_index_build.h"
 #include "index/position_index_format.h"
 #include "index/position_segment.h"
 
 namespace posindex {
 
 namespace {
-
-/// An entry being built: sorted by key, game, ply.
-struct BuildEntry {
-  uint64_t key;
-  uint32_t game;
-  uint8_t ply;
-  uint16_t move;
-  bool operator<(const BuildEntry& o) const {
-    if (key != o.key) return key < o.key;
-    if (game != o.game) return game < o.game;
-    return ply < o.ply;
-  }
-};
 
 /// Sorts entries made in (game, ply) order into (key, game, ply) order: a stable LSD radix
 /// sort on the key (4 passes of 16 bits), several times faster than std::sort here.
@@ -74,25 +62,13 @@ void index_games(const db::Database& database, uint32_t first, uint32_t last, st
   auto scan = reader.scan(first, last);
   uint32_t id;
   std::string_view bytes;
+  FreshGame game;
   while (scan.next(id, bytes)) {
     GameFacts& f = facts[id - first];
-    const size_t mark = entries.size();
-    try {
-      const db::RecordView view = db::RecordView::parse(bytes);
-      db::MainLineReplay replay(view);
-      for (;;) {
-        const bool end = replay.done();
-        entries.push_back({chess::identity_key(replay.position()), id, uint8_t(replay.ply()),
-                           end ? uint16_t(0) : replay.next_move().raw()});
-        if (end || replay.ply() == kIndexedPlies) break;
-        replay.advance();
-      }
-      f.frontier = Frontier::of(replay.position());
-      if (replay.done()) f.flags |= GameFacts::kComplete;
-    } catch (const db::CorruptRecord&) {
-      entries.resize(mark);
-      f.flags = GameFacts::kUnindexed;
-    }
+    index_record(bytes, game);
+    for (const GameEntry& e : game.entries) entries.push_back({e.key, id, e.ply, e.move});
+    f.frontier = game.frontier;
+    f.flags = game.flags;
   }
 }
 
@@ -152,7 +128,100 @@ void write_facts(const std::filesystem::path& dir, uint32_t first, const std::ve
   if (!ok) throw std::runtime_error("cannot write " + path.string());
 }
 
+/// The game ranges of the segments `existing` names (recovered from its manifest file).
+std::vector<std::pair<uint32_t, uint32_t>> manifest_segments(const std::filesystem::path& dir,
+                                                             const PositionIndex& existing) {
+  std::string manifest;
+  if (FILE* f = std::fopen((dir / kManifestFile).c_str(), "rb")) {
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) manifest.append(buf, n);
+    std::fclose(f);
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> segments;
+  for (size_t i = 0; i < existing.segments(); ++i) {
+    const size_t at = format::kManifestHeaderBytes + 8 * i;
+    if (at + 8 > manifest.size()) throw std::runtime_error("position index manifest changed while read");
+    segments.emplace_back(format::read_u32(manifest.data() + at), format::read_u32(manifest.data() + at + 4));
+  }
+  return segments;
+}
+
+/// True when the last two of `segments` are merged by the tiered rule (position_index.h):
+/// the earlier holds at most as many games as the later, and together at most
+/// kMaxMergedGames.
+bool merge_due(const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
+  if (segments.size() < 2) return false;
+  const auto [fa, la] = segments[segments.size() - 2];
+  const auto [fb, lb] = segments.back();
+  const uint64_t games_a = la - fa + 1, games_b = lb - fb + 1;
+  return games_a <= games_b && games_a + games_b <= kMaxMergedGames;
+}
+
+/// Merges the last two segments of `segments` into one file, removes the inputs and
+/// updates the list.
+void merge_last_two(const std::filesystem::path& dir, std::vector<std::pair<uint32_t, uint32_t>>& segments) {
+  const auto [fa, la] = segments[segments.size() - 2];
+  const auto [fb, lb] = segments.back();
+  format::merge_segments(dir, fa, la, fb, lb);
+  segments.pop_back();
+  segments.back() = {fa, lb};
+}
+
+/// Tiered merges at the end of `segments`, the manifest (covering `covered` games) replaced
+/// after each merge and before the merged inputs are removed, so a reader holding the old
+/// manifest still finds its files and a crash leaves a consistent index.
+void merge_published(const std::filesystem::path& dir, uint32_t covered,
+                     std::vector<std::pair<uint32_t, uint32_t>>& segments, PositionIndexUpdate& result) {
+  while (merge_due(segments)) {
+    const auto a = segments[segments.size() - 2];
+    const auto b = segments.back();
+    merge_last_two(dir, segments);
+    write_file_atomically(dir / kManifestFile, encode_manifest(covered, segments));
+    std::error_code ec;
+    std::filesystem::remove(dir / format::segment_name(a.first, a.second), ec);
+    std::filesystem::remove(dir / format::segment_name(b.first, b.second), ec);
+    ++result.merges;
+  }
+}
+
+/// Fills the header fields of facts[id - first] (Elos, year, result) for games
+/// first..last from headers.sqlite.
+void fill_header_facts(headers::HeaderStore& header_store, uint32_t first, uint32_t last,
+                       std::vector<GameFacts>& facts) {
+  header_store.scan_rows(last, [&](const headers::GameRow& row) {
+    if (row.id < first || row.id > last) return;
+    GameFacts& f = facts[row.id - first];
+    f.white_elo = row.white_elo;
+    f.black_elo = row.black_elo;
+    f.year = row.year && *row.year > 0 && *row.year < 65536 ? uint16_t(*row.year) : 0;
+    f.result = row.result;
+  }, first);
+}
+
 }  // namespace
+
+void index_record(std::string_view record, FreshGame& out) {
+  out.entries.clear();
+  out.frontier = Frontier{};
+  out.flags = 0;
+  try {
+    const db::RecordView view = db::RecordView::parse(record);
+    db::MainLineReplay replay(view);
+    for (;;) {
+      const bool end = replay.done();
+      out.entries.push_back({chess::identity_key(replay.position()),
+                             end ? uint16_t(0) : replay.next_move().raw(), uint8_t(replay.ply())});
+      if (end || replay.ply() == kIndexedPlies) break;
+      replay.advance();
+    }
+    out.frontier = Frontier::of(replay.position());
+    if (replay.done()) out.flags |= GameFacts::kComplete;
+  } catch (const db::CorruptRecord&) {
+    out.entries.clear();
+    out.frontier = Frontier{};
+    out.flags = GameFacts::kUnindexed;
+  }
+}
 
 void remove_position_index(const std::filesystem::path& dir) {
   std::error_code ec;
@@ -177,20 +246,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
   uint32_t covered = 0;
   if (existing) {
     covered = existing->covered();
-    // The manifest's ranges: recovered from the segment files it names.
-    const std::string manifest = [&] {
-      FILE* f = std::fopen((dir / kManifestFile).c_str(), "rb");
-      std::string s;
-      if (f) {
-        char buf[4096];
-        for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) s.append(buf, n);
-        std::fclose(f);
-      }
-      return s;
-    }();
-    for (size_t i = 0; i < existing->segments(); ++i)
-      segments.emplace_back(format::read_u32(manifest.data() + format::kManifestHeaderBytes + 8 * i),
-                            format::read_u32(manifest.data() + format::kManifestHeaderBytes + 8 * i + 4));
+    segments = manifest_segments(dir, *existing);
   } else {
     result.rebuilt = true;
     remove_position_index(dir);
@@ -205,7 +261,6 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
     std::vector<std::vector<BuildEntry>> parts(threads);
     std::vector<std::thread> workers;
     const uint32_t per = (n + threads - 1) / threads;
-    std::exception_ptr error;
     std::vector<std::exception_ptr> errors(threads);
     for (unsigned t = 0; t < threads; ++t) {
       const uint32_t a = first + t * per;
@@ -227,14 +282,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
         }
       });
     }
-    header_store.scan_rows(last, [&](const headers::GameRow& row) {
-      if (row.id < first || row.id > last) return;
-      GameFacts& f = facts[row.id - first];
-      f.white_elo = row.white_elo;
-      f.black_elo = row.black_elo;
-      f.year = row.year && *row.year > 0 && *row.year < 65536 ? uint16_t(*row.year) : 0;
-      f.result = row.result;
-    }, first);
+    fill_header_facts(header_store, first, last, facts);
     for (std::thread& w : workers) w.join();
     for (auto& e : errors)
       if (e) std::rethrow_exception(e);
@@ -255,25 +303,163 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
     result.entries += entries.size();
     for (const GameFacts& f : facts) result.unindexed += (f.flags & GameFacts::kUnindexed) != 0;
     std::vector<BuildEntry>().swap(entries);
-    // Tiered merge: the last two segments while the earlier is no larger than the later.
-    while (segments.size() >= 2) {
-      const auto [fa, la] = segments[segments.size() - 2];
-      const auto [fb, lb] = segments.back();
-      const uint64_t games_a = la - fa + 1, games_b = lb - fb + 1;
-      if (games_a > games_b || games_a + games_b > kMaxMergedGames) break;
-      format::merge_segments(dir, fa, la, fb, lb);
-      segments.pop_back();
-      segments.back() = {fa, lb};
-      write_file_atomically(dir / kManifestFile, encode_manifest(covered, segments));
-      std::error_code ec;
-      std::filesystem::remove(dir / format::segment_name(fa, la), ec);
-      std::filesystem::remove(dir / format::segment_name(fb, lb), ec);
-      ++result.merges;
-    }
+    merge_published(dir, covered, segments, result);
   }
   if (result.rebuilt && count == 0) write_file_atomically(dir / kManifestFile, encode_manifest(0, {}));
   if (result.rebuilt && count == 0) write_facts(dir, 1, {});
   result.covered = covered;
+  if (auto index = PositionIndex::open(dir)) {
+    result.file_bytes = index->file_bytes();
+    result.segments = index->segments();
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+FreshPositions::FreshPositions(const db::Database& database, uint32_t games_per_segment)
+    : dir_(database.path()), per_segment_(std::max(1u, games_per_segment)) {
+  try {
+    const uint32_t count = database.reader().game_count();
+    if (std::optional<PositionIndex> existing = PositionIndex::open(dir_)) {
+      usable_ = existing->covered() == count && existing->segments() < kMaxSegments;
+    } else if (count == 0) {
+      remove_position_index(dir_);  // leftovers of an import that never finished
+      usable_ = true;
+    }
+    base_ = count;
+  } catch (const std::exception&) {
+    usable_ = false;
+  }
+  last_ = base_;
+  segment_first_ = base_ + 1;
+  if (usable_) entries_.reserve(size_t(per_segment_) * (kIndexedPlies + 1));
+}
+
+FreshPositions::~FreshPositions() {
+  try {
+    join();
+  } catch (...) {
+  }
+  if (!published_) discard();
+}
+
+void FreshPositions::add(uint32_t id, FreshGame& game) {
+  if (!usable_) return;
+  if (id != last_ + 1) {  // a gap: the update replays the records instead
+    usable_ = false;
+    std::vector<BuildEntry>().swap(entries_);
+    return;
+  }
+  last_ = id;
+  for (const GameEntry& e : game.entries) entries_.push_back({e.key, id, e.ply, e.move});
+  entry_count_ += game.entries.size();
+  facts_.emplace_back(game.frontier, game.flags);
+  if (last_ - segment_first_ + 1 == per_segment_) flush_segment();
+}
+
+void FreshPositions::flush_segment() {
+  join();
+  const uint32_t first = segment_first_, last = last_;
+  segment_first_ = last_ + 1;
+  std::vector<BuildEntry> entries = std::move(entries_);
+  entries_ = {};
+  entries_.reserve(size_t(per_segment_) * (kIndexedPlies + 1));
+  worker_ = std::thread([this, first, last, entries = std::move(entries)]() mutable {
+    try {
+      sort_by_key(entries);  // made in (game, ply) order: stable by key is enough
+      write_segment(dir_, entries, first, last);
+      std::vector<BuildEntry>().swap(entries);
+      written_.emplace_back(first, last);
+      // New segments are in no manifest yet: merged without one, inputs removed at once.
+      while (merge_due(written_)) {
+        const auto a = written_[written_.size() - 2];
+        const auto b = written_.back();
+        merge_last_two(dir_, written_);
+        std::error_code ec;
+        std::filesystem::remove(dir_ / format::segment_name(a.first, a.second), ec);
+        std::filesystem::remove(dir_ / format::segment_name(b.first, b.second), ec);
+      }
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+  });
+}
+
+void FreshPositions::join() {
+  if (worker_.joinable()) worker_.join();
+  if (error_) {
+    std::exception_ptr e = error_;
+    error_ = nullptr;
+    std::rethrow_exception(e);
+  }
+}
+
+void FreshPositions::discard() {
+  std::error_code ec;
+  for (const auto& [f, l] : written_) std::filesystem::remove(dir_ / format::segment_name(f, l), ec);
+  written_.clear();
+  usable_ = false;
+  std::vector<BuildEntry>().swap(entries_);
+}
+
+PositionIndexUpdate update_position_index(const db::Database& database, FreshPositions& fresh, unsigned threads) {
+  const auto start = std::chrono::steady_clock::now();
+  fresh.join();
+  const std::filesystem::path dir = database.path();
+  const uint32_t count = database.reader().game_count();
+  std::optional<PositionIndex> existing = PositionIndex::open(dir);
+  const bool fits = existing ? existing->covered() == fresh.base_ && existing->segments() < kMaxSegments
+                             : fresh.base_ == 0;
+  if (!fresh.usable_ || !fits || fresh.last_ != count || fresh.last_ == fresh.base_) {
+    fresh.discard();  // nothing new, or not the games above the index: the catch-up replays
+    return update_position_index(database, /*rebuild=*/false, threads);
+  }
+  PositionIndexUpdate result;
+  result.rebuilt = !existing;
+  std::vector<std::pair<uint32_t, uint32_t>> segments;
+  if (existing) segments = manifest_segments(dir, *existing);
+  const uint32_t first = fresh.base_ + 1, last = fresh.last_;
+  // The last, partial segment is sorted and written while the facts are read.
+  std::exception_ptr tail_error;
+  std::thread tail;
+  if (fresh.segment_first_ <= last) {
+    const uint32_t tf = fresh.segment_first_;
+    tail = std::thread([&, tf] {
+      try {
+        sort_by_key(fresh.entries_);
+        write_segment(dir, fresh.entries_, tf, last);
+        std::vector<BuildEntry>().swap(fresh.entries_);
+      } catch (...) {
+        tail_error = std::current_exception();
+      }
+    });
+  }
+  std::vector<GameFacts> facts(last - first + 1);
+  std::exception_ptr facts_error;
+  try {
+    for (size_t i = 0; i < facts.size(); ++i) {
+      facts[i].frontier = fresh.facts_[i].first;
+      facts[i].flags = fresh.facts_[i].second;
+      result.unindexed += (facts[i].flags & GameFacts::kUnindexed) != 0;
+    }
+    headers::HeaderStore header_store(dir);
+    fill_header_facts(header_store, first, last, facts);
+  } catch (...) {
+    facts_error = std::current_exception();
+  }
+  if (tail.joinable()) tail.join();
+  if (fresh.segment_first_ <= last) fresh.written_.emplace_back(fresh.segment_first_, last);
+  if (tail_error) std::rethrow_exception(tail_error);
+  if (facts_error) std::rethrow_exception(facts_error);
+  write_facts(dir, first, facts);
+  std::vector<GameFacts>().swap(facts);
+  segments.insert(segments.end(), fresh.written_.begin(), fresh.written_.end());
+  write_file_atomically(dir / kManifestFile, encode_manifest(last, segments));
+  fresh.published_ = true;
+  merge_published(dir, last, segments, result);
+  result.added = last - first + 1;
+  result.entries = fresh.entry_count_;
+  result.covered = last;
   if (auto index = PositionIndex::open(dir)) {
     result.file_bytes = index->file_bytes();
     result.segments = index->segments();

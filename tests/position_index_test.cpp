@@ -232,6 +232,45 @@ TEST(PositionIndex, MergedSegmentsEqualARebuild) {
   expect_equals_rebuild(db, 1);
 }
 
+// Issue 18: the import builds the index from the entries its workers derived, writing each
+// complete segment while it reads and merging the new segments as it goes (small segments
+// here so that one import writes and merges several); appends continue it. The result
+// equals a rebuild, and no file of the import is left over.
+TEST(PositionIndex, SegmentsWrittenDuringTheImportEqualARebuild) {
+  cqltest::CorpusDb db("posidx-fresh");
+  import::ImportOptions options;
+  options.position_segment_games = 500;
+  // 2,554 games stored: segments of 500 written in the stream, 1..500 and 501..1000 merged,
+  // then 1001..2000 likewise and with 1..1000; 2001..2500; the tail 2501..2554 (500 > 54).
+  const import::ImportSummary first =
+      import::import_files(db.database(), {corpus("annotated.pgn")}, options, nullptr);
+  ASSERT_EQ(db.game_count(), 2554u);
+  EXPECT_TRUE(first.positions.rebuilt);
+  EXPECT_EQ(first.positions.added, 2554u);
+  EXPECT_EQ(first.positions.segments, 3u);
+  // 253 more: only a tail, 2555..2807, merged with 2501..2554 (54 <= 253).
+  const import::ImportSummary second = import::import_files(db.database(), {corpus("studies.pgn")}, options, nullptr);
+  EXPECT_FALSE(second.positions.rebuilt);
+  EXPECT_EQ(second.positions.added, 253u);
+  EXPECT_EQ(second.positions.merges, 1u);
+  // 914 more: 2808..3307 written in the stream, then the tail 3308..3721 (500 > 414).
+  const import::ImportSummary third = import::import_files(db.database(), {corpus("mates.pgn")}, options, nullptr);
+  EXPECT_EQ(third.positions.added, 914u);
+  EXPECT_EQ(first.positions.entries + second.positions.entries + third.positions.entries,
+            posindex::PositionIndex::open(db.dir() / "db")->entries());
+  std::vector<std::string> segment_files;
+  for (const auto& e : std::filesystem::directory_iterator(db.dir() / "db")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("positions-", 0) == 0 && name.find(".seg") != std::string::npos) segment_files.push_back(name);
+  }
+  std::sort(segment_files.begin(), segment_files.end());
+  const std::vector<std::string> expected{"positions-1-2000.seg", "positions-2001-2500.seg",
+                                          "positions-2501-2807.seg", "positions-2808-3307.seg",
+                                          "positions-3308-3721.seg"};
+  EXPECT_EQ(segment_files, expected);
+  expect_equals_rebuild(db, 5);
+}
+
 TEST(PositionIndex, MissingIndexFallsBackToReplay) {
   cqltest::CorpusDb db("posidx-missing", {corpus("mates.pgn")});
   const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";

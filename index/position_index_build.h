@@ -1,0 +1,117 @@
+// Building the position index inside the import pipeline (issue 18: "import throughput no
+// worse than 10% with it on"): each import worker derives a game's index entries from the
+// record it just encoded (index_record, the same code a reindex runs over stored records),
+// the writer thread collects them under the game's id (FreshPositions::add), and every
+// complete segment of kGamesPerSegment games is sorted and written by a background thread
+// while the stream goes on. After the stream update_position_index(database, fresh) writes
+// the last, partial segment, the facts and the manifest. Layout of the files:
+// position_index.h.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "index/position_index.h"
+
+namespace db {
+class Database;
+}
+
+namespace posindex {
+
+/// One main-line position of one game: its identity key (chess/position_key.h), the ply
+/// (0 = start position, at most kIndexedPlies) and the raw chess::Move played from it (0 at
+/// the end of the main line).
+struct GameEntry {
+  uint64_t key = 0;
+  uint16_t move = 0;
+  uint8_t ply = 0;
+};
+
+/// What the position index stores of one game, derived from its move record.
+struct FreshGame {
+  std::vector<GameEntry> entries;  ///< plies 0..min(main line, kIndexedPlies), in ply order
+  Frontier frontier;               ///< summary of the last indexed position
+  uint8_t flags = 0;               ///< GameFacts::Flags (kComplete, kUnindexed)
+};
+
+/// Derives `out` from the move record `record` (db/record_format.h): replays its main line
+/// from the start (db::MainLineReplay) up to kIndexedPlies. A record that cannot be replayed
+/// gives no entries and GameFacts::kUnindexed. Never throws for bad record bytes.
+void index_record(std::string_view record, FreshGame& out);
+
+/// An entry while a segment is built: sorted by key, then game, then ply.
+struct BuildEntry {
+  uint64_t key;
+  uint32_t game;
+  uint8_t ply;
+  uint16_t move;
+  bool operator<(const BuildEntry& o) const {
+    if (key != o.key) return key < o.key;
+    if (game != o.game) return game < o.game;
+    return ply < o.ply;
+  }
+};
+
+/// The position index entries of the games an import stores, collected as they are stored.
+/// Usable when, at construction (under the writer lock), the index covers exactly the
+/// database's games (or the database is empty): the new games then form the next segments.
+/// Each complete segment is sorted and written by one background thread (at most one
+/// segment waits, so memory is about two segments: ~16 bytes x 41 entries x 131,072 games
+/// each), and consecutive new segments are merged there by the tiered rule of
+/// position_index.h. Nothing is visible to readers until update_position_index() writes the
+/// manifest; files of an import that never gets there are removed by the destructor (or, if
+/// the process dies, overwritten by the next import).
+class FreshPositions {
+ public:
+  /// Opens the index of `database` to see what it covers. Never throws for a missing or
+  /// outdated index (the collection is then unused, and the update rebuilds).
+  /// `games_per_segment` (at least 1): games of a segment written during the import.
+  explicit FreshPositions(const db::Database& database, uint32_t games_per_segment = kGamesPerSegment);
+  ~FreshPositions();
+  FreshPositions(const FreshPositions&) = delete;
+  FreshPositions& operator=(const FreshPositions&) = delete;
+
+  /// Adds game `id` (ids must grow by one from the first new game); takes its entries.
+  /// A gap makes the collection unusable. Throws what a background segment write threw.
+  void add(uint32_t id, FreshGame& game);
+
+ private:
+  friend PositionIndexUpdate update_position_index(const db::Database&, FreshPositions&, unsigned);
+  /// Hands the entries of games segment_first_..last_ to the background thread.
+  void flush_segment();
+  /// Waits for the background thread; rethrows what it threw.
+  void join();
+  /// Removes every segment file this collection wrote (not published).
+  void discard();
+
+  std::filesystem::path dir_;
+  bool usable_ = false;
+  bool published_ = false;
+  uint32_t per_segment_ = kGamesPerSegment;
+  uint32_t base_ = 0;           // games covered by the index before the import
+  uint32_t last_ = 0;           // last game added (base_ while none)
+  uint32_t segment_first_ = 0;  // first game of the segment being collected
+  std::vector<BuildEntry> entries_;                  // that segment's entries, (game, ply) order
+  std::vector<std::pair<Frontier, uint8_t>> facts_;  // frontier and flags of games base_+1..
+  std::vector<std::pair<uint32_t, uint32_t>> written_;  // new segments on disk (game ranges)
+  std::vector<std::pair<uint32_t, uint32_t>> removable_; // every file written (for discard)
+  uint64_t entry_count_ = 0;
+  std::thread worker_;
+  std::exception_ptr error_;
+};
+
+/// update_position_index(database) for the end of an import that collected `fresh`: when
+/// the collection is usable and holds exactly the games above the index, writes its last
+/// segment, the facts (Elos, result and year read from headers.sqlite) and the manifest,
+/// then merges segments; otherwise discards it and catches up by replaying records.
+/// Throws on I/O errors.
+PositionIndexUpdate update_position_index(const db::Database& database, FreshPositions& fresh,
+                                          unsigned threads = 0);
+
+}  // namespace posindex
