@@ -85,7 +85,10 @@ int run_import(const std::vector<std::string>& args) {
       "no-variations", "drop variations")(
       "no-nags", "drop NAGs ($1, !?, ...)")(
       "skip-duplicates",
-      "skip games whose moves, White, Black, Date and Result equal a stored game's");
+      "skip games whose moves, White, Black, Date and Result equal a stored game's")(
+      "no-position-index",
+      "leave the position index as it is (`cqldb reindex --positions-only` or the next import "
+      "brings it up to date; until then --fen and :fen replay the games it lacks)");
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
@@ -104,6 +107,7 @@ int run_import(const std::vector<std::string>& args) {
   opts.filter.variations = !vm.count("no-variations");
   opts.filter.nags = !vm.count("no-nags");
   opts.skip_duplicates = vm.count("skip-duplicates") > 0;
+  opts.position_index = !vm.count("no-position-index");
   opts.cancel = &g_cancel;
   g_cancel = false;
   auto previous = std::signal(SIGINT, on_sigint);
@@ -121,6 +125,9 @@ int run_import(const std::vector<std::string>& args) {
   std::signal(SIGINT, previous);
   std::fflush(stderr);
   print_summary(summary, files.size());
+  if (!opts.position_index)
+    std::printf("  position index: not updated (--no-position-index); `cqldb reindex --db %s "
+                "--positions-only` brings it up to date\n", db_dir.c_str());
   return summary.interrupted ? 130 : 0;
 }
 

@@ -14,7 +14,9 @@ const std::vector<Command>& command_table() {
        "needed. Games are appended with ids continuing from the last import; games with "
        "illegal or unreadable moves are rejected and recorded in the import log. "
        "--skip-duplicates skips a game whose main-line moves, White, Black, Date and Result "
-       "equal a stored game's (or an earlier one of the same import) and counts it.",
+       "equal a stored game's (or an earlier one of the same import) and counts it. "
+       "--no-position-index leaves the position index to `cqldb reindex --positions-only` "
+       "or the next import.",
        run_import},
       {"duplicates", "--db DIR [--format table|jsonl]",
        "Lists the groups of duplicate games (same main-line moves and start position, White, "

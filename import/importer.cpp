@@ -4,6 +4,7 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <pthread.h>
@@ -113,7 +114,7 @@ void build_games(const std::string& path, FilePipeline& p, const MovetextFilter&
 class BatchWriter {
  public:
   BatchWriter(db::GameWriter& writer, ImportSummary& summary, const ImportOptions& options,
-              sig::FreshPostings& postings, posindex::FreshPositions& positions)
+              sig::FreshPostings& postings, posindex::FreshPositions* positions)
       : writer_(writer), summary_(summary), options_(options), postings_(postings), positions_(positions) {}
 
   void write(BuiltBatch& batch, db::ImportRun& run) {
@@ -139,7 +140,7 @@ class BatchWriter {
       if (g.stored) {
         uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
         postings_.add(id, g.posting_keys);
-        positions_.add(id, g.positions);
+        if (positions_) positions_->add(id, g.positions);
         AnnotationCounts& sum = summary_.annotations;
         sum.clocks += g.counts.clocks;
         sum.evals += g.counts.evals;
@@ -179,7 +180,7 @@ class BatchWriter {
   ImportSummary& summary_;
   const ImportOptions& options_;
   sig::FreshPostings& postings_;
-  posindex::FreshPositions& positions_;
+  posindex::FreshPositions* positions_;  // nullptr: no position index update
 };
 
 }  // namespace
@@ -192,8 +193,10 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   db::GameWriter writer = database.writer();
   sig::FreshPostings fresh_postings;  // the postings of the stored games, built as they are stored
   // The position index entries of the stored games, complete segments written meanwhile.
-  posindex::FreshPositions fresh_positions(database, options.position_segment_games);
-  BatchWriter batch_writer(writer, summary, options, fresh_postings, fresh_positions);
+  std::optional<posindex::FreshPositions> fresh_positions;
+  if (options.position_index) fresh_positions.emplace(database, options.position_segment_games);
+  BatchWriter batch_writer(writer, summary, options, fresh_postings,
+                           fresh_positions ? &*fresh_positions : nullptr);
   unsigned workers = options.workers ? options.workers : std::thread::hardware_concurrency();
   if (workers == 0) workers = 1;
   double last_progress = -1;
@@ -267,7 +270,7 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
     db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
     summary.player_links = headers::players::link_games(sql, headers::players::LinkScope::kNewGames);
   }
-  summary.positions = posindex::update_position_index(database, fresh_positions);
+  if (fresh_positions) summary.positions = posindex::update_position_index(database, *fresh_positions);
   summary.seconds = elapsed();
   summary.finish_seconds = summary.seconds - before_finish;
   return summary;

@@ -43,6 +43,10 @@ struct ImportOptions {
   /// Games per position index segment written during the import (the position index's
   /// kGamesPerSegment; tests choose small segments to see several written and merged).
   uint32_t position_segment_games = posindex::kGamesPerSegment;
+  /// Update the position index (off: `cqldb import --no-position-index`; queries then
+  /// replay the games above its coverage, the tree asks for a reindex, and the next import
+  /// with it on catches up).
+  bool position_index = true;
 };
 
 /// A snapshot of a running import, for progress display.

@@ -271,6 +271,25 @@ TEST(PositionIndex, SegmentsWrittenDuringTheImportEqualARebuild) {
   expect_equals_rebuild(db, 5);
 }
 
+// `cqldb import --no-position-index`: the index is left as it is; :fen answers replay the
+// games it lacks, and the next import catches up (here: builds it, there was none).
+TEST(PositionIndex, ImportWithoutTheIndexIsCaughtUpByTheNextImport) {
+  cqltest::CorpusDb db("posidx-off");
+  import::ImportOptions options;
+  options.position_index = false;
+  const import::ImportSummary off = import::import_files(db.database(), {corpus("mates.pgn")}, options, nullptr);
+  EXPECT_EQ(off.positions.added, 0u);
+  EXPECT_FALSE(posindex::PositionIndex::open(db.dir() / "db").has_value());
+  const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+  const std::string script = "(match (position :fen \"" + fen + "\"))";
+  const cqltest::Hits replayed = db.query(script, false);
+  EXPECT_EQ(db.query(script, true), replayed);
+  const import::ImportSummary on = db.add_files({corpus("studies.pgn")});
+  EXPECT_TRUE(on.positions.rebuilt);
+  EXPECT_EQ(on.positions.added, db.game_count());
+  expect_equals_rebuild(db, on.positions.segments);
+}
+
 TEST(PositionIndex, MissingIndexFallsBackToReplay) {
   cqltest::CorpusDb db("posidx-missing", {corpus("mates.pgn")});
   const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
