@@ -98,6 +98,8 @@ class FreshPositions {
   uint32_t last_ = 0;           // last game added (base_ while none)
   uint32_t segment_first_ = 0;  // first game of the segment being collected
   std::vector<BuildEntry> entries_;                  // that segment's entries, (game, ply) order
+  std::vector<BuildEntry> spare_;  // the background thread's emptied buffer, reused by the
+                                   // next segment (its pages are mapped already)
   std::vector<std::pair<Frontier, uint8_t>> facts_;  // frontier and flags of games base_+1..
   std::vector<std::pair<uint32_t, uint32_t>> written_;  // new segments on disk (game ranges)
   std::vector<std::pair<uint32_t, uint32_t>> removable_; // every file written (for discard)
