@@ -50,7 +50,9 @@ class WhereBuilder {
 
 /// `id_column` (e.g. "g.white_id") names a row of `table` ("players", "events", "sites")
 /// whose name contains `text`, ignoring case (CQL's unquoted string), or, with `pattern`,
-/// whose whole name matches the pattern (headers/header_pattern.h).
+/// whose whole name matches the pattern (headers/header_pattern.h). For "sites" with an
+/// id_column "<alias>.site_id" the name is the whole site name, suffix included
+/// (site_condition_sql below; db/site_name.h).
 std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_view table, std::string text,
                      bool pattern);
 
