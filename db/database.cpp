@@ -59,6 +59,7 @@ Database Database::create_or_open(const std::filesystem::path& dir) {
   }
   check_headers_version(sql, headers);
   schema::create_player_eco_tables(sql);  // issue 17 A: a database made before them
+  schema::add_site_suffix(sql);            // issue 23: likewise
   Database database(std::move(store), std::move(sql));
   database.check_stores_agree();
   // A first import builds the secondary indexes at its end; if it was interrupted, build
@@ -84,6 +85,15 @@ Database Database::open_readonly(const std::filesystem::path& dir) {
     try {
       sqlite::Connection writable(headers, sqlite::OpenMode::kReadWrite);
       schema::create_player_eco_tables(writable);
+    } catch (const std::exception&) {
+    }
+  }
+  if (!schema::has_site_suffix(sql)) {
+    // A database made before issue 23's site suffixes: the site name readers name the
+    // column (db/site_name.h). Added when the file is writable, as above.
+    try {
+      sqlite::Connection writable(headers, sqlite::OpenMode::kReadWrite);
+      schema::add_site_suffix(writable);
     } catch (const std::exception&) {
     }
   }

@@ -27,13 +27,14 @@ namespace {
                       id);
 }
 
-/// The games row joined with its names and, when the tables of issue 17 A exist (a database
-/// opened read-only before its first writable open may lack them), the ECO classification.
+/// The games row joined with its names (the site's with its suffix, db/site_name.h) and,
+/// when the tables of issue 17 A exist (a database opened read-only before its first
+/// writable open may lack them), the ECO classification.
 std::string header_select(sqlite::Connection& sql) {
   const bool classified = schema::has_player_eco_tables(sql);
-  return std::string(
-             "SELECT f.path, g.ordinal, w.name, b.name, e.name, s.name, ") +
-         kPgnDateSql +
+  // A database made before the site suffixes and opened read-only may lack the column.
+  const char* site = schema::has_site_suffix(sql) ? "s.name || IFNULL(g.site_suffix, ''), " : "s.name, ";
+  return std::string("SELECT f.path, g.ordinal, w.name, b.name, e.name, ") + site + kPgnDateSql +
          ", g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, g.variant, " +
          (classified ? "go.eco, o.name " : "NULL, NULL ") +
          "FROM games g JOIN files f ON f.id = g.file_id "

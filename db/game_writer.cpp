@@ -8,6 +8,7 @@
 #include "db/lmdb_cursor.h"
 #include "db/record_view.h"
 #include "db/schema.h"
+#include "db/site_name.h"
 
 namespace db {
 
@@ -102,9 +103,9 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
       insert_game_(sql_,
                    "INSERT INTO games(id, file_id, ordinal, white_id, black_id, event_id, "
                    "site_id, date, year, month, day, round, result, white_elo, black_elo, eco, "
-                   "plies, fen, variant, flags) "
+                   "plies, fen, variant, flags, site_suffix) "
                    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                   "?16, ?17, ?18, ?19, ?20)"),
+                   "?16, ?17, ?18, ?19, ?20, ?21)"),
       insert_tag_(sql_, "INSERT INTO game_tags(game_id, seq, name_id, value) VALUES(?1, ?2, ?3, ?4)"),
       insert_log_(sql_,
                   "INSERT INTO import_log(file_id, ordinal, line, move, reason, kind) "
@@ -124,6 +125,7 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
   insert_game_opening_.emplace(sql_, "INSERT INTO game_openings(game_id, eco, opening_id) VALUES(?1, ?2, ?3)");
   openings_.emplace(sql_, NameKind::kOpening);
   committed_ = uint32_t(schema::read_meta(sql_, schema::kMetaCommittedGames).value_or(0));
+  whole_url_sites_ = !schema::read_meta(sql_, schema::kMetaSiteSuffixes).has_value();
   delete_uncommitted_records(*store_, committed_);
   // The duplicate key index (issue 16); a database made before it gets it here, with the
   // keys of its games, in one transaction (a crash leaves either both or neither).
@@ -167,6 +169,16 @@ void GameWriter::fail() noexcept {
 
 void GameWriter::begin_sql() {
   if (!sql_.in_transaction()) sql_.exec("BEGIN");
+}
+
+std::pair<int64_t, std::string_view> GameWriter::site_parts(std::string_view site) {
+  const std::optional<SiteParts> parts = split_site_url(site);
+  if (!parts) return {sites_.id(site), {}};
+  // A database made before the suffixes may hold the whole name already: its games use it.
+  if (whole_url_sites_) {
+    if (std::optional<int64_t> whole = sites_.find(site)) return {*whole, {}};
+  }
+  return {sites_.id(parts->prefix), parts->suffix};
 }
 
 int64_t GameWriter::file_id(std::string_view path) {
@@ -226,7 +238,8 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     insert_game_.bind(4, players_.id(header.white));
     insert_game_.bind(5, players_.id(header.black));
     insert_game_.bind(6, events_.id(header.event));
-    insert_game_.bind(7, sites_.id(header.site));
+    const auto [site_id, site_suffix] = site_parts(header.site);
+    insert_game_.bind(7, site_id);
     // The date text is stored only when the year/month/day columns cannot rebuild it.
     if (header.date == canonical_pgn_date(date)) insert_game_.bind_null(8);
     else insert_game_.bind(8, header.date);
@@ -243,7 +256,8 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     if (!header.variant.empty()) insert_game_.bind(19, header.variant);
     duplicate_keys_->add(duplicate_key(duplicate_fields(header, view)), id);
     insert_game_.bind(20, int64_t(data.flags));
-    insert_game_.run();  // unbound parameters (16, 18, 19) are NULL
+    if (!site_suffix.empty()) insert_game_.bind(21, site_suffix);
+    insert_game_.run();  // unbound parameters (16, 18, 19, 21) are NULL
     if (!data.comments.empty()) {
       insert_comment_.bind(1, int64_t(id));
       insert_comment_.bind(2, data.comments);

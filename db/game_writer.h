@@ -109,6 +109,8 @@ class GameWriter {
   /// Gives every committed game its duplicate key (a database made before issue 16 has
   /// none); one pass over the games, in one transaction.
   void add_missing_duplicate_keys();
+  /// The sites.id and games.site_suffix (empty = NULL) of site name `site` (db/site_name.h).
+  std::pair<int64_t, std::string_view> site_parts(std::string_view site);
   /// Throws if the writer is broken.
   void check_usable() const;
   /// Rolls the open batch back in both stores and marks the writer broken.
@@ -139,6 +141,7 @@ class GameWriter {
   uint32_t committed_ = 0;                             // games committed (meta.committed_games)
   uint32_t pending_ = 0;                               // games in the open batch
   bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load
+  bool whole_url_sites_ = false;                       // no kMetaSiteSuffixes: look URL sites up whole first
   bool broken_ = false;                                // a failure rolled a batch back
 };
 

@@ -44,6 +44,18 @@ const char* insert_sql(NameKind kind) {
 NameTable::NameTable(sqlite::Connection& db, NameKind kind)
     : select_(db, select_sql(kind)), insert_(db, insert_sql(kind)) {}
 
+std::optional<int64_t> NameTable::find(std::string_view name) {
+  if (auto it = ids_.find(name); it != ids_.end()) return it->second;
+  select_.bind(1, name);
+  const bool found = select_.step();
+  const int64_t id = found ? select_.column_int64(0) : 0;
+  select_.reset();
+  if (!found) return std::nullopt;
+  if (ids_.size() >= kMaxCached) ids_.clear();
+  ids_.emplace(name, id);
+  return id;
+}
+
 int64_t NameTable::id(std::string_view name) {
   if (auto it = ids_.find(name); it != ids_.end()) return it->second;
   // A name missing from the cache is looked up first when the last such name was stored

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -33,6 +34,9 @@ class NameTable {
   NameTable(sqlite::Connection& db, NameKind kind);
   /// The id of `name` (exact bytes), inserting it into the table if it is new.
   int64_t id(std::string_view name);
+  /// The id of `name` (exact bytes) when the table has it, else std::nullopt; inserts
+  /// nothing. A found name is cached.
+  std::optional<int64_t> find(std::string_view name);
   /// Number of names in the cache.
   size_t cached() const { return ids_.size(); }
 

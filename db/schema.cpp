@@ -36,7 +36,8 @@ CREATE TABLE games(
   plies INTEGER NOT NULL,
   fen TEXT,
   variant TEXT,
-  flags INTEGER NOT NULL DEFAULT 0);
+  flags INTEGER NOT NULL DEFAULT 0,
+  site_suffix TEXT);
 CREATE VIRTUAL TABLE comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');
 CREATE TABLE markers(
   game_id INTEGER NOT NULL,
@@ -209,6 +210,9 @@ void create_tables(sqlite::Connection& db) {
     insert.bind(1, kMetaMatchData);
     insert.bind(2, int64_t(1));
     insert.run();
+    insert.bind(1, kMetaSiteSuffixes);
+    insert.bind(2, int64_t(1));
+    insert.run();
     db.exec("COMMIT");
     create_indexes(db);
   } catch (...) {
@@ -237,7 +241,18 @@ void ensure_match_tables(sqlite::Connection& db) {
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
       "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "
       "PRIMARY KEY(game_id, marker)) WITHOUT ROWID;");
+  add_site_suffix(db);
   migrate_tags(db);
+}
+
+bool has_site_suffix(sqlite::Connection& db) {
+  sqlite::Statement columns(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'site_suffix'");
+  return columns.step();
+}
+
+void add_site_suffix(sqlite::Connection& db) {
+  // ALTER TABLE ... ADD COLUMN only edits the schema: the old rows read NULL (whole names).
+  if (!has_site_suffix(db)) db.exec("ALTER TABLE games ADD COLUMN site_suffix TEXT");
 }
 
 bool has_player_eco_tables(sqlite::Connection& db) {

@@ -51,6 +51,13 @@
 //   tags(game_id, seq, name, value)  VIEW of game_tags joined with tag_names: what every
 //                                    reader queries (before issue 23 a table of these
 //                                    columns; the next writer migrates it, schema.cpp)
+//   games.site_suffix TEXT or NULL: the end of a URL site name cut after its last '/'
+//                    (db/site_name.h), whose prefix is the sites row of site_id; NULL when
+//                    the sites row holds the whole name (issue 23: a lichess game's own URL
+//                    cost a sites row and a UNIQUE index entry). Added to older databases by
+//                    their next writer or read-only open (add_site_suffix); their old games
+//                    keep whole names, which a writer finds before cutting a name
+//                    (kMetaSiteSuffixes), so one name never has two forms in a database.
 //   games.flags INT: bit 0 the game has comments, bit 1 NAGs, bit 2 variations (issue 17 B),
 //                    bit 3 typed clocks, bit 4 typed evaluations (issue 23)
 //   comment_text(rowid = game id, text)  FTS5 (trigram tokenizer, detail=none: LIKE '%abc%'
@@ -123,6 +130,12 @@ inline constexpr std::string_view kMetaCommittedGames = "committed_games";  ///<
 /// database created before keeps working; the keywords reading them ask to import again.
 inline constexpr std::string_view kMetaMatchData = "match_data";
 
+/// SQLite only: present (value 1) when the database was created with games.site_suffix, so
+/// every URL site name with a path is stored cut (db/site_name.h). Without it (a database
+/// made before issue 23's site suffixes) a writer looks each such name up whole first: its
+/// old games keep the whole name in `sites`, and new games with that name must use it too.
+inline constexpr std::string_view kMetaSiteSuffixes = "site_suffixes";
+
 /// True when headers.sqlite already has its tables.
 bool has_tables(sqlite::Connection& db);
 /// True when the SQLite file has no tables at all (a new file).
@@ -133,8 +146,14 @@ void create_tables(sqlite::Connection& db);
 /// Adds what issue 17 B added to older databases, if missing: games.flags, the comment_text
 /// index and the markers table (without kMetaMatchData: their old games have no data); and
 /// imports.skipped_duplicates (issue 16; 0 for the old runs); and moves a `tags` table into
-/// tag_names + game_tags behind the `tags` view (issue 23), in one transaction.
+/// tag_names + game_tags behind the `tags` view (issue 23), in one transaction; and adds
+/// games.site_suffix (issue 23, add_site_suffix).
 void ensure_match_tables(sqlite::Connection& db);
+/// True when games has the site_suffix column (issue 23; schema.h).
+bool has_site_suffix(sqlite::Connection& db);
+/// Adds games.site_suffix when missing (ALTER TABLE: a change of the schema only, cheap at
+/// any size; the old games read NULL = whole names).
+void add_site_suffix(sqlite::Connection& db);
 /// True when the tables of issue 17 A (openings, game_openings, player_data, game_players)
 /// exist.
 bool has_player_eco_tables(sqlite::Connection& db);

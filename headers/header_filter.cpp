@@ -45,6 +45,7 @@
 #include "cql/game_keyword_values.h"
 #include "cql/keywords.h"
 #include "db/game_header.h"
+#include "db/site_name.h"
 #include "headers/header_date.h"
 #include "headers/header_sql.h"
 #include "headers/match_keywords.h"
@@ -314,8 +315,23 @@ std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_vi
   // Player names follow the one name rule (headers/player_name.h): a pattern may also match
   // the player key.
   const char* function = !pattern ? kSqlContains : table == "players" ? kSqlPlayerPattern : kSqlPattern;
+  if (table == "sites" && id_column.ends_with(".site_id")) {
+    const std::string_view games = id_column.substr(0, id_column.size() - 8);
+    // Each `?` has its own parameter, in the order of the SQL text (on_name first).
+    const std::string on_name = std::string(function) + "(" + b.text(text) + ", name)";
+    return site_condition_sql(games, on_name,
+                              std::string(function) + "(" + b.text(std::move(text)) + ", " +
+                                  db::site_name_sql(games) + ")");
+  }
   return std::string(id_column) + " IN (SELECT id FROM " + std::string(table) + " WHERE " +
          function + "(" + b.text(std::move(text)) + ", name))";
+}
+
+std::string site_condition_sql(std::string_view games_alias, const std::string& on_name,
+                               const std::string& on_full_name) {
+  const std::string g(games_alias);
+  return "(CASE WHEN " + g + ".site_suffix IS NULL THEN " + g + ".site_id IN (SELECT id FROM sites WHERE " +
+         on_name + ") ELSE " + on_full_name + " END)";
 }
 
 namespace {

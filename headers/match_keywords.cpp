@@ -9,10 +9,12 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cql/error.h"
 #include "cql/keywords.h"
 #include "db/game_markers.h"
+#include "db/site_name.h"
 #include "db/sqlite_db.h"
 #include "headers/header_date.h"
 #include "headers/header_sql.h"
@@ -34,7 +36,8 @@ std::string tag_sql(const std::string& name) {
 }
 
 constexpr const char* kEventName = "(SELECT e.name FROM events e WHERE e.id = g.event_id)";
-constexpr const char* kSiteName = "(SELECT s.name FROM sites s WHERE s.id = g.site_id)";
+/// The whole site name, prefix and suffix (db/site_name.h).
+const std::string kSiteName = db::site_name_sql("g");
 constexpr const char* kRoundNumber =
     "(CASE WHEN g.round GLOB '[0-9]*' THEN CAST(g.round AS INTEGER) ELSE 0 END)";
 
@@ -106,19 +109,21 @@ std::string eventdate_sql(WhereBuilder& b, const cql::DateRange& r) {
 /// FIDE category of each event (name, site, year) from the mean of its rated players'
 /// Elo (each player's highest Elo in the event): category n covers 2251 + 25(n-1) ..
 /// 2275 + 25(n-1); events below 2251 or without rated players have none (0).
+/// The site is its `sites` id with its suffix ('' for none): one key per site name, as a
+/// name is cut the same way in every game of a database (db/site_name.h).
 constexpr const char* kEventCategories =
-    "SELECT event_id, site_id, year, "
+    "SELECT event_id, site_id, suffix, year, "
     "CAST((ROUND(AVG(r)) - 2251) / 25 AS INTEGER) + 1 AS category FROM ("
-    "SELECT event_id, site_id, year, p, MAX(elo) AS r FROM ("
-    "SELECT event_id, site_id, IFNULL(year, 0) AS year, white_id AS p, white_elo AS elo "
-    "FROM games NOT INDEXED WHERE white_elo IS NOT NULL UNION ALL "
-    "SELECT event_id, site_id, IFNULL(year, 0), black_id, black_elo FROM games NOT INDEXED "
-    "WHERE black_elo IS NOT NULL) GROUP BY event_id, site_id, year, p) "
-    "GROUP BY event_id, site_id, year HAVING ROUND(AVG(r)) >= 2251";
+    "SELECT event_id, site_id, suffix, year, p, MAX(elo) AS r FROM ("
+    "SELECT event_id, site_id, IFNULL(site_suffix, '') AS suffix, IFNULL(year, 0) AS year, "
+    "white_id AS p, white_elo AS elo FROM games NOT INDEXED WHERE white_elo IS NOT NULL UNION ALL "
+    "SELECT event_id, site_id, IFNULL(site_suffix, ''), IFNULL(year, 0), black_id, black_elo "
+    "FROM games NOT INDEXED WHERE black_elo IS NOT NULL) GROUP BY event_id, site_id, suffix, year, p) "
+    "GROUP BY event_id, site_id, suffix, year HAVING ROUND(AVG(r)) >= 2251";
 
 std::string eventcategory_sql(WhereBuilder& b, const Range& r, const KeywordItem& item) {
-  const std::string key = "(g.event_id, g.site_id, IFNULL(g.year, 0))";
-  const std::string events = std::string("SELECT event_id, site_id, year FROM (") + kEventCategories + ")";
+  const std::string key = "(g.event_id, g.site_id, IFNULL(g.site_suffix, ''), IFNULL(g.year, 0))";
+  const std::string events = std::string("SELECT event_id, site_id, suffix, year FROM (") + kEventCategories + ")";
   if (r.kind == Range::Kind::Any) return key + " IN (" + events + ")";
   if (r.kind == Range::Kind::Missing) return key + " NOT IN (" + events + ")";
   // Category 0 (none) is every event missing from the table.
@@ -240,13 +245,20 @@ bool add_match_keyword(WhereBuilder& b, const KeywordItem& item, bool flipped) {
       b.add(eventdate_sql(b, item.as<cql::DateArgs>().range));
       return true;
     case Keyword::EventCountry: {
-      std::string list;
+      std::vector<std::string> codes;
       for (const std::string& code : item.as<cql::CodeListArgs>().codes) {
         std::optional<std::string> ioc = ioc_country(code);
         if (!ioc) throw cql::CompileError(item.loc, "unknown country code '" + code + "' (IOC, ISO 3166 or UNK)");
-        list += (list.empty() ? "" : ", ") + b.text(*ioc);
+        codes.push_back(*ioc);
       }
-      b.add("g.site_id IN (SELECT s.id FROM sites s WHERE cqldb_site_country(s.name) IN (" + list + "))");
+      // The list twice, each `?` with its own parameter in the order of the SQL text.
+      auto list = [&] {
+        std::string out;
+        for (const std::string& code : codes) out += (out.empty() ? "" : ", ") + b.text(code);
+        return out;
+      };
+      const std::string on_name = "cqldb_site_country(name) IN (" + list() + ")";
+      b.add(site_condition_sql("g", on_name, "cqldb_site_country(" + kSiteName + ") IN (" + list() + ")"));
       return true;
     }
     case Keyword::EventCategory:

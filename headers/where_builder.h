@@ -50,9 +50,19 @@ class WhereBuilder {
 
 /// `id_column` (e.g. "g.white_id") names a row of `table` ("players", "events", "sites")
 /// whose name contains `text`, ignoring case (CQL's unquoted string), or, with `pattern`,
-/// whose whole name matches the pattern (headers/header_pattern.h).
+/// whose whole name matches the pattern (headers/header_pattern.h). For "sites" with an
+/// id_column "<alias>.site_id" the name is the whole site name, suffix included
+/// (site_condition_sql below; db/site_name.h).
 std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_view table, std::string text,
                      bool pattern);
+
+/// A condition on the site name of the game row `games_alias` (e.g. "g"), which may be
+/// cut into a `sites` prefix and a games.site_suffix (db/site_name.h): `on_name` tests a
+/// `sites` row's column `name` (games without a suffix: one scan of `sites` for the whole
+/// query), `on_full_name` the same on db::site_name_sql(games_alias) (games with one). Both
+/// must be 0/1 conditions of the same test.
+std::string site_condition_sql(std::string_view games_alias, const std::string& on_name,
+                               const std::string& on_full_name);
 
 /// `expr` within the interval of `r` as SQL with bound numbers ("1" when unbounded);
 /// precondition: `r` is an interval. Throws cql::CompileError at `item` for percentages and
