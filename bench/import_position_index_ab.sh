@@ -1,0 +1,21 @@
+#!/bin/bash
+# Issue 18's import figure: N alternating imports of a corpus into fresh databases, with the
+# position index and with `--no-position-index`, printing wall, user and system seconds and
+# peak RSS of each (GNU time). Usage:
+#   bench/import_position_index_ab.sh [N (3)] [CQLDB (build/cqldb)] [PGN (../shared/corpus/players-344k.pgn.zst)]
+set -euo pipefail
+n=${1:-3}
+cqldb=${2:-build/cqldb}
+pgn=${3:-../shared/corpus/players-344k.pgn.zst}
+tmp=${TMPDIR:-/tmp}
+for i in $(seq "$n"); do
+  for mode in on off; do
+    db="$tmp/cqldb-import-ab-$mode"
+    rm -rf "$db"
+    flag=()
+    [ "$mode" = off ] && flag=(--no-position-index)
+    /usr/bin/time -f "$mode: wall %e s, user %U s, sys %S s, peak RSS %M KB" \
+      "$cqldb" import -q "${flag[@]}" --db "$db" "$pgn" 2>&1 | grep -E "^(on|off):|position index:"
+  done
+done
+rm -rf "$tmp/cqldb-import-ab-on" "$tmp/cqldb-import-ab-off"
