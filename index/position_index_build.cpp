@@ -166,14 +166,21 @@ bool merge_due(const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
   return games_a <= games_b && games_a + games_b <= kMaxMergedGames;
 }
 
-/// Merges the last two segments of `segments` into one file, removes the inputs and
-/// updates the list.
-void merge_last_two(const std::filesystem::path& dir, std::vector<std::pair<uint32_t, uint32_t>>& segments) {
+/// Merges the last two segments of `segments` into one file and updates the list, then
+/// calls `merged(segments)` (e.g. to write a manifest naming the merged file) and removes the
+/// two input files.
+template <class Merged>
+void merge_last_two(const std::filesystem::path& dir, std::vector<std::pair<uint32_t, uint32_t>>& segments,
+                    Merged&& merged) {
   const auto [fa, la] = segments[segments.size() - 2];
   const auto [fb, lb] = segments.back();
   format::merge_segments(dir, fa, la, fb, lb);
   segments.pop_back();
   segments.back() = {fa, lb};
+  merged(segments);
+  std::error_code ec;
+  std::filesystem::remove(dir / format::segment_name(fa, la), ec);
+  std::filesystem::remove(dir / format::segment_name(fb, lb), ec);
 }
 
 /// Tiered merges at the end of `segments`, the manifest (covering `covered` games) replaced
@@ -182,15 +189,22 @@ void merge_last_two(const std::filesystem::path& dir, std::vector<std::pair<uint
 void merge_published(const std::filesystem::path& dir, uint32_t covered,
                      std::vector<std::pair<uint32_t, uint32_t>>& segments, PositionIndexUpdate& result) {
   while (merge_due(segments)) {
-    const auto a = segments[segments.size() - 2];
-    const auto b = segments.back();
-    merge_last_two(dir, segments);
-    write_file_atomically(dir / kManifestFile, encode_manifest(covered, segments));
-    std::error_code ec;
-    std::filesystem::remove(dir / format::segment_name(a.first, a.second), ec);
-    std::filesystem::remove(dir / format::segment_name(b.first, b.second), ec);
+    merge_last_two(dir, segments, [&](const std::vector<std::pair<uint32_t, uint32_t>>& merged) {
+      write_file_atomically(dir / kManifestFile, encode_manifest(covered, merged));
+    });
     ++result.merges;
   }
+}
+
+/// Completes `result` of an update of the index in `dir` begun at `start`: the size and
+/// segment count of the index as it is now, and the seconds taken.
+void finish_update(const std::filesystem::path& dir, std::chrono::steady_clock::time_point start,
+                   PositionIndexUpdate& result) {
+  if (auto index = PositionIndex::open(dir)) {
+    result.file_bytes = index->file_bytes();
+    result.segments = index->segments();
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// Fills the header fields of facts[id - first] (Elos, year, result) for games
@@ -317,11 +331,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, bool reb
   if (result.rebuilt && count == 0) write_file_atomically(dir / kManifestFile, encode_manifest(0, {}));
   if (result.rebuilt && count == 0) write_facts(dir, 1, {});
   result.covered = covered;
-  if (auto index = PositionIndex::open(dir)) {
-    result.file_bytes = index->file_bytes();
-    result.segments = index->segments();
-  }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  finish_update(dir, start, result);
   return result;
 }
 
@@ -382,14 +392,7 @@ void FreshPositions::flush_segment() {
       spare_ = std::move(entries);
       written_.emplace_back(first, last);
       // New segments are in no manifest yet: merged without one, inputs removed at once.
-      while (merge_due(written_)) {
-        const auto a = written_[written_.size() - 2];
-        const auto b = written_.back();
-        merge_last_two(dir_, written_);
-        std::error_code ec;
-        std::filesystem::remove(dir_ / format::segment_name(a.first, a.second), ec);
-        std::filesystem::remove(dir_ / format::segment_name(b.first, b.second), ec);
-      }
+      while (merge_due(written_)) merge_last_two(dir_, written_, [](const auto&) {});
     } catch (...) {
       error_ = std::current_exception();
     }
@@ -471,11 +474,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, FreshPos
   result.added = last - first + 1;
   result.entries = fresh.entry_count_;
   result.covered = last;
-  if (auto index = PositionIndex::open(dir)) {
-    result.file_bytes = index->file_bytes();
-    result.segments = index->segments();
-  }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  finish_update(dir, start, result);
   return result;
 }
 
