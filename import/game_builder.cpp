@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "chess/position_key.h"
 #include "chess/san.h"
 #include "db/stored_move.h"
 #include "import/pgn_lenient.h"
@@ -62,6 +63,11 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   out.signature.clear();
   out.posting_keys.clear();
   out.positions.entries.clear();
+  if (!sink_) out.positions.entries.reserve(posindex::kIndexedPlies + 1);  // one allocation
+  out.positions.frontier = chess::Frontier{};
+  out.positions.flags = 0;
+  out.position_count = 0;
+  sink_mark_ = sink_ ? sink_->size() : 0;
   out.line = 0;
   out.move.clear();
   out.category.clear();
@@ -97,7 +103,24 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   sig::decode(out.signature, decoded_, sig::DecodeScope::kAll);
   sig::PostingsBuilder::keys_of(decoded_, out.posting_keys);
   // The position index entries of the record as stored (as a reindex derives them).
-  posindex::index_record(out.record, out.positions);
+  if (capture_positions_) {
+    posindex::FreshGame& positions = out.positions;
+    positions.flags = 0;
+    if (main_plies_ <= posindex::kIndexedPlies) {  // the game ends within the indexed plies
+      const chess::Position& end = lines_[0].pos;
+      position_entries().push_back({chess::identity_key(end), 0, uint8_t(main_plies_)});
+      positions.frontier = chess::Frontier::of(end);
+      positions.flags = posindex::GameFacts::kComplete;
+    }
+  } else {
+    if (sink_) sink_->resize(sink_mark_);  // nothing captured, but be sure
+    posindex::index_record(out.record, out.positions);
+    if (sink_) {
+      sink_->insert(sink_->end(), out.positions.entries.begin(), out.positions.entries.end());
+      out.positions.entries.clear();
+    }
+  }
+  out.position_count = uint32_t(sink_ ? sink_->size() - sink_mark_ : out.positions.entries.size());
   out.stored = true;
 }
 
@@ -189,6 +212,8 @@ void GameBuilder::begin_game() {
   chess960_ = false;
   movetext_result_.clear();
   has_variations_ = false;
+  capture_positions_ = false;
+  main_plies_ = 0;
   depth_ = 0;
   skipped_depth_ = 0;
   record_.reset();
@@ -267,6 +292,7 @@ void GameBuilder::begin_movetext() {
   }
   signature_.begin(main.pos, !h.start_fen.empty(), chess960_);
   eco_.begin(h.start_fen.empty() && !chess960_);
+  capture_positions_ = h.start_fen.empty() && !chess960_;
 }
 
 void GameBuilder::move(std::string_view san, uint32_t line) {
@@ -288,6 +314,12 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
                                     : "'" + std::string(san) + "' cannot be played on its board");
     return;
   }
+  if (depth_ == 0 && capture_positions_ && main_plies_ <= posindex::kIndexedPlies) {
+    // What index_record derives from the stored record: the position before the move and
+    // the move; at the last indexed ply also the frontier.
+    if (main_plies_ == posindex::kIndexedPlies) out_->positions.frontier = chess::Frontier::of(l.pos);
+    position_entries().push_back({chess::identity_key(l.pos), m.raw(), uint8_t(main_plies_)});
+  }
   if (m == chess::Move::null()) {
     l.pos.do_null_move(l.last_undo);
   } else {
@@ -296,6 +328,7 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
   l.last_move = m;
   record_.add_move(m);
   if (depth_ == 0) {
+    ++main_plies_;
     signature_.add_move(l.pos, m, l.last_undo);
     eco_.add(l.pos);
   }

@@ -52,9 +52,14 @@ struct BuiltGame {
   /// Its posting keys (sig::PostingsBuilder::keys_of of the decoded signature): the import
   /// adds them to the new posting segment without reading the signature back (issue 16).
   std::vector<uint32_t> posting_keys;
-  /// Its position index entries (posindex::index_record of `record`): the import adds them
-  /// to the new position index segment without replaying the record again (issue 18).
+  /// Its position index entries, equal to posindex::index_record of `record`: the import
+  /// adds them to the new position index segment without replaying the record again (issue
+  /// 18). A game from the standard start takes them from the builder's own play of the main
+  /// line; a game from a FEN (or Chess960) from index_record. With a position sink
+  /// (GameBuilder::set_position_sink) the entries go there instead and `positions.entries`
+  /// stays empty; `position_count` is their number either way.
   posindex::FreshGame positions;
+  uint32_t position_count = 0;
   uint32_t line = 0;       ///< rejected: 1-based file line of the problem
   std::string move;        ///< rejected: the offending move token, if any
   std::string category;    ///< rejected: short reason used for counting, e.g. "illegal move"
@@ -79,6 +84,11 @@ class GameBuilder : private PgnVisitor {
 
   /// Parses `raw` from file `source_file` into `out` (overwriting it).
   void build(const RawGame& raw, const std::string& source_file, BuiltGame& out);
+  /// Appends the position index entries of each game built from now on to `sink` (nullptr:
+  /// to BuiltGame::positions.entries). The import gives each batch of games one vector, so
+  /// no game allocates its own. A rejected game may leave entries there: the caller drops
+  /// them (BuiltGame::stored).
+  void set_position_sink(std::vector<posindex::GameEntry>* sink) { sink_ = sink; }
 
  private:
   /// The board of one line (main line at index 0, then open variations).
@@ -129,6 +139,13 @@ class GameBuilder : private PgnVisitor {
   bool rejected_ = false;
   bool chess960_ = false;
   bool has_variations_ = false;  // a variation was opened
+  // The main line's position index entries are taken while it is played (standard start).
+  bool capture_positions_ = false;
+  uint32_t main_plies_ = 0;  // main-line moves played so far
+  std::vector<posindex::GameEntry>* sink_ = nullptr;  // see set_position_sink()
+  size_t sink_mark_ = 0;     // sink size when the game began
+  /// Where this game's position index entries go.
+  std::vector<posindex::GameEntry>& position_entries() { return sink_ ? *sink_ : out_->positions.entries; }
 };
 
 }  // namespace import

@@ -38,6 +38,9 @@ struct RawBatch {
 struct BuiltBatch {
   uint64_t seq = 0;
   std::vector<BuiltGame> games;
+  /// The position index entries of the stored games, in game order (BuiltGame::position_count
+  /// each): one allocation a batch, handed whole to posindex::FreshPositions.
+  std::vector<posindex::GameEntry> positions;
 };
 
 /// State shared by the threads importing one file.
@@ -102,7 +105,13 @@ void build_games(const std::string& path, FilePipeline& p, const MovetextFilter&
       BuiltBatch out;
       out.seq = raw->seq;
       out.games.resize(raw->games.size());
-      for (size_t i = 0; i < raw->games.size(); ++i) builder.build(raw->games[i], path, out.games[i]);
+      out.positions.reserve(raw->games.size() * (posindex::kIndexedPlies + 1));
+      builder.set_position_sink(&out.positions);
+      for (size_t i = 0; i < raw->games.size(); ++i) {
+        const size_t mark = out.positions.size();
+        builder.build(raw->games[i], path, out.games[i]);
+        if (!out.games[i].stored) out.positions.resize(mark);
+      }
       if (!p.built.push(std::move(out))) return;
     }
   } catch (...) {
@@ -118,12 +127,14 @@ class BatchWriter {
       : writer_(writer), summary_(summary), options_(options), postings_(postings), positions_(positions) {}
 
   void write(BuiltBatch& batch, db::ImportRun& run) {
+    if (positions_) positions_->begin_batch(std::move(batch.positions));
     for (BuiltGame& g : batch.games) {
       ++summary_.games_read;
       ++run.games_read;
       // A duplicate is neither stored nor logged: only counted (its warnings are about a
       // game the database already has).
       if (g.stored && options_.skip_duplicates && writer_.find_duplicate(g.header, g.record)) {
+        if (positions_) positions_->skip(g.position_count);
         ++summary_.skipped_duplicates;
         ++run.skipped_duplicates;
         continue;
@@ -140,7 +151,7 @@ class BatchWriter {
       if (g.stored) {
         uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
         postings_.add(id, g.posting_keys);
-        if (positions_) positions_->add(id, g.positions);
+        if (positions_) positions_->add(id, g.position_count, g.positions.frontier, g.positions.flags);
         AnnotationCounts& sum = summary_.annotations;
         sum.clocks += g.counts.clocks;
         sum.evals += g.counts.evals;
@@ -262,6 +273,8 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
                    p.bytes_done.load(), file_size, elapsed()});
   }
   const double before_finish = elapsed();
+  // The last position index segment is written meanwhile.
+  if (fresh_positions) fresh_positions->end_stream();
   writer.finish();
   // The posting index catches up with the new games (still under the writer lock).
   summary.postings = sig::update_postings(database, /*rebuild=*/false, &fresh_postings);

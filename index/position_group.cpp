@@ -33,7 +33,9 @@ void encode_group(BitOut& out, const Group& g, uint64_t prev_top, const SegmentC
   if (known != n)
     for (const GroupEntry& e : g.entries) out.bits(e.known, 1);
   // The distinct moves, most played first, then each known entry's index among them.
-  std::vector<std::pair<uint32_t, uint16_t>> table;  // (-count as unsigned order, move)
+  // (count, move), reused: a segment has millions of groups.
+  thread_local std::vector<std::pair<uint32_t, uint16_t>> table;
+  table.clear();
   for (const GroupEntry& e : g.entries) {
     if (!e.known) continue;
     auto it = std::find_if(table.begin(), table.end(), [&](const auto& t) { return t.second == e.move; });

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -62,13 +63,23 @@ struct BuildEntry {
 /// Usable when, at construction (under the writer lock), the index covers exactly the
 /// database's games (or the database is empty): the new games then form the next segments.
 /// Each complete segment is sorted and written by one background thread (at most one
-/// segment waits, so memory is about two segments: ~16 bytes x 41 entries x 131,072 games
-/// each), and consecutive new segments are merged there by the tiered rule of
+/// segment waits, so memory is about three segments' worth of entries: the one collected,
+/// the one being sorted and its sorted copy, ~16 bytes x 41 entries x 131,072 games each),
+/// and consecutive new segments are merged there by the tiered rule of
 /// position_index.h. Nothing is visible to readers until update_position_index() writes the
 /// manifest; files of an import that never gets there are removed by the destructor (or, if
 /// the process dies, overwritten by the next import).
 class FreshPositions {
  public:
+  /// The entries of consecutive games, kept in the batches' own vectors: game i's are
+  /// begins[i][0 .. counts[i]).
+  struct Collected {
+    std::vector<std::shared_ptr<const std::vector<GameEntry>>> batches;  // kept alive
+    std::vector<const GameEntry*> begins;
+    std::vector<uint8_t> counts;
+    size_t entries = 0;
+  };
+
   /// Opens the index of `database` to see what it covers. Never throws for a missing or
   /// outdated index (the collection is then unused, and the update rebuilds).
   /// `games_per_segment` (at least 1): games of a segment written during the import.
@@ -77,9 +88,20 @@ class FreshPositions {
   FreshPositions(const FreshPositions&) = delete;
   FreshPositions& operator=(const FreshPositions&) = delete;
 
-  /// Adds game `id` (ids must grow by one from the first new game); takes its entries.
-  /// A gap makes the collection unusable. Throws what a background segment write threw.
-  void add(uint32_t id, FreshGame& game);
+  /// Takes the entries of the next batch of games: `entries` holds theirs in game order, and
+  /// add() and skip() take them from its start on. The writer thread copies nothing.
+  void begin_batch(std::vector<GameEntry>&& entries);
+  /// Adds game `id` (ids must grow by one from the first new game): its `count` entries
+  /// are the batch's next; its frontier and GameFacts flags are given. A gap makes the
+  /// collection unusable. Throws what a background segment write threw.
+  void add(uint32_t id, uint32_t count, const Frontier& frontier, uint8_t flags);
+  /// Passes over the batch's next `count` entries (a game not stored).
+  void skip(uint32_t count);
+  /// Called when the import has stored its last game: hands the last, partial segment to
+  /// the background thread at once, so it is sorted and written while the import finishes
+  /// headers.sqlite and the posting index (update_position_index then only waits for it).
+  /// Throws what a background segment write threw.
+  void end_stream();
 
  private:
   friend PositionIndexUpdate update_position_index(const db::Database&, FreshPositions&, unsigned);
@@ -97,12 +119,14 @@ class FreshPositions {
   uint32_t base_ = 0;           // games covered by the index before the import
   uint32_t last_ = 0;           // last game added (base_ while none)
   uint32_t segment_first_ = 0;  // first game of the segment being collected
-  std::vector<BuildEntry> entries_;                  // that segment's entries, (game, ply) order
-  std::vector<BuildEntry> spare_;  // the background thread's emptied buffer, reused by the
-                                   // next segment (its pages are mapped already)
+  Collected collecting_;  // the entries of that segment's games
+  std::shared_ptr<const std::vector<GameEntry>> batch_;  // the batch add() takes from
+  size_t batch_next_ = 0;                                // its next entry
+  // The background thread's sorted segment, its memory reused by the next segment (its
+  // pages are mapped already).
+  std::vector<BuildEntry> sorted_;
   std::vector<std::pair<Frontier, uint8_t>> facts_;  // frontier and flags of games base_+1..
   std::vector<std::pair<uint32_t, uint32_t>> written_;  // new segments on disk (game ranges)
-  std::vector<std::pair<uint32_t, uint32_t>> removable_; // every file written (for discard)
   uint64_t entry_count_ = 0;
   std::thread worker_;
   std::exception_ptr error_;

@@ -67,7 +67,8 @@ inline uint64_t low_of(uint64_t key) { return key & ((uint64_t(1) << kLowKeyBits
 //   rice(v, k)   q = v >> k as q zeros and a one (q < kRiceEscape; else kRiceEscape zeros
 //                and gamma(q - kRiceEscape + 1)), then the low k bits of v
 
-/// Appends bits to a std::string.
+/// Appends bits to a std::string. The string is complete only after flush() (whole words
+/// are gathered in a small buffer and appended in bulk).
 class BitOut {
  public:
   explicit BitOut(std::string& out) : out_(out) {}
@@ -82,9 +83,9 @@ class BitOut {
     count_ += n;
     if (count_ >= 32) {  // spill a whole 32-bit word (little-endian)
       const uint32_t word = uint32_t(acc_);
-      char b[4];
-      std::memcpy(b, &word, 4);
-      out_.append(b, 4);
+      std::memcpy(buf_ + used_, &word, 4);
+      used_ += 4;
+      if (used_ == sizeof buf_) drain();
       acc_ >>= 32;
       count_ -= 32;
     }
@@ -109,6 +110,7 @@ class BitOut {
   }
   /// Writes the pending bits padded with zeros to a whole byte.
   void flush() {
+    drain();
     for (; count_ > 0; count_ = count_ > 8 ? count_ - 8 : 0) {
       out_.push_back(char(acc_ & 0xFF));
       acc_ >>= 8;
@@ -118,9 +120,15 @@ class BitOut {
 
  private:
   static uint64_t mask(unsigned n) { return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1; }
+  void drain() {
+    out_.append(buf_, used_);
+    used_ = 0;
+  }
   std::string& out_;
   uint64_t acc_ = 0;    // pending bits (< 32 between calls), first at bit 0
   unsigned count_ = 0;  // number of pending bits
+  char buf_[256];       // whole words not yet appended to out_
+  unsigned used_ = 0;   // bytes in buf_
 };
 
 /// Reads what BitOut wrote from [p, end). Reading past the end sets failed() and returns 0,

@@ -2,6 +2,7 @@
 #include "index/position_segment.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <unistd.h>
 #include <vector>
@@ -117,12 +118,14 @@ bool GroupStream::next(Group& g) {
 
 namespace {
 
-/// Moves the groups of `stream` with top `top` (from `head` on) into `out`; `has` tells
-/// whether `head` holds the stream's next group afterwards.
-void take_top(GroupStream& stream, Group& head, bool& has, uint64_t top, std::vector<Group>& out) {
+/// Moves the groups of `stream` with top `top` (from `head` on) into out[n..], growing `n`;
+/// `has` tells whether `head` holds the stream's next group afterwards. The groups of `out`
+/// are reused: `head` takes the one it replaces, so decoding the next group reuses its
+/// memory (a merge reads millions of groups, most of them of one entry).
+void take_top(GroupSource& stream, Group& head, bool& has, uint64_t top, std::vector<Group>& out, size_t& n) {
   while (has && head.top == top) {
-    out.push_back(std::move(head));
-    head = Group();
+    if (n == out.size()) out.emplace_back();
+    std::swap(out[n++], head);
     has = stream.next(head);
   }
 }
@@ -165,18 +168,28 @@ void combine(std::vector<Group>& a, std::vector<Group>& b, std::vector<Group>& o
 }  // namespace
 
 void merge_segments(const std::filesystem::path& dir, uint32_t fa, uint32_t la, uint32_t fb, uint32_t lb) {
-  GroupStream a(dir, fa, la), b(dir, fb, lb);
-  const uint64_t total = a.header().entries + b.header().entries;
-  SegmentWriter writer(dir / segment_name(fa, lb), fa, lb, a.header().groups + b.header().groups);
+  GroupStream b(dir, fb, lb);
+  merge_segment_with(dir, fa, la, b, lb);
+}
+
+void merge_segment_with(const std::filesystem::path& dir, uint32_t fa, uint32_t la, GroupSource& b, uint32_t lb) {
+  GroupStream a(dir, fa, la);
+  const uint64_t total = a.entries() + b.entries();
+  SegmentWriter writer(dir / segment_name(fa, lb), fa, lb, a.groups() + b.groups());
   Group ga, gb;
   bool has_a = a.next(ga), has_b = b.next(gb);
-  std::vector<Group> from_a, from_b, combined;
+  std::vector<Group> pool_a, pool_b, from_a, from_b, combined;
   while (has_a || has_b) {
     const uint64_t top = !has_b || (has_a && ga.top <= gb.top) ? ga.top : gb.top;
-    from_a.clear();
-    from_b.clear();
-    take_top(a, ga, has_a, top, from_a);
-    take_top(b, gb, has_b, top, from_b);
+    size_t na = 0, nb = 0;
+    take_top(a, ga, has_a, top, pool_a, na);
+    take_top(b, gb, has_b, top, pool_b, nb);
+    if (na + nb == 1) {  // most tops: one group, which combine() would leave as it is
+      writer.add(na ? pool_a[0] : pool_b[0]);
+      continue;
+    }
+    from_a.assign(std::make_move_iterator(pool_a.begin()), std::make_move_iterator(pool_a.begin() + ptrdiff_t(na)));
+    from_b.assign(std::make_move_iterator(pool_b.begin()), std::make_move_iterator(pool_b.begin() + ptrdiff_t(nb)));
     combine(from_a, from_b, combined);
     for (const Group& g : combined) writer.add(g);
   }

@@ -18,6 +18,7 @@
 #include "temp_dir.h"
 #include "eval_corpus_db.h"
 #include "eval_corpus_slice.h"
+#include "import/pgn_splitter.h"
 #include "index/position_index.h"
 
 namespace {
@@ -269,6 +270,38 @@ TEST(PositionIndex, SegmentsWrittenDuringTheImportEqualARebuild) {
                                           "positions-3308-3721.seg"};
   EXPECT_EQ(segment_files, expected);
   expect_equals_rebuild(db, 5);
+}
+
+// `--skip-duplicates` with the index built in the import: a skipped game's entries, taken
+// from the middle of a batch, must not shift the next games' (GameBuilder's batch sink).
+TEST(PositionIndex, SkippedDuplicatesInsideBatchesLeaveNoEntries) {
+  cqltest::CorpusDb db("posidx-dups");
+  import::ImportOptions options;
+  options.position_segment_games = 300;
+  options.skip_duplicates = true;
+  const import::ImportSummary first = import::import_files(db.database(), {corpus("studies.pgn")}, options, nullptr);
+  ASSERT_EQ(first.imported, 253u);
+  // mates.pgn and studies.pgn game by game, alternately: every batch holds both.
+  std::vector<std::string> mates, studies;
+  for (auto [file, out] : {std::pair{"mates.pgn", &mates}, std::pair{"studies.pgn", &studies}}) {
+    import::PgnSplitter games(import::InputStream(corpus(file)));
+    import::RawGame raw;
+    while (games.next(raw)) out->push_back(raw.text);
+  }
+  const std::filesystem::path mixed = db.dir() / "mixed.pgn";
+  {
+    std::ofstream out(mixed);
+    for (size_t i = 0; i < std::max(mates.size(), studies.size()); ++i) {
+      if (i < mates.size()) out << mates[i] << "\n\n";
+      if (i < studies.size()) out << studies[i] << "\n\n";
+    }
+  }
+  const import::ImportSummary second = import::import_files(db.database(), {mixed.string()}, options, nullptr);
+  EXPECT_EQ(second.skipped_duplicates, 253u);
+  EXPECT_EQ(second.imported, 914u);
+  EXPECT_EQ(second.positions.added, 914u);
+  EXPECT_FALSE(second.positions.rebuilt);
+  expect_equals_rebuild(db, posindex::PositionIndex::open(db.dir() / "db")->segments());
 }
 
 // `cqldb import --no-position-index`: the index is left as it is; :fen answers replay the
