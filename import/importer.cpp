@@ -151,7 +151,8 @@ class BatchWriter {
       if (g.stored) {
         uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
         postings_.add(id, g.posting_keys);
-        if (positions_) positions_->add(id, g.position_count, g.positions.frontier, g.positions.flags);
+        if (positions_)
+          positions_->add(id, g.position_count, posindex::game_facts(g.header, g.positions.frontier, g.positions.flags));
         AnnotationCounts& sum = summary_.annotations;
         sum.clocks += g.counts.clocks;
         sum.evals += g.counts.evals;
@@ -273,8 +274,8 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
                    p.bytes_done.load(), file_size, elapsed()});
   }
   const double before_finish = elapsed();
-  // The last position index segment is written meanwhile.
-  if (fresh_positions) fresh_positions->end_stream();
+  // The position index is completed meanwhile (its last segment, facts and manifest).
+  if (fresh_positions) fresh_positions->end_stream(database);
   writer.finish();
   // The posting index catches up with the new games (still under the writer lock).
   summary.postings = sig::update_postings(database, /*rebuild=*/false, &fresh_postings);

@@ -16,6 +16,7 @@
 #include "db/database.h"
 #include "db/errors.h"
 #include "db/file_mapping.h"
+#include "db/game_header.h"
 #include "db/record_view.h"
 #include "db/stored_move.h"
 #include "headers/header_store.h"
@@ -436,6 +437,7 @@ FreshPositions::FreshPositions(const db::Database& database, uint32_t games_per_
 }
 
 FreshPositions::~FreshPositions() {
+  if (publisher_.joinable()) publisher_.join();
   try {
     join();
   } catch (...) {
@@ -452,7 +454,7 @@ void FreshPositions::begin_batch(std::vector<GameEntry>&& entries) {
 
 void FreshPositions::skip(uint32_t count) { batch_next_ += count; }
 
-void FreshPositions::add(uint32_t id, uint32_t count, const Frontier& frontier, uint8_t flags) {
+void FreshPositions::add(uint32_t id, uint32_t count, const GameFacts& facts) {
   if (!usable_) return;
   // A gap (the update replays the records instead), or entries the batch does not have.
   if (id != last_ + 1 || !batch_ || count > kIndexedPlies + 1 || batch_next_ + count > batch_->size()) {
@@ -467,12 +469,56 @@ void FreshPositions::add(uint32_t id, uint32_t count, const Frontier& frontier, 
   collecting_.counts.push_back(uint8_t(count));
   collecting_.entries += count;
   batch_next_ += count;
-  facts_.emplace_back(frontier, flags);
+  facts_.push_back(facts);
   if (last_ - segment_first_ + 1 == per_segment_) flush_segment();
 }
 
-void FreshPositions::end_stream() {
-  if (usable_ && last_ >= segment_first_) flush_segment();
+GameFacts game_facts(const db::GameHeader& header, const Frontier& frontier, uint8_t flags) {
+  auto elo = [](int v) { return uint16_t(v < 0 ? 0 : v > 65535 ? 65535 : v); };
+  GameFacts f;
+  f.white_elo = elo(header.white_elo);
+  f.black_elo = elo(header.black_elo);
+  const std::optional<int> year = db::parse_pgn_date(header.date).year;
+  f.year = year && *year > 0 && *year < 65536 ? uint16_t(*year) : 0;
+  f.result = uint8_t(db::result_code(header.result));
+  f.frontier = frontier;
+  f.flags = flags;
+  return f;
+}
+
+void FreshPositions::end_stream(const db::Database& database) {
+  if (!usable_ || last_ == base_) return;
+  const auto start = std::chrono::steady_clock::now();
+  const std::filesystem::path dir = database.path();
+  std::optional<PositionIndex> existing = PositionIndex::open(dir);
+  const bool fits = existing ? existing->covered() == base_ && existing->segments() < kMaxSegments : base_ == 0;
+  if (!fits || last_ != database.reader().game_count()) return;  // update_position_index catches up
+  std::vector<std::pair<uint32_t, uint32_t>> segments;
+  if (existing) segments = manifest_segments(dir, *existing);
+  published_result_.rebuilt = !existing;
+  existing.reset();
+  if (last_ >= segment_first_) flush_segment();
+  publisher_ = std::thread([this, dir, start, segments = std::move(segments)]() mutable {
+    pthread_setname_np(pthread_self(), "cqldb-posindex");
+    try {
+      join();
+      PositionIndexUpdate& result = published_result_;
+      const uint32_t first = base_ + 1;
+      for (const GameFacts& f : facts_) result.unindexed += (f.flags & GameFacts::kUnindexed) != 0;
+      write_facts(dir, first, facts_);
+      std::vector<GameFacts>().swap(facts_);
+      segments.insert(segments.end(), written_.begin(), written_.end());
+      write_file_atomically(dir / kManifestFile, encode_manifest(last_, segments));
+      published_ = true;
+      merge_published(dir, last_, segments, result);
+      result.added = last_ - first + 1;
+      result.entries = entry_count_;
+      result.covered = last_;
+      finish_update(dir, start, result);
+    } catch (...) {
+      publish_error_ = std::current_exception();
+    }
+  });
 }
 
 void FreshPositions::flush_segment() {
@@ -531,6 +577,11 @@ void FreshPositions::discard() {
 }
 
 PositionIndexUpdate update_position_index(const db::Database& database, FreshPositions& fresh, unsigned threads) {
+  if (fresh.publisher_.joinable()) {  // end_stream() published it
+    fresh.publisher_.join();
+    if (fresh.publish_error_) std::rethrow_exception(std::exchange(fresh.publish_error_, nullptr));
+    return fresh.published_result_;
+  }
   const auto start = std::chrono::steady_clock::now();
   fresh.join();
   const std::filesystem::path dir = database.path();
@@ -547,7 +598,7 @@ PositionIndexUpdate update_position_index(const db::Database& database, FreshPos
   std::vector<std::pair<uint32_t, uint32_t>> segments;
   if (existing) segments = manifest_segments(dir, *existing);
   const uint32_t first = fresh.base_ + 1, last = fresh.last_;
-  // The last, partial segment is sorted and written while the facts are read.
+  // The last, partial segment.
   std::exception_ptr tail_error;
   std::thread tail;
   if (fresh.segment_first_ <= last) {
@@ -563,25 +614,12 @@ PositionIndexUpdate update_position_index(const db::Database& database, FreshPos
       }
     });
   }
-  std::vector<GameFacts> facts(last - first + 1);
-  std::exception_ptr facts_error;
-  try {
-    for (size_t i = 0; i < facts.size(); ++i) {
-      facts[i].frontier = fresh.facts_[i].first;
-      facts[i].flags = fresh.facts_[i].second;
-      result.unindexed += (facts[i].flags & GameFacts::kUnindexed) != 0;
-    }
-    headers::HeaderStore header_store(dir);
-    fill_header_facts(header_store, first, last, facts);
-  } catch (...) {
-    facts_error = std::current_exception();
-  }
+  for (const GameFacts& f : fresh.facts_) result.unindexed += (f.flags & GameFacts::kUnindexed) != 0;
   if (tail.joinable()) tail.join();
   if (fresh.segment_first_ <= last) fresh.written_.emplace_back(fresh.segment_first_, last);
   if (tail_error) std::rethrow_exception(tail_error);
-  if (facts_error) std::rethrow_exception(facts_error);
-  write_facts(dir, first, facts);
-  std::vector<GameFacts>().swap(facts);
+  write_facts(dir, first, fresh.facts_);
+  std::vector<GameFacts>().swap(fresh.facts_);
   segments.insert(segments.end(), fresh.written_.begin(), fresh.written_.end());
   write_file_atomically(dir / kManifestFile, encode_manifest(last, segments));
   fresh.published_ = true;

@@ -21,6 +21,7 @@
 
 namespace db {
 class Database;
+struct GameHeader;
 }
 
 namespace posindex {
@@ -92,16 +93,18 @@ class FreshPositions {
   /// add() and skip() take them from its start on. The writer thread copies nothing.
   void begin_batch(std::vector<GameEntry>&& entries);
   /// Adds game `id` (ids must grow by one from the first new game): its `count` entries
-  /// are the batch's next; its frontier and GameFacts flags are given. A gap makes the
-  /// collection unusable. Throws what a background segment write threw.
-  void add(uint32_t id, uint32_t count, const Frontier& frontier, uint8_t flags);
+  /// are the batch's next; `facts` its facts (game_facts()). A gap makes the collection
+  /// unusable. Throws what a background segment write threw.
+  void add(uint32_t id, uint32_t count, const GameFacts& facts);
   /// Passes over the batch's next `count` entries (a game not stored).
   void skip(uint32_t count);
-  /// Called when the import has stored its last game: hands the last, partial segment to
-  /// the background thread at once, so it is sorted and written while the import finishes
-  /// headers.sqlite and the posting index (update_position_index then only waits for it).
+  /// Called when the import has stored (and committed) its last game: when the collection
+  /// holds exactly the games above the index, a background thread writes the last, partial
+  /// segment, the facts file and the manifest, and merges segments by the tiered rule, while
+  /// the import finishes headers.sqlite and the posting index; update_position_index() then
+  /// waits for it. Otherwise nothing happens here (update_position_index catches up).
   /// Throws what a background segment write threw.
-  void end_stream();
+  void end_stream(const db::Database& database);
 
  private:
   friend PositionIndexUpdate update_position_index(const db::Database&, FreshPositions&, unsigned);
@@ -125,18 +128,27 @@ class FreshPositions {
   // The background thread's sorted segment, its memory reused by the next segment (its
   // pages are mapped already).
   std::vector<BuildEntry> sorted_;
-  std::vector<std::pair<Frontier, uint8_t>> facts_;  // frontier and flags of games base_+1..
+  std::vector<GameFacts> facts_;  // of games base_+1..
   std::vector<std::pair<uint32_t, uint32_t>> written_;  // new segments on disk (game ranges)
   uint64_t entry_count_ = 0;
   std::thread worker_;
   std::exception_ptr error_;
+  // end_stream()'s publication: the thread, its result or what it threw.
+  std::thread publisher_;
+  PositionIndexUpdate published_result_;
+  std::exception_ptr publish_error_;
 };
 
+/// The facts of a game with header `header` (as stored: db::GameWriter) and main-line
+/// summary `frontier` / `flags`: Elos clamped to 0..65535, the year of the date when 1..65535
+/// (else 0), the result code. Equal to what a rebuild reads back from headers.sqlite.
+GameFacts game_facts(const db::GameHeader& header, const Frontier& frontier, uint8_t flags);
+
 /// update_position_index(database) for the end of an import that collected `fresh`: when
+/// end_stream() published the collection, waits for that and returns its figures; else, when
 /// the collection is usable and holds exactly the games above the index, writes its last
-/// segment, the facts (Elos, result and year read from headers.sqlite) and the manifest,
-/// then merges segments; otherwise discards it and catches up by replaying records.
-/// Throws on I/O errors.
+/// segment, the facts and the manifest, then merges segments; otherwise discards it and
+/// catches up by replaying records. Throws on I/O errors (and what the publication threw).
 PositionIndexUpdate update_position_index(const db::Database& database, FreshPositions& fresh,
                                           unsigned threads = 0);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -178,7 +179,16 @@ static void expect_equals_rebuild(cqltest::CorpusDb& db, size_t segments) {
   EXPECT_EQ(appended->verify(), "");
   const uint64_t entries = appended->entries();
   appended.reset();
+  // The facts the imports wrote (Elos, year, result from the headers as built, frontier and
+  // flags) are those a rebuild reads back from headers.sqlite, byte for byte.
+  auto read_bytes = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string facts_before = read_bytes(db.dir() / "db" / posindex::kFactsFile);
   const posindex::PositionIndexUpdate u = posindex::update_position_index(db.database(), /*rebuild=*/true);
+  EXPECT_EQ(read_bytes(db.dir() / "db" / posindex::kFactsFile), facts_before);
+  EXPECT_FALSE(facts_before.empty());
   EXPECT_TRUE(u.rebuilt);
   EXPECT_EQ(u.entries, entries);
   const auto rebuilt = posindex::PositionIndex::open(db.dir() / "db");
