@@ -487,6 +487,7 @@ GameFacts game_facts(const db::GameHeader& header, const Frontier& frontier, uin
 }
 
 void FreshPositions::end_stream(const db::Database& database) {
+  ended_ = true;
   if (!usable_ || last_ == base_) return;
   const auto start = std::chrono::steady_clock::now();
   const std::filesystem::path dir = database.path();
@@ -577,58 +578,16 @@ void FreshPositions::discard() {
 }
 
 PositionIndexUpdate update_position_index(const db::Database& database, FreshPositions& fresh, unsigned threads) {
-  if (fresh.publisher_.joinable()) {  // end_stream() published it
+  if (!fresh.ended_) fresh.end_stream(database);
+  if (fresh.publisher_.joinable()) {  // end_stream() publishes it
     fresh.publisher_.join();
     if (fresh.publish_error_) std::rethrow_exception(std::exchange(fresh.publish_error_, nullptr));
     return fresh.published_result_;
   }
-  const auto start = std::chrono::steady_clock::now();
+  // Nothing new, or not the games above the index: the catch-up replays the records.
   fresh.join();
-  const std::filesystem::path dir = database.path();
-  const uint32_t count = database.reader().game_count();
-  std::optional<PositionIndex> existing = PositionIndex::open(dir);
-  const bool fits = existing ? existing->covered() == fresh.base_ && existing->segments() < kMaxSegments
-                             : fresh.base_ == 0;
-  if (!fresh.usable_ || !fits || fresh.last_ != count || fresh.last_ == fresh.base_) {
-    fresh.discard();  // nothing new, or not the games above the index: the catch-up replays
-    return update_position_index(database, /*rebuild=*/false, threads);
-  }
-  PositionIndexUpdate result;
-  result.rebuilt = !existing;
-  std::vector<std::pair<uint32_t, uint32_t>> segments;
-  if (existing) segments = manifest_segments(dir, *existing);
-  const uint32_t first = fresh.base_ + 1, last = fresh.last_;
-  // The last, partial segment.
-  std::exception_ptr tail_error;
-  std::thread tail;
-  if (fresh.segment_first_ <= last) {
-    const uint32_t tf = fresh.segment_first_;
-    tail = std::thread([&, tf] {
-      try {
-        sort_games(fresh.collecting_, tf, fresh.sorted_);
-        fresh.collecting_ = FreshPositions::Collected();
-        write_segment(dir, fresh.sorted_, tf, last);
-        std::vector<BuildEntry>().swap(fresh.sorted_);
-      } catch (...) {
-        tail_error = std::current_exception();
-      }
-    });
-  }
-  for (const GameFacts& f : fresh.facts_) result.unindexed += (f.flags & GameFacts::kUnindexed) != 0;
-  if (tail.joinable()) tail.join();
-  if (fresh.segment_first_ <= last) fresh.written_.emplace_back(fresh.segment_first_, last);
-  if (tail_error) std::rethrow_exception(tail_error);
-  write_facts(dir, first, fresh.facts_);
-  std::vector<GameFacts>().swap(fresh.facts_);
-  segments.insert(segments.end(), fresh.written_.begin(), fresh.written_.end());
-  write_file_atomically(dir / kManifestFile, encode_manifest(last, segments));
-  fresh.published_ = true;
-  merge_published(dir, last, segments, result);
-  result.added = last - first + 1;
-  result.entries = fresh.entry_count_;
-  result.covered = last;
-  finish_update(dir, start, result);
-  return result;
+  fresh.discard();
+  return update_position_index(database, /*rebuild=*/false, threads);
 }
 
 }  // namespace posindex

@@ -134,6 +134,7 @@ class FreshPositions {
   std::thread worker_;
   std::exception_ptr error_;
   // end_stream()'s publication: the thread, its result or what it threw.
+  bool ended_ = false;  // end_stream() was called
   std::thread publisher_;
   PositionIndexUpdate published_result_;
   std::exception_ptr publish_error_;
@@ -145,9 +146,8 @@ class FreshPositions {
 GameFacts game_facts(const db::GameHeader& header, const Frontier& frontier, uint8_t flags);
 
 /// update_position_index(database) for the end of an import that collected `fresh`: when
-/// end_stream() published the collection, waits for that and returns its figures; else, when
-/// the collection is usable and holds exactly the games above the index, writes its last
-/// segment, the facts and the manifest, then merges segments; otherwise discards it and
+/// end_stream() published the collection (update_position_index calls it when the import
+/// did not), waits for that and returns its figures; otherwise discards the collection and
 /// catches up by replaying records. Throws on I/O errors (and what the publication threw).
 PositionIndexUpdate update_position_index(const db::Database& database, FreshPositions& fresh,
                                           unsigned threads = 0);
