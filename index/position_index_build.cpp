@@ -131,38 +131,6 @@ uint64_t count_groups(const std::vector<BuildEntry>& entries) {
   return groups;
 }
 
-/// The groups of entries sorted by key as a GroupStream gives them back from the segment
-/// file write_segment() writes of them: a group of one entry without low bits or move (the
-/// format stores neither), a larger one with its low bits and every move known. A merge
-/// then reads them without the file being written and read back.
-class SortedEntryGroups final : public format::GroupSource {
- public:
-  explicit SortedEntryGroups(const std::vector<BuildEntry>& entries)
-      : entries_(entries), groups_(count_groups(entries)) {}
-  bool next(format::Group& g) override {
-    const size_t n = entries_.size();
-    if (i_ == n) return false;
-    const uint64_t key = entries_[i_].key;
-    size_t j = i_ + 1;
-    while (j < n && entries_[j].key == key) ++j;
-    g.top = format::top_of(key);
-    g.has_low = j - i_ > 1;
-    g.low = g.has_low ? format::low_of(key) : 0;
-    g.entries.clear();
-    for (size_t k = i_; k < j; ++k)
-      g.entries.push_back({entries_[k].game, g.has_low ? entries_[k].move : uint16_t(0), g.has_low});
-    i_ = j;
-    return true;
-  }
-  uint64_t groups() const override { return groups_; }
-  uint64_t entries() const override { return entries_.size(); }
-
- private:
-  const std::vector<BuildEntry>& entries_;
-  uint64_t groups_;
-  size_t i_ = 0;
-};
-
 void write_segment(const std::filesystem::path& dir, const std::vector<BuildEntry>& entries, uint32_t first,
                    uint32_t last) {
   format::SegmentWriter writer(dir / format::segment_name(first, last), first, last, count_groups(entries));
@@ -536,22 +504,13 @@ void FreshPositions::flush_segment() {
     try {
       sort_games(games, first, sorted_);
       games = Collected();  // the batches' memory goes back now
+      write_segment(dir_, sorted_, first, last);
+      // Merges of new segments lag one segment behind: the newest waits. When the import
+      // ends first, the merges of its last segments run in end_stream()'s publication, on
+      // the core the import's single-threaded finish (headers.sqlite) leaves idle, not while
+      // the stream keeps both cores busy. The tiered rule gives the same segments either way.
+      while (written_.size() >= 2 && merge_due(written_)) merge_last_two(dir_, written_, [](const auto&) {});
       written_.emplace_back(first, last);
-      if (merge_due(written_)) {
-        // Merged at once with the new segment before it, the sorted entries read as their
-        // file would give them back: this segment is never written, decoded and re-encoded.
-        const auto [fa, la] = written_[written_.size() - 2];
-        SortedEntryGroups groups(sorted_);
-        format::merge_segment_with(dir_, fa, la, groups, last);
-        written_.pop_back();
-        written_.back() = {fa, last};
-        std::error_code ec;
-        std::filesystem::remove(dir_ / format::segment_name(fa, la), ec);
-      } else {
-        write_segment(dir_, sorted_, first, last);
-      }
-      // New segments are in no manifest yet: merged without one, inputs removed at once.
-      while (merge_due(written_)) merge_last_two(dir_, written_, [](const auto&) {});
     } catch (...) {
       error_ = std::current_exception();
     }

@@ -122,7 +122,7 @@ namespace {
 /// `has` tells whether `head` holds the stream's next group afterwards. The groups of `out`
 /// are reused: `head` takes the one it replaces, so decoding the next group reuses its
 /// memory (a merge reads millions of groups, most of them of one entry).
-void take_top(GroupSource& stream, Group& head, bool& has, uint64_t top, std::vector<Group>& out, size_t& n) {
+void take_top(GroupStream& stream, Group& head, bool& has, uint64_t top, std::vector<Group>& out, size_t& n) {
   while (has && head.top == top) {
     if (n == out.size()) out.emplace_back();
     std::swap(out[n++], head);
@@ -168,14 +168,9 @@ void combine(std::vector<Group>& a, std::vector<Group>& b, std::vector<Group>& o
 }  // namespace
 
 void merge_segments(const std::filesystem::path& dir, uint32_t fa, uint32_t la, uint32_t fb, uint32_t lb) {
-  GroupStream b(dir, fb, lb);
-  merge_segment_with(dir, fa, la, b, lb);
-}
-
-void merge_segment_with(const std::filesystem::path& dir, uint32_t fa, uint32_t la, GroupSource& b, uint32_t lb) {
-  GroupStream a(dir, fa, la);
-  const uint64_t total = a.entries() + b.entries();
-  SegmentWriter writer(dir / segment_name(fa, lb), fa, lb, a.groups() + b.groups());
+  GroupStream a(dir, fa, la), b(dir, fb, lb);
+  const uint64_t total = a.header().entries + b.header().entries;
+  SegmentWriter writer(dir / segment_name(fa, lb), fa, lb, a.header().groups + b.header().groups);
   Group ga, gb;
   bool has_a = a.next(ga), has_b = b.next(gb);
   std::vector<Group> pool_a, pool_b, from_a, from_b, combined;

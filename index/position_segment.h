@@ -44,30 +44,15 @@ class SegmentWriter {
   uint32_t block_groups_ = 0, block_entries_ = 0;
 };
 
-/// The groups of one segment in order, for a merge: a segment file (GroupStream) or the
-/// sorted entries of a segment not written yet (position_index_build.cpp), which give the
-/// groups a GroupStream of their file would give.
-class GroupSource {
- public:
-  virtual ~GroupSource() = default;
-  /// The next group; false past the last.
-  virtual bool next(Group& g) = 0;
-  /// Groups and entries in all (the merge's Rice parameter and entry check).
-  virtual uint64_t groups() const = 0;
-  virtual uint64_t entries() const = 0;
-};
-
 /// The groups of one segment file in order (for a merge).
-class GroupStream final : public GroupSource {
+class GroupStream {
  public:
   /// Opens the segment of games first..last in `dir`. Throws std::runtime_error when it is
   /// missing or damaged.
   GroupStream(const std::filesystem::path& dir, uint32_t first, uint32_t last);
   const SegmentHeader& header() const { return header_; }
   /// The next group; false past the last. Throws std::runtime_error on a damaged block.
-  bool next(Group& g) override;
-  uint64_t groups() const override { return header_.groups; }
-  uint64_t entries() const override { return header_.entries; }
+  bool next(Group& g);
 
  private:
   [[noreturn]] void damaged() const;
@@ -84,8 +69,5 @@ class GroupStream final : public GroupSource {
 /// both inputs are combined (position_index.h); no game is read. Writes it atomically; the
 /// inputs stay. Throws std::runtime_error on I/O errors or damaged inputs.
 void merge_segments(const std::filesystem::path& dir, uint32_t fa, uint32_t la, uint32_t fb, uint32_t lb);
-/// The same merge with the groups of b (games la+1..lb) from `b`: the file merge_segments
-/// would write had b been written first. The input file a stays.
-void merge_segment_with(const std::filesystem::path& dir, uint32_t fa, uint32_t la, GroupSource& b, uint32_t lb);
 
 }  // namespace posindex::format
