@@ -1,5 +1,6 @@
 #include "import/importer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <map>
@@ -173,7 +174,7 @@ class BatchWriter {
         if (summary_.first_rejections.size() < kFirstRejectionsShown)
           summary_.first_rejections.push_back({g.header.source_file, g.header.ordinal, g.line, g.move, e.reason});
       }
-      if (writer_.pending_games() >= options_.games_per_commit) writer_.commit();
+      if (writer_.pending_games() >= games_per_commit_) writer_.commit();
     }
   }
 
@@ -191,11 +192,16 @@ class BatchWriter {
   db::GameWriter& writer_;
   ImportSummary& summary_;
   const ImportOptions& options_;
+  const uint32_t games_per_commit_ = commit_size(options_.games_per_commit, writer_.committed_games());
   sig::FreshPostings& postings_;
   posindex::FreshPositions* positions_;  // nullptr: no position index update
 };
 
 }  // namespace
+
+uint32_t commit_size(uint32_t minimum, uint32_t stored) {
+  return std::max(minimum, std::min(stored / 10, kMaxGamesPerCommit));
+}
 
 ImportSummary import_files(db::Database& database, const std::vector<std::string>& paths,
                            const ImportOptions& options, const ProgressCallback& on_progress) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_test_util.h"
+#include "import/importer.h"
 
 namespace fs = std::filesystem;
 
@@ -83,3 +84,14 @@ TEST(ImportSummary, InfoPrintsNoRepairLineWithoutRepairs) {
 }
 
 }  // namespace
+
+// Issue 16: an append into a large database commits a tenth of its games at a time (at most
+// kMaxGamesPerCommit), a fresh import the configured minimum.
+TEST(ImportCommitSize, GrowsWithTheDatabaseUpToTheCap) {
+  EXPECT_EQ(import::commit_size(20000, 0), 20000u);
+  EXPECT_EQ(import::commit_size(20000, 150000), 20000u);
+  EXPECT_EQ(import::commit_size(20000, 500000), 50000u);
+  EXPECT_EQ(import::commit_size(20000, 3442460), import::kMaxGamesPerCommit);
+  EXPECT_EQ(import::commit_size(7, 0), 7u);
+  EXPECT_EQ(import::commit_size(250000, 3442460), 250000u);  // never below the minimum
+}
