@@ -113,7 +113,6 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
       positions.flags = posindex::GameFacts::kComplete;
     }
   } else {
-    if (sink_) sink_->resize(sink_mark_);  // nothing captured, but be sure
     posindex::index_record(out.record, out.positions);
     if (sink_) {
       sink_->insert(sink_->end(), out.positions.entries.begin(), out.positions.entries.end());

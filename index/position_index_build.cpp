@@ -124,16 +124,11 @@ void index_games(const db::Database& database, uint32_t first, uint32_t last, st
 
 /// Writes sorted entries as the segment of games first..last in `dir`: one group per
 /// distinct key, a key reached once being a singleton (no low bits, no move).
-/// The groups (distinct keys) of entries sorted by key.
-uint64_t count_groups(const std::vector<BuildEntry>& entries) {
-  uint64_t groups = 0;
-  for (size_t i = 0; i < entries.size(); ++i) groups += i == 0 || entries[i].key != entries[i - 1].key;
-  return groups;
-}
-
 void write_segment(const std::filesystem::path& dir, const std::vector<BuildEntry>& entries, uint32_t first,
                    uint32_t last) {
-  format::SegmentWriter writer(dir / format::segment_name(first, last), first, last, count_groups(entries));
+  uint64_t groups = 0;
+  for (size_t i = 0; i < entries.size(); ++i) groups += i == 0 || entries[i].key != entries[i - 1].key;
+  format::SegmentWriter writer(dir / format::segment_name(first, last), first, last, groups);
   format::Group g;
   for (size_t i = 0; i < entries.size();) {
     size_t j = i;
@@ -253,6 +248,9 @@ void finish_update(const std::filesystem::path& dir, std::chrono::steady_clock::
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/// GameFacts::year of a date's year: the year when 1..65535, else 0 (unknown).
+uint16_t fact_year(std::optional<int> year) { return year && *year > 0 && *year < 65536 ? uint16_t(*year) : 0; }
+
 /// Fills the header fields of facts[id - first] (Elos, year, result) for games
 /// first..last from headers.sqlite.
 void fill_header_facts(headers::HeaderStore& header_store, uint32_t first, uint32_t last,
@@ -262,7 +260,7 @@ void fill_header_facts(headers::HeaderStore& header_store, uint32_t first, uint3
     GameFacts& f = facts[row.id - first];
     f.white_elo = row.white_elo;
     f.black_elo = row.black_elo;
-    f.year = row.year && *row.year > 0 && *row.year < 65536 ? uint16_t(*row.year) : 0;
+    f.year = fact_year(row.year);
     f.result = row.result;
   }, first);
 }
@@ -446,8 +444,7 @@ GameFacts game_facts(const db::GameHeader& header, const Frontier& frontier, uin
   GameFacts f;
   f.white_elo = elo(header.white_elo);
   f.black_elo = elo(header.black_elo);
-  const std::optional<int> year = db::parse_pgn_date(header.date).year;
-  f.year = year && *year > 0 && *year < 65536 ? uint16_t(*year) : 0;
+  f.year = fact_year(db::parse_pgn_date(header.date).year);
   f.result = uint8_t(db::result_code(header.result));
   f.frontier = frontier;
   f.flags = flags;

@@ -2,7 +2,7 @@
 #include "index/position_segment.h"
 
 #include <algorithm>
-#include <iterator>
+#include <span>
 #include <stdexcept>
 #include <unistd.h>
 #include <vector>
@@ -133,11 +133,12 @@ void take_top(GroupStream& stream, Group& head, bool& has, uint64_t top, std::ve
 /// Combines the groups of one top from a (lower game ids) and b into `out`: groups with
 /// equal low bits become one; entries without low bits join the first group with low bits,
 /// or (none) one group of unknown entries. Every entry is kept; a group stays sorted by game.
-void combine(std::vector<Group>& a, std::vector<Group>& b, std::vector<Group>& out) {
+/// The groups of a and b are moved from (a merge reuses them for the next top).
+void combine(std::span<Group> a, std::span<Group> b, std::vector<Group>& out) {
   out.clear();
   std::vector<GroupEntry> unknown;
-  for (std::vector<Group>* side : {&a, &b}) {
-    for (Group& g : *side) {
+  for (std::span<Group> side : {a, b}) {
+    for (Group& g : side) {
       if (!g.has_low) {
         unknown.insert(unknown.end(), g.entries.begin(), g.entries.end());
         continue;
@@ -173,7 +174,7 @@ void merge_segments(const std::filesystem::path& dir, uint32_t fa, uint32_t la, 
   SegmentWriter writer(dir / segment_name(fa, lb), fa, lb, a.header().groups + b.header().groups);
   Group ga, gb;
   bool has_a = a.next(ga), has_b = b.next(gb);
-  std::vector<Group> pool_a, pool_b, from_a, from_b, combined;
+  std::vector<Group> pool_a, pool_b, combined;
   while (has_a || has_b) {
     const uint64_t top = !has_b || (has_a && ga.top <= gb.top) ? ga.top : gb.top;
     size_t na = 0, nb = 0;
@@ -183,9 +184,7 @@ void merge_segments(const std::filesystem::path& dir, uint32_t fa, uint32_t la, 
       writer.add(na ? pool_a[0] : pool_b[0]);
       continue;
     }
-    from_a.assign(std::make_move_iterator(pool_a.begin()), std::make_move_iterator(pool_a.begin() + ptrdiff_t(na)));
-    from_b.assign(std::make_move_iterator(pool_b.begin()), std::make_move_iterator(pool_b.begin() + ptrdiff_t(nb)));
-    combine(from_a, from_b, combined);
+    combine(std::span<Group>(pool_a.data(), na), std::span<Group>(pool_b.data(), nb), combined);
     for (const Group& g : combined) writer.add(g);
   }
   // Reaching here, both inputs were read to their clean ends; the counts must agree.
