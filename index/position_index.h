@@ -56,11 +56,14 @@
 // entry) + 16 of facts = 48.6 MB, 22.8% of the database directory (SPEC-NOTES.md "Position
 // index v3").
 //
-// Appends write one new segment per kGamesPerSegment games (O(new games)), then merge the
-// last two segments while the earlier has at most as many games as the later and together
-// they hold at most kMaxMergedGames (a binary counter, issue 16: amortised O(new games x
-// log), the merge streams both files group by group, so its memory does not grow with the
-// database); a lookup reads every segment. The merged file is written under its new name,
+// Appends write one new segment per kGamesPerSegment games (O(new games)), then merge two
+// adjacent segments, the rightmost such pair first, while the earlier has at most as many
+// games as the later and together they hold at most kMaxMergedGames (a binary counter,
+// issue 16: amortised O(new games x log), the merge streams both files group by group, so
+// its memory does not grow with the database). An import's last, partial segment is
+// smaller than the one before it, so the next import's segments merge with it there, not
+// only at the end: segment sizes fall from first to last and a lookup, which reads every
+// segment, reads O(log n + n / kMaxMergedGames) of them however the index was appended to. The merged file is written under its new name,
 // then the manifest, then the two old files are removed. An index with more than
 // kMaxSegments segments is rebuilt at the next update.
 #pragma once

@@ -207,30 +207,53 @@ bool merge_due(const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
   return games_a <= games_b && games_a + games_b <= kMaxMergedGames;
 }
 
-/// Merges the last two segments of `segments` into one file and updates the list, then
+/// Merges segments `i` and `i + 1` of `segments` into one file and updates the list, then
 /// calls `merged(segments)` (e.g. to write a manifest naming the merged file) and removes the
 /// two input files.
 template <class Merged>
-void merge_last_two(const std::filesystem::path& dir, std::vector<std::pair<uint32_t, uint32_t>>& segments,
-                    Merged&& merged) {
-  const auto [fa, la] = segments[segments.size() - 2];
-  const auto [fb, lb] = segments.back();
+void merge_pair(const std::filesystem::path& dir, std::vector<std::pair<uint32_t, uint32_t>>& segments,
+                size_t i, Merged&& merged) {
+  const auto [fa, la] = segments[i];
+  const auto [fb, lb] = segments[i + 1];
   format::merge_segments(dir, fa, la, fb, lb);
-  segments.pop_back();
-  segments.back() = {fa, lb};
+  segments.erase(segments.begin() + std::ptrdiff_t(i) + 1);
+  segments[i] = {fa, lb};
   merged(segments);
   std::error_code ec;
   std::filesystem::remove(dir / format::segment_name(fa, la), ec);
   std::filesystem::remove(dir / format::segment_name(fb, lb), ec);
 }
 
-/// Tiered merges at the end of `segments`, the manifest (covering `covered` games) replaced
-/// after each merge and before the merged inputs are removed, so a reader holding the old
-/// manifest still finds its files and a crash leaves a consistent index.
+/// Merges the last two segments of `segments` (merge_pair of the last pair).
+template <class Merged>
+void merge_last_two(const std::filesystem::path& dir, std::vector<std::pair<uint32_t, uint32_t>>& segments,
+                    Merged&& merged) {
+  merge_pair(dir, segments, segments.size() - 2, std::forward<Merged>(merged));
+}
+
+/// The rightmost pair (i, i + 1) of `segments` that the tiered rule merges (the earlier holds
+/// at most as many games as the later, together at most kMaxMergedGames), or none. Unlike
+/// merge_due() it looks past the last pair: an import ends with a partial segment smaller
+/// than the one before it, and the next import's first segment must still merge with it.
+std::optional<size_t> merge_due_anywhere(const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
+  for (size_t i = segments.size() < 2 ? 0 : segments.size() - 1; i-- > 0;) {
+    const uint64_t games_a = segments[i].second - segments[i].first + 1;
+    const uint64_t games_b = segments[i + 1].second - segments[i + 1].first + 1;
+    if (games_a <= games_b && games_a + games_b <= kMaxMergedGames) return i;
+  }
+  return std::nullopt;
+}
+
+/// Tiered merges of a published index: while some adjacent pair is due (merge_due_anywhere),
+/// the rightmost one is merged, the manifest (covering `covered` games) replaced after each
+/// merge and before the merged inputs are removed, so a reader holding the old manifest
+/// still finds its files and a crash leaves a consistent index. Afterwards no adjacent pair
+/// is due: segment sizes fall from first to last (except pairs over kMaxMergedGames), so an
+/// index of n games has O(log n + n / kMaxMergedGames) segments however it was appended to.
 void merge_published(const std::filesystem::path& dir, uint32_t covered,
                      std::vector<std::pair<uint32_t, uint32_t>>& segments, PositionIndexUpdate& result) {
-  while (merge_due(segments)) {
-    merge_last_two(dir, segments, [&](const std::vector<std::pair<uint32_t, uint32_t>>& merged) {
+  while (const std::optional<size_t> at = merge_due_anywhere(segments)) {
+    merge_pair(dir, segments, *at, [&](const std::vector<std::pair<uint32_t, uint32_t>>& merged) {
       write_file_atomically(dir / kManifestFile, encode_manifest(covered, merged));
     });
     ++result.merges;
