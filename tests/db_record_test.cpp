@@ -431,13 +431,13 @@ TEST(RecordBuilderTest, BitCodedTypedValuesRoundTrip) {
   for (int game = 0; game < 400; ++game) {
     const bool seconds = game % 3 == 0;
     const uint32_t unit = seconds ? 10 : 1;
-    const int plies = 1 + int(rng() % 120);
+    const int ply_count = 1 + int(rng() % 120);
     std::vector<db::PlyAnnotation> expected;
-    std::vector<std::string> texts(size_t(plies));
+    std::vector<std::string> texts(static_cast<size_t>(ply_count));
     b.reset();
     uint32_t clock = uint32_t(rng() % 20000) * unit;
     int32_t cp = 0;
-    for (int ply = 0; ply < plies; ++ply) {
+    for (int ply = 0; ply < ply_count; ++ply) {
       b.add_move(ply % 2 ? e7e5 : e2e4);
       db::PlyAnnotation a;
       switch (rng() % 8) {
