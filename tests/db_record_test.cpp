@@ -393,38 +393,38 @@ TEST(RecordViewTest, HandMadeBitCodedTypedBlock) {
   const std::string moves = raw_record(db::kHasAnnotations, {2, e2e4.raw() & 0xFF, e2e4.raw() >> 8,
                                                               e7e5.raw() & 0xFF, e7e5.raw() >> 8});
   // Block: marker 0; R = 2 runs: (kAnnClock, 1), (kAnnClock | kAnnEval, 1); C0 = 1800
-  // (0x88 0x0E); D = 0 (deltas 0 and -5); K = clock k 2 | eval k 5 << 4. Bits: ply 0 clock
-  // D - 0 = 0: "0" + "00"; ply 1 clock D - (-5) = 5 = 0b101: q 1 -> "1" "0" then low bits
-  // 01 -> "1","0"... (LSB first); evaluation zigzag(-25) << 1 = 98 = 0b1100010, k 5:
-  // q 3 -> "111" "0", low 5 bits 00010.
-  std::vector<bool> bits = {0, 0, 0,                      // clock 0
-                            1, 0, 1, 0,                   // clock 5: q 1, low bits 01
-                            1, 1, 1, 0, 0, 1, 0, 0, 0};   // eval 98: q 3, low bits 00010
-  std::vector<uint8_t> packed((bits.size() + 7) / 8, 0);
-  for (size_t i = 0; i < bits.size(); ++i)
-    if (bits[i]) packed[i / 8] |= uint8_t(1 << (i % 8));
-  std::vector<uint8_t> block = {0, 2, db::kAnnClock, 1, db::kAnnClock | db::kAnnEval, 1, 0x88, 0x0E, 0, 2 | 5 << 4};
-  block.insert(block.end(), packed.begin(), packed.end());
-  std::string notes = raw_record(db::kHasTypedBlock | db::kClockSeconds, {int(block.size())});
-  notes.append(block.begin(), block.end());
-  RecordView view = RecordView::parse(moves, notes);
+  // (0x88 0x0E); D = 0 (deltas 0 and -5); K = clock k 2 | eval k 4 << 4. Bits, least
+  // significant first: ply 0 clock D - 0 = 0: q 0 -> "0", low bits "00"; ply 1 clock
+  // D - (-5) = 5 = 0b101: q 1 -> "1" "0", low bits 01 -> "1" "0"; evaluation
+  // zigzag(-25 - 0) << 1 = 98 = 0b1100010: q 6 -> "111111" "0", low bits 0010 -> "0100".
+  // 18 bits: 3 bytes, 6 padding bits.
+  const std::vector<bool> bits = {0, 0, 0,                    // clock 0
+                                  1, 0, 1, 0,                 // clock 5
+                                  1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0};  // evaluation 98
+  auto notes_of = [&](bool padding_bit, bool trailing_byte) {
+    std::vector<uint8_t> packed((bits.size() + 7) / 8, 0);
+    for (size_t i = 0; i < bits.size(); ++i)
+      if (bits[i]) packed[i / 8] |= uint8_t(1 << (i % 8));
+    if (padding_bit) packed.back() |= 0x80;
+    if (trailing_byte) packed.push_back(0);
+    std::vector<uint8_t> block = {0, 2, db::kAnnClock, 1, db::kAnnClock | db::kAnnEval, 1, 0x88, 0x0E, 0, 2 | 4 << 4};
+    block.insert(block.end(), packed.begin(), packed.end());
+    std::string notes = raw_record(db::kHasTypedBlock | db::kClockSeconds, {int(block.size())});
+    notes.append(block.begin(), block.end());
+    return notes;
+  };
+  RecordView view = RecordView::parse(moves, notes_of(false, false));
   std::vector<db::PlyAnnotation> plies;
   view.ply_annotations(plies);
   ASSERT_EQ(plies.size(), 2u);
   EXPECT_EQ(plies[0].clock, 18000u);
   EXPECT_EQ(plies[1].clock, 17950u);
   EXPECT_EQ(plies[1].eval, (db::Evaluation{false, -25}));
-  // A padding bit that is not zero, or a byte more, is corrupt.
-  std::string bad = notes;
-  bad.back() = char(uint8_t(bad.back()) | 0x80);
-  EXPECT_THROW(RecordView::parse(moves, bad), db::CorruptRecord);
-  bad = notes + '\0';
-  EXPECT_THROW(RecordView::parse(moves, bad), db::CorruptRecord);
+  // A padding bit that is not zero, or a byte more in the block, is corrupt.
+  EXPECT_THROW(RecordView::parse(moves, notes_of(true, false)), db::CorruptRecord);
+  EXPECT_THROW(RecordView::parse(moves, notes_of(false, true)), db::CorruptRecord);
 }
 
-/// Every value the bit-coded block can hold comes back: clocks and emt in tenths and in
-/// seconds, from 0 to the largest, jumps up and down (escape codes), evaluations from mate
-/// -1000 to +/-2^28 centipawns, other text; random descriptors over many games.
 TEST(RecordBuilderTest, BitCodedTypedValuesRoundTrip) {
   std::mt19937 rng(23);
   RecordBuilder b;
