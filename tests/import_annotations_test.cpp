@@ -404,6 +404,8 @@ TEST(AnnotationRoundTrip, LichessStyleEveryClockAndEvaluationComesBack) {
   // issue 23 target: <= 2.5 bytes per ply for a clock-only game (LMDB overhead aside)
   ASSERT_GT(r.clock_only_plies, 100000u);
   EXPECT_LE(double(r.clock_only_bytes) / double(r.clock_only_plies), 2.5);
+  // bit-coded typed block (issue 23's size target): about 0.6 bytes a ply
+  EXPECT_LE(double(r.clock_only_bytes) / double(r.clock_only_plies), 0.8);
   expect_same_tags(input, r.exported);
 }
 
