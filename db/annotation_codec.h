@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace db {
 
@@ -66,7 +67,9 @@ void append_evaluation(const Evaluation& eval, bool short_form, std::string& out
 void append_annotation_text(const PlyAnnotation& a, std::string& out);
 
 /// Encodes the typed block of an annotation record: feed every main-line ply in order
-/// (descriptor 0 for a ply without typed comment), then finish().
+/// (descriptor 0 for a ply without typed comment), then finish(). Writes the bit-coded layout
+/// (record_format.h "Typed block, bit-coded"); the byte-coded layout of the first records of
+/// format 2 is only read.
 class TypedBlockWriter {
  public:
   /// Starts a block for a game whose clock and emt values are all whole seconds
@@ -74,22 +77,35 @@ class TypedBlockWriter {
   void reset(bool seconds_unit);
   /// Adds main-line ply `ply` (0-based, consecutive from 0).
   void add(const PlyAnnotation& a);
-  /// Appends the block (runs of descriptors, then the per-ply values) to `out`.
+  /// Appends the block (marker, runs of descriptors, byte values, bit-coded values) to `out`.
   void finish(std::string& out);
 
  private:
-  std::string values_;         // per-ply values in ply order
+  /// A bit-coded value in ply order: a clock delta or an evaluation code.
+  struct Value {
+    bool clock = false;  ///< true: `delta` of a clock; false: `code` of an evaluation
+    int64_t delta = 0;   ///< clock minus the previous clock of its side (stored unit)
+    uint64_t code = 0;   ///< zigzag(evaluation difference or mate) << 1 | mate
+  };
+
+  std::vector<Value> values_;  // clock deltas and evaluation codes in ply order
+  std::string bytes_;          // emt values and other text in ply order
   std::string runs_;           // (descriptor, length) pairs so far, without the open run
   uint32_t run_count_ = 0;     // pairs in runs_
   uint16_t run_bits_ = 0;      // descriptor of the open run
   uint32_t run_length_ = 0;    // plies in the open run (0 = none open)
   uint32_t ply_ = 0;           // plies added
+  bool has_clock_ = false;     // a clock was added: first_clock_ is set
+  uint32_t first_clock_ = 0;   // the first clock of the game (stored unit)
   uint32_t last_clock_[2] = {0, 0};  // last clock of each side (ply parity), stored unit
+  int64_t max_delta_ = 0;      // the largest clock delta (>= 0: the first clock's is 0)
+  int64_t last_cp_ = 0;        // the last centipawn evaluation (0 before the first)
   bool seconds_ = false;       // clocks stored in seconds
 };
 
-/// Decodes a typed block ply by ply (see record_format.h). Every error is returned as a
-/// message, never thrown, so RecordView can report it with its offset.
+/// Decodes a typed block ply by ply (see record_format.h), either layout. Every error is
+/// returned as a message, never thrown, so RecordView can report it with its offset.
+/// Copyable: it only points into the record.
 class TypedBlockReader {
  public:
   TypedBlockReader() = default;
@@ -99,11 +115,15 @@ class TypedBlockReader {
   /// Decodes the next ply into `out` (bits 0 = no typed comment); nullptr or an error.
   const char* next(PlyAnnotation& out);
   /// True when every ply was read and the block ended exactly.
-  bool at_end() const { return ply_ == plies_ && p_ == end_; }
+  bool at_end() const;
 
  private:
+  /// Reads one bit-coded value (Rice code with parameter `k`, record_format.h) into `out`.
+  bool read_rice(unsigned k, uint64_t& out);
+
   const uint8_t* runs_ = nullptr;  // next undecoded run
-  const uint8_t* p_ = nullptr;     // next undecoded value
+  const uint8_t* p_ = nullptr;     // next undecoded byte value (emt, other text; old layout: every value)
+  const uint8_t* p_end_ = nullptr; // end of the byte values
   const uint8_t* end_ = nullptr;   // end of the block
   uint32_t runs_left_ = 0;         // runs not yet started
   uint32_t run_left_ = 0;          // plies left in the current run
@@ -112,6 +132,13 @@ class TypedBlockReader {
   uint32_t ply_ = 0;               // plies decoded
   uint32_t last_clock_[2] = {0, 0};
   bool seconds_ = false;
+  // The bit-coded layout:
+  bool bit_coded_ = false;         // the block has the bit-coded layout
+  const uint8_t* bits_ = nullptr;  // its bit-coded values (to end_)
+  uint64_t bit_ = 0;               // next unread bit, counted from bits_
+  unsigned clock_k_ = 0, eval_k_ = 0;  // Rice parameters
+  uint64_t max_delta_ = 0;         // the largest clock delta of the game
+  int64_t last_cp_ = 0;            // the last centipawn evaluation
 };
 
 }  // namespace db

@@ -106,7 +106,7 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
                    "plies, fen, variant, flags, site_suffix) "
                    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
                    "?16, ?17, ?18, ?19, ?20, ?21)"),
-      insert_tag_(sql_, "INSERT INTO game_tags(game_id, seq, name_id, value) VALUES(?1, ?2, ?3, ?4)"),
+      insert_tags_(sql_, "INSERT INTO game_tag_lists(game_id, packed) VALUES(?1, ?2)"),
       insert_log_(sql_,
                   "INSERT INTO import_log(file_id, ordinal, line, move, reason, kind) "
                   "VALUES(?1, ?2, ?3, ?4, ?5, ?6)"),
@@ -119,7 +119,8 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
       players_(sql_, NameKind::kPlayer),
       events_(sql_, NameKind::kEvent),
       sites_(sql_, NameKind::kSite),
-      tag_names_(sql_, NameKind::kTagName) {
+      tag_names_(sql_, NameKind::kTagName),
+      tag_values_(sql_) {
   schema::configure_writer(sql_);
   schema::create_player_eco_tables(sql_);
   insert_game_opening_.emplace(sql_, "INSERT INTO game_openings(game_id, eco, opening_id) VALUES(?1, ?2, ?3)");
@@ -271,13 +272,12 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
       insert_game_opening_->run();  // opening_id NULL when unbound
     }
 
-    int64_t seq = 0;
-    for (const auto& [name, value] : header.other_tags) {
-      insert_tag_.bind(1, int64_t(id));
-      insert_tag_.bind(2, seq++);
-      insert_tag_.bind(3, tag_names_.id(name));
-      insert_tag_.bind(4, value);
-      insert_tag_.run();
+    if (!header.other_tags.empty()) {
+      packed_tags_.clear();
+      pack_tags(header.other_tags, tag_names_, tag_values_, packed_tags_);
+      insert_tags_.bind(1, int64_t(id));
+      insert_tags_.bind_blob(2, packed_tags_);
+      insert_tags_.run();
     }
   } catch (...) {
     fail();

@@ -18,6 +18,7 @@
 #include "db/name_table.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "db/tag_list.h"
 
 namespace db {
 
@@ -120,7 +121,7 @@ class GameWriter {
   FileLock lock_;                     // <dir>/writer.lock, held for the writer's life
   sqlite::Connection sql_;            // own connection to headers.sqlite
   sqlite::Statement insert_game_;     // INSERT INTO games
-  sqlite::Statement insert_tag_;      // INSERT INTO game_tags
+  sqlite::Statement insert_tags_;     // INSERT INTO game_tag_lists (db/tag_list.h)
   sqlite::Statement insert_log_;      // INSERT INTO import_log
   sqlite::Statement insert_import_;   // INSERT INTO imports
   sqlite::Statement insert_file_;     // INSERT INTO files ... RETURNING id
@@ -130,6 +131,8 @@ class GameWriter {
   NameTable events_;                  // name -> events.id
   NameTable sites_;                   // name -> sites.id
   NameTable tag_names_;               // other tags' names -> tag_names.id (issue 23)
+  TagValueCodes tag_values_;          // other tags' repeating values -> tag_values codes
+  std::string packed_tags_;           // the packed tags of the game being added (buffer)
   // Issue 17 A: set in the constructor once the tables exist (older databases gain them).
   std::optional<sqlite::Statement> insert_game_opening_;  // INSERT INTO game_openings
   std::optional<NameTable> openings_;                     // opening name -> openings.id

@@ -51,14 +51,39 @@
 //   kind 3  corrupt
 //
 // The typed block (db/annotation_codec.h) gives each main-line ply a descriptor
-// (AnnotationBits; 0 = no typed comment) and values:
-//   varint R, then R runs (varint descriptor, varint length >= 1) covering exactly N plies;
-//   then for each ply in order, as its descriptor says: clock (zigzag varint: the clock
-//   minus the previous clock of the same ply parity, first 0), evaluation (varint
-//   zigzag(value) << 1 | mate), emt (varint), other text (varint length + bytes). Clock and
-//   emt are in tenths of a second, or in seconds with kClockSeconds. A typed comment comes
-//   right after its move (before that anchor's notes) unless kAnnPlaced marks its place.
-//   Its text is append_annotation_text() (lichess's spelling).
+// (AnnotationBits; 0 = no typed comment) and values. Its runs: varint R, then R runs
+// (varint descriptor, varint length >= 1) covering exactly N plies. Two layouts, told apart
+// by the first byte (a run count is >= 1):
+//
+// Byte-coded (the first records of format 2; read, no longer written): the runs, then for
+//   each ply in order, as its descriptor says: clock (zigzag varint: the clock minus the
+//   previous clock of the same ply parity, first 0), evaluation (varint zigzag(value) << 1 |
+//   mate), emt (varint), other text (varint length + bytes).
+//
+// Bit-coded (issue 23's size target: a clock-only lichess game about 5 bits a ply instead
+//   of 9):
+//     1 byte   0 (marker)
+//     varint R + R runs, as above
+//     [varint B + B bytes]  only when a descriptor has emt or other text: for each ply in
+//                           order its emt (varint) and other text (varint length + bytes)
+//     [varint C0, varint D] only when a descriptor has a clock: C0 = the game's first clock,
+//                           D = the largest clock delta of the game (below; >= 0)
+//     [1 byte K]            only when a descriptor has a clock or an evaluation: the Rice
+//                           parameters, clocks in bits 0-3, evaluations in bits 4-7
+//     bits, to the end of the block: for each ply in order its clock, then its evaluation,
+//     each a Rice code (below). A clock's delta is the clock minus the previous clock of
+//     the same ply parity (the first of each side: minus C0) and is coded as D - delta
+//     (>= 0: clocks mostly go down by the time used). An evaluation is coded as
+//     zigzag(x) << 1 | mate, x = the mate distance, or the centipawns minus the last
+//     centipawn evaluation of the game (0 before the first).
+//   Rice code of z with parameter k: q = z >> k; q < 24: q one bits, a zero bit, the k low
+//   bits of z; else 24 one bits, 6 bits w = the bit width of z, then the w bits of z.
+//   Bits fill each byte from its least significant bit; the last byte is padded with zero
+//   bits and ends the block.
+//
+// Clock and emt are in tenths of a second, or in seconds with kClockSeconds. A typed comment
+// comes right after its move (before that anchor's notes) unless kAnnPlaced marks its place.
+// Its text is append_annotation_text() (lichess's spelling).
 //
 // Invariants checked by RecordView::parse: the moves at depth 0 of the move stream equal
 // the main line; a variation starts only after a move of the line it branches from and

@@ -5,6 +5,7 @@
 #include "db/errors.h"
 #include "db/record_format.h"
 #include "db/sqlite_statement.h"
+#include "db/tag_list.h"
 
 namespace db::schema {
 
@@ -132,50 +133,6 @@ DROP INDEX IF EXISTS game_openings_eco;
 COMMIT;
 )sql";
 
-// Issue 23: the other tags of a game with their names as ids of tag_names (a lichess game
-// has five such tags; the name text cost 12 bytes a row). `tags` becomes a view of the same
-// columns, so every reader and filter reads old and new databases alike; a database made
-// before gets the new tables from its next writer (ensure_match_tables).
-constexpr const char* kCreateTagTables = R"sql(
-CREATE TABLE tag_names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE game_tags(
-  game_id INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  name_id INTEGER NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY(game_id, seq)) WITHOUT ROWID;
-)sql";
-constexpr const char* kCreateTagsView = R"sql(
-CREATE VIEW tags(game_id, seq, name, value) AS
-  SELECT t.game_id, t.seq, n.name, t.value FROM game_tags t JOIN tag_names n ON n.id = t.name_id;
-)sql";
-constexpr const char* kMoveTagRows = R"sql(
-INSERT INTO tag_names(name) SELECT DISTINCT name FROM tags ORDER BY name;
-INSERT INTO game_tags(game_id, seq, name_id, value)
-  SELECT t.game_id, t.seq, n.id, t.value FROM tags t JOIN tag_names n ON n.name = t.name
-  ORDER BY t.game_id, t.seq;
-DROP TABLE tags;
-)sql";
-
-/// Moves the rows of a `tags` table (databases made before issue 23's tag names) into
-/// tag_names + game_tags, in one transaction. Nothing when `tags` is already the view.
-void migrate_tags(sqlite::Connection& db) {
-  {
-    sqlite::Statement old_table(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tags'");
-    if (!old_table.step()) return;
-  }
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    db.exec(kCreateTagTables);
-    db.exec(kMoveTagRows);
-    db.exec(kCreateTagsView);
-    db.exec("COMMIT");
-  } catch (...) {
-    db.rollback();
-    throw;
-  }
-}
-
 }  // namespace
 
 bool has_tables(sqlite::Connection& db) {
@@ -194,8 +151,8 @@ void create_tables(sqlite::Connection& db) {
   db.exec("BEGIN IMMEDIATE");
   try {
     db.exec(kCreateTables);
-    db.exec(kCreateTagTables);
-    db.exec(kCreateTagsView);
+    db.exec(kCreatePackedTagTables);  // issue 23: other tags packed, one row a game
+    db.exec(kCreatePackedTagsView);
     db.exec(kCreatePlayerEcoTables);
     sqlite::Statement insert(db, "INSERT INTO meta(key, value) VALUES(?1, ?2)");
     insert.bind(1, kMetaFormatVersion);
@@ -242,7 +199,7 @@ void ensure_match_tables(sqlite::Connection& db) {
       "CREATE TABLE IF NOT EXISTS markers(game_id INTEGER NOT NULL, marker TEXT NOT NULL, "
       "PRIMARY KEY(game_id, marker)) WITHOUT ROWID;");
   add_site_suffix(db);
-  migrate_tags(db);
+  migrate_tags_to_lists(db);  // tags rows (before issue 23's size target) -> game_tag_lists
 }
 
 bool has_site_suffix(sqlite::Connection& db) {

@@ -46,11 +46,17 @@
 //                                the rest copied from the linked row (headers/players.h;
 //                                rebuilt after every import of games or of a player list)
 //   tag_names(id, name UNIQUE)       the names of other tags, exact spelling (issue 23)
-//   game_tags(game_id, seq, name_id, value)  other tags in file order (WITHOUT ROWID,
-//                                    clustered by game); name_id -> tag_names
-//   tags(game_id, seq, name, value)  VIEW of game_tags joined with tag_names: what every
-//                                    reader queries (before issue 23 a table of these
-//                                    columns; the next writer migrates it, schema.cpp)
+//   tag_values(name_id, code, value) interned values of other tags: per name at most 128
+//                                    codes (WITHOUT ROWID; db/tag_list.h)
+//   game_tag_lists(game_id, packed)  per game with other tags, all of them in file order
+//                                    packed in one BLOB (db/tag_list.h: name ids, codes or
+//                                    literal values); before issue 23's size target one
+//                                    game_tags(game_id, seq, name_id, value) row per tag
+//   tags(game_id, seq, name, value)  VIEW unpacking game_tag_lists (cqldb_tag_list, which
+//                                    every sqlite::Connection registers): what every reader
+//                                    queries. Older layouts (a `tags` table; game_tags rows
+//                                    behind a view of the same columns) are read as they are
+//                                    and moved into game_tag_lists by the next writer
 //   games.site_suffix TEXT or NULL: the end of a URL site name cut after its last '/'
 //                    (db/site_name.h), whose prefix is the sites row of site_id; NULL when
 //                    the sites row holds the whole name (issue 23: a lichess game's own URL
@@ -145,8 +151,9 @@ bool is_empty(sqlite::Connection& db);
 void create_tables(sqlite::Connection& db);
 /// Adds what issue 17 B added to older databases, if missing: games.flags, the comment_text
 /// index and the markers table (without kMetaMatchData: their old games have no data); and
-/// imports.skipped_duplicates (issue 16; 0 for the old runs); and moves a `tags` table into
-/// tag_names + game_tags behind the `tags` view (issue 23), in one transaction; and adds
+/// imports.skipped_duplicates (issue 16; 0 for the old runs); and moves the other tags of an older
+/// layout (a `tags` table or game_tags rows) into game_tag_lists behind the `tags` view
+/// (issue 23, db/tag_list.h migrate_tags_to_lists), in one transaction; and adds
 /// games.site_suffix (issue 23, add_site_suffix).
 void ensure_match_tables(sqlite::Connection& db);
 /// True when games has the site_suffix column (issue 23; schema.h).

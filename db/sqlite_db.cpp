@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "db/tag_list.h"
+
 namespace db::sqlite {
 
 SqliteError make_error(sqlite3* db, const char* function, int rc, std::string_view sql) {
@@ -33,6 +35,16 @@ Connection::Connection(const std::filesystem::path& file, OpenMode mode, int bus
     sqlite3_extended_result_codes(db_, 1);
     function = "sqlite3_busy_timeout";
     rc = sqlite3_busy_timeout(db_, busy_timeout_ms);
+  }
+  if (rc == SQLITE_OK) {
+    // The `tags` view reads the packed tag lists through cqldb_tag_list (db/tag_list.h):
+    // every connection can read it.
+    function = "sqlite3_create_module_v2";
+    try {
+      register_tag_list_module(db_);
+    } catch (const SqliteError& e) {
+      rc = e.code();
+    }
   }
   if (rc != SQLITE_OK) {
     std::string message = std::string(function) + ": ";

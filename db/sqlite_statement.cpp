@@ -51,6 +51,13 @@ void Statement::bind(int index, std::string_view text) {
     throw error(stmt_, "sqlite3_bind_text", rc);
 }
 
+void Statement::bind_blob(int index, std::string_view bytes) {
+  // A non-null pointer even when empty: a zero-length BLOB, not NULL.
+  const char* data = bytes.data() ? bytes.data() : "";
+  if (int rc = sqlite3_bind_blob(stmt_, index, data, int(bytes.size()), SQLITE_STATIC); rc != SQLITE_OK)
+    throw error(stmt_, "sqlite3_bind_blob", rc);
+}
+
 int Statement::bind_all(const std::vector<Param>& params, int first) {
   for (const Param& p : params) {
     if (p.is_text)
@@ -110,6 +117,12 @@ std::string_view Statement::column_text(int col) const {
   const unsigned char* text = sqlite3_column_text(stmt_, col);
   if (!text) return {};
   return {reinterpret_cast<const char*>(text), size_t(sqlite3_column_bytes(stmt_, col))};
+}
+
+std::string_view Statement::column_blob(int col) const {
+  const void* bytes = sqlite3_column_blob(stmt_, col);
+  if (!bytes) return {};
+  return {static_cast<const char*>(bytes), size_t(sqlite3_column_bytes(stmt_, col))};
 }
 
 bool Statement::column_is_null(int col) const {

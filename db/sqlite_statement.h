@@ -42,6 +42,8 @@ class Statement {
   void bind(int index, int64_t value);
   /// Binds text (not copied; see the lifetime note above) to 1-based parameter `index`.
   void bind(int index, std::string_view text);
+  /// Binds the bytes of `bytes` as a BLOB (not copied, like text) to 1-based parameter `index`.
+  void bind_blob(int index, std::string_view bytes);
   /// Binds NULL to 1-based parameter `index`.
   void bind_null(int index);
   /// Binds `value`, or NULL when it is empty.
@@ -66,6 +68,8 @@ class Statement {
   int64_t column_int64(int col) const;
   /// Text of 0-based result column `col` ("" for NULL); valid until the next step/reset.
   std::string_view column_text(int col) const;
+  /// Bytes of 0-based result column `col` as a BLOB (empty for NULL); valid like column_text.
+  std::string_view column_blob(int col) const;
   /// True when 0-based result column `col` is NULL.
   bool column_is_null(int col) const;
 

@@ -366,7 +366,7 @@ TEST(RecordBuilderTest, TypedCommentsRoundTripInPlace) {
   EXPECT_EQ(plies[2].bits, 0);
 }
 
-TEST(RecordBuilderTest, ClockOnlyGameCostsAboutOneBytePerPly) {
+TEST(RecordBuilderTest, ClockOnlyGameCostsAboutFiveBitsPerPly) {
   RecordBuilder b;
   b.reset();
   db::PlyAnnotation a;
@@ -380,10 +380,113 @@ TEST(RecordBuilderTest, ClockOnlyGameCostsAboutOneBytePerPly) {
     b.add_typed_comment(a);
   }
   const Built built = finish(b);
-  EXPECT_LE(built.notes.size(), 80u * 5 / 4) << "annotation bytes for 80 clocks";
+  // bit-coded: 1-12 s a move is a Rice code of 4-5 bits, plus about 9 bytes of header
+  EXPECT_LE(built.notes.size(), 80u * 5 / 8 + 10) << "annotation bytes for 80 clocks";
   std::vector<db::PlyAnnotation> plies;
   parse(built).ply_annotations(plies);
   EXPECT_EQ(plies.back().clock, clocks[1]);
+}
+
+/// The bit-coded typed block (record_format.h) as the documentation spells it, by hand: one
+/// ply with clock 0:30:00 (1800 s, seconds unit) then one with 0:29:55 and evaluation -0.25.
+TEST(RecordViewTest, HandMadeBitCodedTypedBlock) {
+  const std::string moves = raw_record(db::kHasAnnotations, {2, e2e4.raw() & 0xFF, e2e4.raw() >> 8,
+                                                              e7e5.raw() & 0xFF, e7e5.raw() >> 8});
+  // Block: marker 0; R = 2 runs: (kAnnClock, 1), (kAnnClock | kAnnEval, 1); C0 = 1800
+  // (0x88 0x0E); D = 0 (deltas 0 and -5); K = clock k 2 | eval k 4 << 4. Bits, least
+  // significant first: ply 0 clock D - 0 = 0: q 0 -> "0", low bits "00"; ply 1 clock
+  // D - (-5) = 5 = 0b101: q 1 -> "1" "0", low bits 01 -> "1" "0"; evaluation
+  // zigzag(-25 - 0) << 1 = 98 = 0b1100010: q 6 -> "111111" "0", low bits 0010 -> "0100".
+  // 18 bits: 3 bytes, 6 padding bits.
+  const std::vector<bool> bits = {0, 0, 0,                    // clock 0
+                                  1, 0, 1, 0,                 // clock 5
+                                  1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0};  // evaluation 98
+  auto notes_of = [&](bool padding_bit, bool trailing_byte) {
+    std::vector<uint8_t> packed((bits.size() + 7) / 8, 0);
+    for (size_t i = 0; i < bits.size(); ++i)
+      if (bits[i]) packed[i / 8] |= uint8_t(1 << (i % 8));
+    if (padding_bit) packed.back() |= 0x80;
+    if (trailing_byte) packed.push_back(0);
+    std::vector<uint8_t> block = {0, 2, db::kAnnClock, 1, db::kAnnClock | db::kAnnEval, 1, 0x88, 0x0E, 0, 2 | 4 << 4};
+    block.insert(block.end(), packed.begin(), packed.end());
+    std::string notes = raw_record(db::kHasTypedBlock | db::kClockSeconds, {int(block.size())});
+    notes.append(block.begin(), block.end());
+    return notes;
+  };
+  RecordView view = RecordView::parse(moves, notes_of(false, false));
+  std::vector<db::PlyAnnotation> plies;
+  view.ply_annotations(plies);
+  ASSERT_EQ(plies.size(), 2u);
+  EXPECT_EQ(plies[0].clock, 18000u);
+  EXPECT_EQ(plies[1].clock, 17950u);
+  EXPECT_EQ(plies[1].eval, (db::Evaluation{false, -25}));
+  // A padding bit that is not zero, or a byte more in the block, is corrupt.
+  EXPECT_THROW(RecordView::parse(moves, notes_of(true, false)), db::CorruptRecord);
+  EXPECT_THROW(RecordView::parse(moves, notes_of(false, true)), db::CorruptRecord);
+}
+
+TEST(RecordBuilderTest, BitCodedTypedValuesRoundTrip) {
+  std::mt19937 rng(23);
+  RecordBuilder b;
+  for (int game = 0; game < 400; ++game) {
+    const bool seconds = game % 3 == 0;
+    const uint32_t unit = seconds ? 10 : 1;
+    const int ply_count = 1 + int(rng() % 120);
+    std::vector<db::PlyAnnotation> expected;
+    std::vector<std::string> texts(static_cast<size_t>(ply_count));
+    b.reset();
+    uint32_t clock = uint32_t(rng() % 20000) * unit;
+    int32_t cp = 0;
+    for (int ply = 0; ply < ply_count; ++ply) {
+      b.add_move(ply % 2 ? e7e5 : e2e4);
+      db::PlyAnnotation a;
+      switch (rng() % 8) {
+        case 0: break;  // no typed comment
+        case 1: a.bits = db::kAnnClock | db::kAnnEval | db::kAnnClockFirst; break;
+        case 2: a.bits = db::kAnnEval | db::kAnnEvalShort; break;
+        case 3: a.bits = db::kAnnClock | db::kAnnEmt | db::kAnnTenths; break;
+        case 4: a.bits = db::kAnnClock | db::kAnnRest; break;
+        default: a.bits = db::kAnnClock; break;
+      }
+      if (game % 50 == 7) a.bits = db::kAnnEval;  // evaluation-only games
+      const uint32_t r = rng() % 100;
+      if (r < 2) clock = (game % 2 ? 0u : uint32_t(UINT32_MAX / 10) * 10);  // the extremes
+      else if (r < 5) clock = uint32_t(rng() % 100000) * unit;              // a jump
+      else clock = clock >= 120 * unit ? clock - uint32_t(rng() % 120) * unit : clock + 30 * unit;
+      a.clock = clock;
+      a.emt = uint32_t(rng() % 600) * unit;
+      const uint32_t e = rng() % 100;
+      if (e < 5) a.eval = {true, int32_t(rng() % 2001) - 1000};
+      else if (e < 8) a.eval = {false, (e % 2 ? 1 : -1) * (1 << 28)};
+      else a.eval = {false, cp += int32_t(rng() % 201) - 100};
+      if (a.bits & db::kAnnRest) {
+        texts[size_t(ply)] = "[%csl Gd" + std::to_string(ply) + "]";
+        a.rest = texts[size_t(ply)];
+      }
+      if (a.bits) {
+        ASSERT_TRUE(b.can_add_typed());
+        b.add_typed_comment(a);
+      }
+      if (!(a.bits & db::kAnnClock)) a.clock = 0;
+      if (!(a.bits & db::kAnnEmt)) a.emt = 0;
+      if (!(a.bits & db::kAnnEval)) a.eval = {};
+      if (!(a.bits & db::kAnnRest)) a.rest = {};
+      expected.push_back(a);
+    }
+    const Built built = finish(b);
+    std::vector<db::PlyAnnotation> plies;
+    const RecordView view = parse(built);
+    view.ply_annotations(plies);
+    ASSERT_EQ(plies.size(), expected.size()) << "game " << game;
+    for (size_t i = 0; i < plies.size(); ++i) {
+      ASSERT_EQ(plies[i].bits, expected[i].bits) << "game " << game << " ply " << i;
+      // a clock or emt with tenths in a seconds game makes the builder use tenths: same values
+      EXPECT_EQ(plies[i].clock, expected[i].clock) << "game " << game << " ply " << i;
+      EXPECT_EQ(plies[i].emt, expected[i].emt) << "game " << game << " ply " << i;
+      EXPECT_EQ(plies[i].eval, expected[i].eval) << "game " << game << " ply " << i;
+      EXPECT_EQ(plies[i].rest, expected[i].rest) << "game " << game << " ply " << i;
+    }
+  }
 }
 
 /// Truncations and random byte changes of valid records either parse (and then iterate

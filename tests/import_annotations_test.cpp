@@ -404,6 +404,8 @@ TEST(AnnotationRoundTrip, LichessStyleEveryClockAndEvaluationComesBack) {
   // issue 23 target: <= 2.5 bytes per ply for a clock-only game (LMDB overhead aside)
   ASSERT_GT(r.clock_only_plies, 100000u);
   EXPECT_LE(double(r.clock_only_bytes) / double(r.clock_only_plies), 2.5);
+  // bit-coded typed block (issue 23's size target): about 0.6 bytes a ply
+  EXPECT_LE(double(r.clock_only_bytes) / double(r.clock_only_plies), 0.8);
   expect_same_tags(input, r.exported);
 }
 
@@ -491,10 +493,33 @@ std::string object_type(const std::filesystem::path& db_dir, const char* name) {
   return q.step() ? std::string(q.column_text(0)) : std::string();
 }
 
-/// A database whose other tags are the `tags` table of before issue 23 is read as before,
-/// and its next writer moves the rows into tag_names + game_tags behind the `tags` view.
-TEST(AnnotationTags, TagsTableOfOlderDatabasesMigratedByTheNextWriter) {
-  TempDir dir("ann-tags-migrate");
+/// The SQL that turns the packed tags of a new database back into an older layout.
+/// `issue23_rows`: tag_names + game_tags rows behind a view (issue 23 before its size
+/// target); else the `tags` table of before issue 23.
+std::string older_tags_layout(bool issue23_rows) {
+  std::string sql =
+      "CREATE TABLE old_tags(game_id INTEGER NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL, "
+      "value TEXT NOT NULL, PRIMARY KEY(game_id, seq)) WITHOUT ROWID;"
+      "INSERT INTO old_tags SELECT game_id, seq, name, value FROM tags;"
+      "DROP VIEW tags; DROP TABLE game_tag_lists; DROP TABLE tag_values; DROP TABLE tag_names;";
+  if (!issue23_rows) return sql + "ALTER TABLE old_tags RENAME TO tags;";
+  return sql +
+         "CREATE TABLE tag_names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+         "INSERT INTO tag_names(name) SELECT DISTINCT name FROM old_tags ORDER BY name;"
+         "CREATE TABLE game_tags(game_id INTEGER NOT NULL, seq INTEGER NOT NULL, name_id INTEGER NOT NULL, "
+         "value TEXT NOT NULL, PRIMARY KEY(game_id, seq)) WITHOUT ROWID;"
+         "INSERT INTO game_tags SELECT t.game_id, t.seq, n.id, t.value FROM old_tags t "
+         "JOIN tag_names n ON n.name = t.name;"
+         "DROP TABLE old_tags;"
+         "CREATE VIEW tags(game_id, seq, name, value) AS SELECT t.game_id, t.seq, n.name, t.value "
+         "FROM game_tags t JOIN tag_names n ON n.id = t.name_id;";
+}
+
+/// A database whose other tags are in an older layout (the `tags` table of before issue 23,
+/// or issue 23's game_tags rows) is read as before, and its next writer moves them into
+/// game_tag_lists behind the `tags` view.
+void expect_older_tags_migrated(bool issue23_rows) {
+  TempDir dir(issue23_rows ? "ann-tags-migrate-rows" : "ann-tags-migrate");
   const auto first = dir / "first.pgn", second = dir / "second.pgn";
   std::ofstream(first) << R"([Event "Rated Blitz game"]
 [Site "https://lichess.org/abcdefgh"]
@@ -530,16 +555,12 @@ TEST(AnnotationTags, TagsTableOfOlderDatabasesMigratedByTheNextWriter) {
     db::GameReader reader = database.reader();
     EXPECT_EQ(other_tags(reader, 1), game1);
   }
-  {  // back to the layout of before issue 23
+  {  // back to an older layout
     db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
-    sql.exec(
-        "CREATE TABLE old_tags(game_id INTEGER NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL, "
-        "value TEXT NOT NULL, PRIMARY KEY(game_id, seq)) WITHOUT ROWID;"
-        "INSERT INTO old_tags SELECT game_id, seq, name, value FROM tags;"
-        "DROP VIEW tags; DROP TABLE game_tags; DROP TABLE tag_names;"
-        "ALTER TABLE old_tags RENAME TO tags;");
+    sql.exec(older_tags_layout(issue23_rows).c_str());
   }
-  EXPECT_EQ(object_type(db_dir, "tags"), "table");
+  EXPECT_EQ(object_type(db_dir, "tags"), issue23_rows ? "view" : "table");
+  EXPECT_EQ(object_type(db_dir, "game_tags"), issue23_rows ? "table" : "");
   {
     db::Database database = db::Database::open_readonly(db_dir);
     db::GameReader reader = database.reader();
@@ -551,7 +572,8 @@ TEST(AnnotationTags, TagsTableOfOlderDatabasesMigratedByTheNextWriter) {
     EXPECT_EQ(s.imported, 1u);
   }
   EXPECT_EQ(object_type(db_dir, "tags"), "view");
-  EXPECT_EQ(object_type(db_dir, "game_tags"), "table");
+  EXPECT_EQ(object_type(db_dir, "game_tags"), "");
+  EXPECT_EQ(object_type(db_dir, "game_tag_lists"), "table");
   db::Database database = db::Database::open_readonly(db_dir);
   db::GameReader reader = database.reader();
   EXPECT_EQ(other_tags(reader, 1), game1);
@@ -560,6 +582,13 @@ TEST(AnnotationTags, TagsTableOfOlderDatabasesMigratedByTheNextWriter) {
   db::sqlite::Statement names(sql, "SELECT COUNT(*) FROM tag_names");
   ASSERT_TRUE(names.step());
   EXPECT_EQ(names.column_int64(0), 5);  // UTCTime, WhiteRatingDiff, termination, Annotator, Termination
+  db::sqlite::Statement lists(sql, "SELECT COUNT(*) FROM game_tag_lists");
+  ASSERT_TRUE(lists.step());
+  EXPECT_EQ(lists.column_int64(0), 2);
 }
+
+TEST(AnnotationTags, TagsTableOfOlderDatabasesMigratedByTheNextWriter) { expect_older_tags_migrated(false); }
+
+TEST(AnnotationTags, TagRowsOfIssue23MigratedByTheNextWriter) { expect_older_tags_migrated(true); }
 
 }  // namespace
