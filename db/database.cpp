@@ -30,8 +30,8 @@ void check_headers_version(sqlite::Connection& sql, const std::filesystem::path&
         *format <= schema::kFormatVersion))
     schema::check_format_version(format, schema::kFormatVersion, file.string(),
                                  file.parent_path().string());
-  schema::check_format_version(schema::read_meta(sql, schema::kMetaRecordFormatVersion),
-                               kRecordFormatVersion, file.string() + " (game records)");
+  schema::check_record_format_version(schema::read_meta(sql, schema::kMetaRecordFormatVersion),
+                                      file.string() + " (game records)");
 }
 
 }  // namespace
@@ -58,6 +58,7 @@ Database Database::create_or_open(const std::filesystem::path& dir) {
     schema::create_tables(sql);
   }
   check_headers_version(sql, headers);
+  schema::stamp_record_format_version(sql);  // format-2 records stay readable; new ones are 3
   schema::create_player_eco_tables(sql);  // issue 17 A: a database made before them
   schema::add_site_suffix(sql);            // issue 23: likewise
   Database database(std::move(store), std::move(sql));

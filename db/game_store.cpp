@@ -42,8 +42,8 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
     } else {
       schema::check_format_version(format, schema::kFormatVersion, what, dir.string());
     }
-    schema::check_format_version(read_version(txn, store->meta_, schema::kMetaRecordFormatVersion),
-                                 kRecordFormatVersion, what + " (game records)");
+    schema::check_record_format_version(
+        read_version(txn, store->meta_, schema::kMetaRecordFormatVersion), what + " (game records)");
     const auto signatures = read_version(txn, store->meta_, schema::kMetaSignatureFormatVersion);
     if (signatures == int64_t(schema::kSignatureFormatVersion)) return;
     if (for_reindex) {
@@ -92,6 +92,11 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
     found = schema::kFormatVersion;
   }
   check_versions(txn, found);
+  // A store of format-2 records opened for writing may get format-3 records: stamp it (both
+  // stay readable, record_format.h kOldestRecordFormatVersion).
+  if (read_version(txn, store->meta_, schema::kMetaRecordFormatVersion).value_or(kRecordFormatVersion) <
+      int64_t(kRecordFormatVersion))
+    txn.put(store->meta_, schema::kMetaRecordFormatVersion, std::to_string(kRecordFormatVersion));
   // Created here for a new store, or for an old one being upgraded by a reindex (the
   // checks above threw otherwise, and the transaction then aborts).
   store->signatures_ =

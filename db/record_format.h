@@ -4,7 +4,8 @@
 // Replaying a game reads only the move record; comments, NAGs, clocks and evaluations are
 // read only by export, `show`, jsonl and `check` (issue 23).
 //
-// Layout, format version kRecordFormatVersion (= 2). Integers are little-endian; a
+// Layout, format version kRecordFormatVersion (= 3; version 2 is the same without the
+// bit-coded typed block, so a database may mix both). Integers are little-endian; a
 // "varint" is unsigned LEB128 (7 bits per byte, low bits first, high bit = more follows,
 // at most 5 bytes, no overlong encodings); "zigzag" maps 0,-1,1,-2,.. to 0,1,2,3,..
 //
@@ -105,7 +106,12 @@
 namespace db {
 
 /// Version of the layout above; stored in the database meta data, bumped on any change.
-inline constexpr uint32_t kRecordFormatVersion = 2;
+inline constexpr uint32_t kRecordFormatVersion = 3;  // 3: bit-coded typed blocks (issue 23)
+/// The oldest record format version still read: a format-2 record is a format-3 record whose
+/// typed block is byte-coded, which this build reads too. A database whose meta says 2 is
+/// stamped 3 when opened for writing (it may then get bit-coded blocks, which an older cqldb
+/// would report as damaged annotation records).
+inline constexpr uint32_t kOldestRecordFormatVersion = 2;
 
 /// Bits of the record's flags byte.
 enum RecordFlags : uint8_t {

@@ -267,6 +267,21 @@ void check_format_version(std::optional<int64_t> found, int64_t expected, const 
   throw FormatError(mismatch + "; import the PGN files again into a new database");
 }
 
+void check_record_format_version(std::optional<int64_t> found, const std::string& what) {
+  if (found && *found >= kOldestRecordFormatVersion && *found <= kRecordFormatVersion) return;
+  check_format_version(found, kRecordFormatVersion, what);
+}
+
+bool stamp_record_format_version(sqlite::Connection& db) {
+  const auto found = read_meta(db, kMetaRecordFormatVersion);
+  if (!found || *found >= kRecordFormatVersion) return false;
+  sqlite::Statement update(db, "UPDATE meta SET value = ?2 WHERE key = ?1");
+  update.bind(1, kMetaRecordFormatVersion);
+  update.bind(2, int64_t(kRecordFormatVersion));
+  update.run();
+  return true;
+}
+
 void checkpoint(sqlite::Connection& db) {
   // Without a busy timeout the checkpoint gives up at once where readers block it.
   db.exec("PRAGMA busy_timeout=0; PRAGMA wal_checkpoint(TRUNCATE)");

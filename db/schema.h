@@ -181,6 +181,14 @@ std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key);
 /// `cqldb reindex --db <upgrade_dir>` instead of importing again.
 void check_format_version(std::optional<int64_t> found, int64_t expected, const std::string& what,
                           const std::string& upgrade_dir = {});
+/// Throws FormatError when `found` (a stored record format version, nullopt = missing) is
+/// not one this build reads: kOldestRecordFormatVersion..kRecordFormatVersion
+/// (record_format.h). `what` names the store in the message.
+void check_record_format_version(std::optional<int64_t> found, const std::string& what);
+/// Stamps headers.sqlite with kRecordFormatVersion when it holds an older readable one (a
+/// database opened for writing may get records of the current version). Returns true when
+/// it changed the row.
+bool stamp_record_format_version(sqlite::Connection& db);
 /// Copies the WAL into the database file and truncates it, if no reader holds an older
 /// snapshot (then it does nothing rather than wait). Keeps reads fast and sizes honest
 /// after an import.

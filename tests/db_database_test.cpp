@@ -486,6 +486,58 @@ TEST(DatabaseTest, FormatVersionMismatchIsAClearError) {
   EXPECT_EQ(db::Database::open_readonly(dir.db()).reader().game_count(), 3u);
 }
 
+/// Sets the record format version of both stores of the database in `dir`.
+void set_record_version(const fs::path& dir, int64_t version) {
+  {
+    db::sqlite::Connection sql(dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+    db::sqlite::Statement update(sql, "UPDATE meta SET value = ?2 WHERE key = ?1");
+    update.bind(1, db::schema::kMetaRecordFormatVersion);
+    update.bind(2, version);
+    update.run();
+  }
+  db::lmdb::Env env = db::lmdb::Env::open(dir / db::schema::kGamesFile);
+  db::lmdb::Txn txn = db::lmdb::Txn::begin_write(env);
+  db::lmdb::Dbi meta = *txn.open_dbi(db::schema::kMetaDbi);
+  txn.put(meta, db::schema::kMetaRecordFormatVersion, std::to_string(version));
+  txn.commit();
+}
+
+// Record format 3 (bit-coded typed blocks) reads format-2 databases as they are; opened for
+// writing, such a database is stamped 3 in both stores (it may then get bit-coded blocks,
+// which an older cqldb would report as damaged). A version below the oldest read is refused.
+TEST(DatabaseTest, RecordFormat2IsReadAndStampedByAWriter) {
+  static_assert(db::kRecordFormatVersion == 3 && db::kOldestRecordFormatVersion == 2);
+  TempDir dir;
+  {
+    db::Database database = db::Database::create_or_open(dir.db());
+    db::GameWriter writer = database.writer();
+    add_games(writer, 3);
+    writer.finish();
+  }
+  set_record_version(dir.db(), 2);
+  {
+    db::Database database = db::Database::open_readonly(dir.db());
+    EXPECT_EQ(database.info().record_format_version, 2u);
+    db::GameReader reader = database.reader();
+    expect_games_intact(reader);
+  }
+  {
+    db::Database database = db::Database::create_or_open(dir.db());
+    db::GameWriter writer = database.writer();
+    add_games(writer, 2);
+    writer.finish();
+  }
+  {
+    db::Database database = db::Database::open_readonly(dir.db());
+    EXPECT_EQ(database.info().record_format_version, db::kRecordFormatVersion);
+    db::GameReader reader = database.reader();
+    EXPECT_EQ(reader.game_count(), 5u);
+    expect_games_intact(reader);
+  }
+  set_record_version(dir.db(), 1);
+  expect_format_error(dir.db(), "(game records) has format version 1");
+}
+
 TEST(DatabaseTest, NotADatabaseOrMismatchedStores) {
   TempDir dir;
   EXPECT_THROW(db::Database::open_readonly(dir.db()), db::FormatError);
