@@ -196,15 +196,18 @@ std::vector<std::pair<uint32_t, uint32_t>> manifest_segments(const std::filesyst
   return segments;
 }
 
-/// True when the last two of `segments` are merged by the tiered rule (position_index.h):
-/// the earlier holds at most as many games as the later, and together at most
-/// kMaxMergedGames.
-bool merge_due(const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
-  if (segments.size() < 2) return false;
-  const auto [fa, la] = segments[segments.size() - 2];
-  const auto [fb, lb] = segments.back();
-  const uint64_t games_a = la - fa + 1, games_b = lb - fb + 1;
+/// True when segments `i` and `i + 1` of `segments` are merged by the tiered rule
+/// (position_index.h): the earlier holds at most as many games as the later, and together
+/// at most kMaxMergedGames.
+bool pair_due(const std::vector<std::pair<uint32_t, uint32_t>>& segments, size_t i) {
+  const uint64_t games_a = segments[i].second - segments[i].first + 1;
+  const uint64_t games_b = segments[i + 1].second - segments[i + 1].first + 1;
   return games_a <= games_b && games_a + games_b <= kMaxMergedGames;
+}
+
+/// True when the last two of `segments` are merged by the tiered rule (pair_due).
+bool merge_due(const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
+  return segments.size() >= 2 && pair_due(segments, segments.size() - 2);
 }
 
 /// Merges segments `i` and `i + 1` of `segments` into one file and updates the list, then
@@ -236,11 +239,8 @@ void merge_last_two(const std::filesystem::path& dir, std::vector<std::pair<uint
 /// merge_due() it looks past the last pair: an import ends with a partial segment smaller
 /// than the one before it, and the next import's first segment must still merge with it.
 std::optional<size_t> merge_due_anywhere(const std::vector<std::pair<uint32_t, uint32_t>>& segments) {
-  for (size_t i = segments.size() < 2 ? 0 : segments.size() - 1; i-- > 0;) {
-    const uint64_t games_a = segments[i].second - segments[i].first + 1;
-    const uint64_t games_b = segments[i + 1].second - segments[i + 1].first + 1;
-    if (games_a <= games_b && games_a + games_b <= kMaxMergedGames) return i;
-  }
+  for (size_t i = segments.size() < 2 ? 0 : segments.size() - 1; i-- > 0;)
+    if (pair_due(segments, i)) return i;
   return std::nullopt;
 }
 
