@@ -210,7 +210,8 @@ int main(int argc, char** argv) {
     auto scan = reader.scan();
     while (scan.next(id, bytes)) {
       db::RecordView view = db::RecordView::parse(bytes);
-      for (uint32_t i = 0; i < view.main_line_size(); ++i) checksum += view.main_move(i).raw();
+      db::MainLineCursor moves(view);
+      for (uint32_t i = 0; i < view.main_line_size(); ++i) checksum += moves.next().raw();
       plies += view.main_line_size();
     }
     const double scan_s = seconds_since(scan_start);

@@ -39,7 +39,8 @@ class KeyHash {
 void set_duplicate_moves(const RecordView& record, DuplicateFields& out) {
   out.start_fen.assign(record.start_fen());
   out.moves.resize(record.main_line_size());
-  for (uint32_t i = 0; i < record.main_line_size(); ++i) out.moves[i] = record.main_move(i).raw();
+  MainLineCursor moves(record);
+  for (uint32_t i = 0; i < record.main_line_size(); ++i) out.moves[i] = moves.next().raw();
 }
 
 DuplicateFields duplicate_fields(const GameHeader& header, const RecordView& record) {

@@ -1,6 +1,7 @@
 #include "db/record_builder.h"
 
 #include <stdexcept>
+#include <string>
 
 #include "db/record_codec.h"
 
@@ -47,6 +48,9 @@ void RecordBuilder::add_move(chess::Move move) {
   if (!is_move_word(move.raw()))
     throw std::invalid_argument("RecordBuilder::add_move: not a move (from == to)");
   if (depth_ == 0) {
+    if (main_moves_ >= kMaxMainLineMoves)
+      throw std::invalid_argument("RecordBuilder::add_move: main line longer than " +
+                                  std::to_string(kMaxMainLineMoves) + " moves");
     codec::put_u16(main_, move.raw());
     ++main_moves_;
   }
@@ -154,6 +158,7 @@ std::string_view RecordBuilder::finish() {
   if (chess960_) flags |= kChess960;
   if (has_variations_) flags |= kHasVariations;
   if (!notes_out_.empty()) flags |= kHasAnnotations;
+  if (main_moves_ > 0) flags |= kPackedMainLine;
   out_.clear();
   out_.push_back(char(flags));
   codec::put_varint(out_, main_moves_);
@@ -161,9 +166,37 @@ std::string_view RecordBuilder::finish() {
     codec::put_varint(out_, uint32_t(fen_.size()));
     out_.append(fen_);
   }
-  out_.append(main_);
+  if (main_moves_ > 0) append_packed_main_line();
   if (has_variations_) out_.append(stream_);
   return out_;
+}
+
+void RecordBuilder::append_packed_main_line() {
+  const uint8_t* words = reinterpret_cast<const uint8_t*>(main_.data());
+  uint32_t specials = 0;
+  for (uint32_t i = 0; i < main_moves_; ++i) specials += (codec::get_u16(words + 2 * size_t(i)) >> 12) != 0;
+  codec::put_varint(out_, specials);
+  uint32_t next = 0;
+  for (uint32_t i = 0; i < main_moves_; ++i) {
+    const uint32_t high = codec::get_u16(words + 2 * size_t(i)) >> 12;
+    if (!high) continue;
+    codec::put_varint(out_, (i - next) << 4 | high);
+    next = i + 1;
+  }
+  const size_t start = out_.size();
+  out_.resize(start + codec::packed_u12_bytes(main_moves_), '\0');
+  uint8_t* out = reinterpret_cast<uint8_t*>(out_.data()) + start;
+  for (uint32_t i = 0; i < main_moves_; ++i) {
+    const uint16_t low = codec::get_u16(words + 2 * size_t(i)) & 0xFFF;
+    uint8_t* q = out + (3 * size_t(i) >> 1);
+    if (i & 1) {
+      q[0] |= uint8_t((low & 0xF) << 4);
+      q[1] = uint8_t(low >> 4);
+    } else {
+      q[0] = uint8_t(low);
+      q[1] |= uint8_t(low >> 8);
+    }
+  }
 }
 
 }  // namespace db

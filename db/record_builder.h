@@ -36,6 +36,9 @@ namespace db {
 /// variation) throws std::invalid_argument; the importer treats it like a malformed game.
 class RecordBuilder {
  public:
+  /// The longest main line a record holds (a packed main line's special entry keeps a ply
+  /// gap in 28 bits); add_move() throws std::invalid_argument beyond it.
+  static constexpr uint32_t kMaxMainLineMoves = 1u << 27;
   /// Starts a new game: standard start, no moves, no annotations.
   void reset();
   /// Sets the start position. `fen` empty means the standard start (then only the Chess960
@@ -74,6 +77,8 @@ class RecordBuilder {
   uint32_t main_line_size() const { return main_moves_; }
 
  private:
+  /// Appends the packed main line (record_format.h) of main_ to out_.
+  void append_packed_main_line();
   /// Switches to recording a move stream (first variation): the stream so far is exactly
   /// the main line.
   void start_stream();

@@ -1,5 +1,5 @@
 // Byte-level encoding helpers of the game record (record_format.h): unsigned LEB128
-// varints and little-endian 16-bit words.
+// varints, little-endian 16-bit words and packed 12-bit arrays.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,18 @@ inline void put_u16(std::string& out, uint16_t word) {
 /// Reads the little-endian 16-bit word at `p` (2 bytes must be readable).
 inline uint16_t get_u16(const uint8_t* p) {
   return uint16_t(p[0] | (p[1] << 8));
+}
+
+/// Bytes of an array of `n` 12-bit values (the packed main line of record_format.h).
+constexpr uint64_t packed_u12_bytes(uint64_t n) { return (3 * n + 1) / 2; }
+
+/// Value `i` of a packed array of 12-bit values at `p` (value i at bit 12i, bits filling each
+/// byte from its least significant bit); bytes [3i/2, 3i/2 + 1] must be readable, which
+/// packed_u12_bytes(n) bytes guarantee for every i < n.
+inline uint16_t get_u12(const uint8_t* p, size_t i) {
+  const uint8_t* q = p + (3 * i >> 1);
+  const uint16_t v = uint16_t(q[0] | (q[1] << 8));
+  return (i & 1) ? uint16_t(v >> 4) : uint16_t(v & 0xFFF);
 }
 
 }  // namespace db::codec

@@ -4,22 +4,36 @@
 // Replaying a game reads only the move record; comments, NAGs, clocks and evaluations are
 // read only by export, `show`, jsonl and `check` (issue 23).
 //
-// Layout, format version kRecordFormatVersion (= 3; version 2 is the same without the
-// bit-coded typed block, so a database may mix both). Integers are little-endian; a
+// Layout, format version kRecordFormatVersion (= 4; version 3 is the same without packed
+// main lines, version 2 also without the bit-coded typed block; a database may mix all
+// three, and every reader reads all three). Integers are little-endian; a
 // "varint" is unsigned LEB128 (7 bits per byte, low bits first, high bit = more follows,
 // at most 5 bytes, no overlong encodings); "zigzag" maps 0,-1,1,-2,.. to 0,1,2,3,..
 //
 // Move record ("games"):
 //
 //   offset  size        field
-//   0       1           flags (RecordFlags); bits 4-7 must be 0 (reserved: a compact move
-//                       encoding of issue 16 would set one and replace the 2*N words)
+//   0       1           flags (RecordFlags); bits 5-7 must be 0
 //   1       varint      N = main-line ply count (number of main-line moves)
 //           [varint L]  only with kHasStartFen: FEN length in bytes
 //           [L bytes]   only with kHasStartFen: the start FEN (ASCII, as given in the PGN)
-//           2*N         the main line: N chess::Move values (raw uint16, little-endian),
-//                       contiguous so that replaying a game reads only this span
+//           main line   N chess::Move values, contiguous so that replaying a game reads
+//                       only this span; without kPackedMainLine 2*N bytes (raw uint16,
+//                       little-endian), with it the packed main line below
 //           rest        only with kHasVariations: the move stream, up to the end of the record
+//
+// Packed main line (kPackedMainLine, issue 16/23 size work; written since format 4): a
+// move's raw word is its 12 low bits (from << 6 | to) and its 4 high bits (Move::Kind and
+// promotion piece), which are 0 for all but castlings, en-passant captures and promotions.
+//   varint S         the number of plies whose move has nonzero high bits ("special"), S <= N
+//   S varints        in ply order, (gap << 4) | high: the ply is gap plies after the previous
+//                    special's ply + 1 (the first: after ply 0), high = raw >> 12 (1..15);
+//                    every ply < N
+//   ceil(3N/2) bytes the 12 low bits of each move in ply order, move i at bit 12i, bits
+//                    filling each byte from its least significant bit; when N is odd the
+//                    last byte's high 4 bits are 0
+// So a main line takes 1.5 bytes a ply plus about 2 bytes per castling or promotion, and
+// ply i's move is read without a board (RecordView::main_move, MainLineCursor).
 //
 // The move stream holds the move tree in order, main-line moves included again: 16-bit
 // words, each a move (from != to, or Move::null() = 65, "b1b1", the PGN null move "--") or
@@ -106,11 +120,12 @@
 namespace db {
 
 /// Version of the layout above; stored in the database meta data, bumped on any change.
-inline constexpr uint32_t kRecordFormatVersion = 3;  // 3: bit-coded typed blocks (issue 23)
-/// The oldest record format version still read: a format-2 record is a format-3 record whose
-/// typed block is byte-coded, which this build reads too. A database whose meta says 2 is
-/// stamped 3 when opened for writing (it may then get bit-coded blocks, which an older cqldb
-/// would report as damaged annotation records).
+/// 3: bit-coded typed blocks (issue 23); 4: packed main lines (kPackedMainLine).
+inline constexpr uint32_t kRecordFormatVersion = 4;
+/// The oldest record format version still read: a format-2 record is a format-4 record whose
+/// typed block is byte-coded and whose main line is not packed, which this build reads too.
+/// A database whose meta says 2 or 3 is stamped 4 when opened for writing (it may then get
+/// packed main lines and bit-coded blocks, which an older cqldb would report as damaged).
 inline constexpr uint32_t kOldestRecordFormatVersion = 2;
 
 /// Bits of the record's flags byte.
@@ -120,7 +135,8 @@ enum RecordFlags : uint8_t {
   kHasVariations = 1 << 2,  ///< the move stream has at least one variation
   kHasAnnotations = 1 << 3, ///< the game has an annotation record (comments, NAGs, clocks,
                             ///< evaluations) in the "annotations" sub-db
-  kKnownFlags = 0x0F,       ///< every defined bit; others must be 0
+  kPackedMainLine = 1 << 4, ///< the main line is packed (12 bits a move plus the specials)
+  kKnownFlags = 0x1F,       ///< every defined bit; others must be 0
 };
 
 /// Bits of the annotation record's flags byte.

@@ -44,11 +44,38 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
     view.fen_ = {reinterpret_cast<const char*>(p), size};
     p += size;
   }
-  if (uint64_t(end - p) < 2 * uint64_t(view.main_size_))
-    corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated", p - begin);
-  view.main_ = p;
-  for (uint32_t i = 0; i < view.main_size_; ++i, p += 2)
-    if (!is_move_word(codec::get_u16(p))) corrupt("main-line word is not a move", p - begin);
+  if (view.packed_main_line()) {
+    uint32_t count = 0;
+    if (!codec::get_varint(p, end, count) || count > view.main_size_)
+      corrupt("bad count of special main-line moves", p - begin);
+    view.specials_ = p;
+    uint64_t next = 0;  // the smallest ply the next special may have
+    for (uint32_t k = 0; k < count; ++k) {
+      uint32_t entry = 0;
+      const size_t offset = p - begin;
+      if (!codec::get_varint(p, end, entry)) corrupt("bad special main-line move", offset);
+      if ((entry & 15) == 0) corrupt("special main-line move without high bits", offset);
+      const uint64_t ply = next + (entry >> 4);
+      if (ply >= view.main_size_) corrupt("special main-line move past the main line", offset);
+      next = ply + 1;
+    }
+    const uint64_t bytes = codec::packed_u12_bytes(view.main_size_);
+    if (uint64_t(end - p) < bytes)
+      corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated", p - begin);
+    view.main_ = p;
+    if ((view.main_size_ & 1) && (p[bytes - 1] >> 4)) corrupt("packed main line padding", p - begin);
+    MainLineCursor cursor(view);
+    for (uint32_t i = 0; i < view.main_size_; ++i)
+      if (!is_move_word(cursor.next().raw()))
+        corrupt("main-line move " + std::to_string(i + 1) + " is not a move", p - begin);
+    p += bytes;
+  } else {
+    if (uint64_t(end - p) < 2 * uint64_t(view.main_size_))
+      corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated", p - begin);
+    view.main_ = p;
+    for (uint32_t i = 0; i < view.main_size_; ++i, p += 2)
+      if (!is_move_word(codec::get_u16(p))) corrupt("main-line word is not a move", p - begin);
+  }
   view.stream_ = p;
   view.end_ = end;
   if (!view.has_variations() && p != end) corrupt("trailing bytes after the main line", p - begin);
@@ -82,7 +109,7 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
   uint32_t main_index = 0;
   bool saw_variation = false;
   for (;;) {
-    const size_t offset = it.move_p_ - begin;
+    const size_t offset = (it.main_mode_ ? view.main_ : it.move_p_) - begin;
     if (const char* error = it.advance()) {
       if (view.annotations_loaded()) corrupt_annotations(error);
       corrupt(error, offset);
@@ -112,6 +139,19 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
   return view;
 }
 
+uint16_t RecordView::special_high(uint32_t i) const {
+  const uint8_t* p = specials_;
+  uint64_t next = 0;
+  uint32_t entry = 0;
+  while (p != main_ && codec::get_varint(p, main_, entry)) {
+    const uint64_t ply = next + (entry >> 4);
+    if (ply == i) return uint16_t((entry & 15) << 12);
+    if (ply > i) break;
+    next = ply + 1;
+  }
+  return 0;
+}
+
 RecordView::TokenRange RecordView::tokens(TypedText text) const { return TokenRange(*this, text); }
 
 void RecordView::ply_annotations(std::vector<PlyAnnotation>& out) const {
@@ -130,8 +170,9 @@ RecordView::TokenIterator::TokenIterator(const RecordView& view, TypedText text)
     move_p_ = view.stream_;
     move_end_ = view.end_;
   } else {
-    move_p_ = view.main_;
-    move_end_ = view.stream_;
+    main_cursor_ = MainLineCursor(view);
+    main_left_ = view.main_size_;
+    main_mode_ = true;
   }
   note_p_ = view.notes_;
   note_end_ = view.notes_end_;
@@ -150,6 +191,9 @@ RecordView::TokenIterator& RecordView::TokenIterator::operator=(const TokenItera
   if (this == &other) return *this;
   move_p_ = other.move_p_;
   move_end_ = other.move_end_;
+  main_cursor_ = other.main_cursor_;
+  main_left_ = other.main_left_;
+  main_mode_ = other.main_mode_;
   note_p_ = other.note_p_;
   note_end_ = other.note_end_;
   typed_ = other.typed_;
@@ -223,7 +267,7 @@ const char* RecordView::TokenIterator::advance() {
         return "unknown note kind";
     }
   }
-  if (move_p_ == move_end_) {
+  if (main_mode_ ? main_left_ == 0 : move_p_ == move_end_) {
     if (note_ready_) return "note anchored past the move stream";
     if (typed_state_ == 2) return "placed typed comment without its place";
     if (depth_ != 0) return "variation not closed";
@@ -232,9 +276,15 @@ const char* RecordView::TokenIterator::advance() {
     return nullptr;
   }
   if (typed_state_ == 2) return "placed typed comment without its place";
-  if (move_end_ - move_p_ < 2) return "truncated token";
-  const uint16_t word = codec::get_u16(move_p_);
-  move_p_ += 2;
+  uint16_t word = 0;
+  if (main_mode_) {
+    word = main_cursor_.next().raw();
+    --main_left_;
+  } else {
+    if (move_end_ - move_p_ < 2) return "truncated token";
+    word = codec::get_u16(move_p_);
+    move_p_ += 2;
+  }
   ++anchor_;
   if (is_move_word(word)) {
     token_.kind = TokenKind::kMove;

@@ -66,9 +66,14 @@ class RecordView {
   /// Number of main-line moves (= main-line plies; the game has main_line_size() + 1
   /// positions on its main line).
   uint32_t main_line_size() const { return main_size_; }
-  /// Main-line move `i` (0-based ply index; requires i < main_line_size()).
+  /// True when the main line is packed (kPackedMainLine: written since record format 4).
+  bool packed_main_line() const { return flags_ & kPackedMainLine; }
+  /// Main-line move `i` (0-based ply index; requires i < main_line_size()). For a packed
+  /// main line this scans the specials (record_format.h), a few per game; a reader going
+  /// through the main line in order uses MainLineCursor instead.
   chess::Move main_move(uint32_t i) const {
-    return chess::Move(codec::get_u16(main_ + 2 * size_t(i)));
+    if (!packed_main_line()) return chess::Move(codec::get_u16(main_ + 2 * size_t(i)));
+    return chess::Move(uint16_t(codec::get_u12(main_, i) | special_high(i)));
   }
   /// Whether the tokens of typed comments carry their text (Token::comment).
   enum class TypedText {
@@ -85,7 +90,12 @@ class RecordView {
   void ply_annotations(std::vector<PlyAnnotation>& out) const;
 
  private:
-  const uint8_t* main_ = nullptr;    // first main-line move word
+  friend class MainLineCursor;
+  /// The 4 high bits of packed main-line move `i` (<< 12), from the specials.
+  uint16_t special_high(uint32_t i) const;
+
+  const uint8_t* main_ = nullptr;    // first main-line move word (packed: the 12-bit array)
+  const uint8_t* specials_ = nullptr;  // packed: first special entry (they end at main_)
   const uint8_t* stream_ = nullptr;  // move stream start (= end of the main line)
   const uint8_t* end_ = nullptr;     // end of the move record
   const uint8_t* notes_ = nullptr;   // note list (nullptr: annotations not loaded)
@@ -96,6 +106,54 @@ class RecordView {
   std::string_view fen_;             // start FEN, empty = standard
   uint32_t main_size_ = 0;           // main-line moves
   uint8_t flags_ = 0;                // RecordFlags
+};
+
+/// Reads the main-line moves of a parsed record in ply order, in either layout of
+/// record_format.h, without a board: the replay's way through a packed main line (O(1) a
+/// ply where main_move() scans the specials). The record must outlive the cursor.
+class MainLineCursor {
+ public:
+  MainLineCursor() = default;
+  /// At ply 0's move.
+  explicit MainLineCursor(const RecordView& record)
+      : main_(record.main_), special_p_(record.specials_), special_end_(record.main_),
+        packed_(record.packed_main_line()) {
+    if (packed_) read_special();
+  }
+  /// The move of the next ply: ply 0's at the first call. At most
+  /// RecordView::main_line_size() calls.
+  chess::Move next() {
+    const uint32_t i = i_++;
+    if (!packed_) return chess::Move(codec::get_u16(main_ + 2 * size_t(i)));
+    uint16_t word = codec::get_u12(main_, i);
+    if (i == special_ply_) {
+      word |= special_high_;
+      read_special();
+    }
+    return chess::Move(word);
+  }
+
+ private:
+  /// Reads the next special entry (parse() has checked them all), or marks none left.
+  void read_special() {
+    uint32_t entry = 0;
+    if (special_p_ == special_end_ || !codec::get_varint(special_p_, special_end_, entry)) {
+      special_ply_ = UINT32_MAX;
+      return;
+    }
+    special_ply_ = special_next_ + (entry >> 4);
+    special_next_ = special_ply_ + 1;
+    special_high_ = uint16_t((entry & 15) << 12);
+  }
+
+  const uint8_t* main_ = nullptr;         // the main line (either layout)
+  const uint8_t* special_p_ = nullptr;    // next special entry
+  const uint8_t* special_end_ = nullptr;  // end of the specials
+  uint32_t i_ = 0;                        // ply of the next move
+  uint32_t special_ply_ = UINT32_MAX;     // ply of the pending special entry
+  uint32_t special_next_ = 0;             // smallest ply of the entry after it
+  uint16_t special_high_ = 0;             // its high bits, << 12
+  bool packed_ = false;
 };
 
 /// Forward iterator over the tokens of a validated record: the move stream merged with the
@@ -132,8 +190,11 @@ class RecordView::TokenIterator {
   /// Makes the current token the typed comment of the last main-line ply.
   void emit_typed();
 
-  const uint8_t* move_p_ = nullptr;    // next undecoded move-stream word
+  const uint8_t* move_p_ = nullptr;    // next undecoded move-stream word (with variations)
   const uint8_t* move_end_ = nullptr;  // end of the move stream
+  MainLineCursor main_cursor_;         // without variations: the main line is the stream
+  uint32_t main_left_ = 0;             // main-line moves not yet read by main_cursor_
+  bool main_mode_ = false;             // reading the stream through main_cursor_
   const uint8_t* note_p_ = nullptr;    // next undecoded note-list byte
   const uint8_t* note_end_ = nullptr;  // end of the note list
   TypedBlockReader typed_;             // typed comments, when has_typed_

@@ -41,7 +41,10 @@ class MainLineReplay {
  public:
   /// At the start position. Throws CorruptRecord for a bad start FEN. `record` must outlive
   /// the replay.
-  explicit MainLineReplay(const RecordView& record) : record_(record), pos_(start_position(record)) {}
+  explicit MainLineReplay(const RecordView& record)
+      : record_(record), pos_(start_position(record)), cursor_(record) {
+    if (!done()) next_ = cursor_.next();
+  }
 
   const chess::Position& position() const { return pos_; }
   /// Plies played so far (0 = at the start).
@@ -49,11 +52,12 @@ class MainLineReplay {
   /// True at the last main-line position.
   bool done() const { return ply_ >= record_.main_line_size(); }
   /// The move played from position() (requires !done()).
-  chess::Move next_move() const { return record_.main_move(ply_); }
+  chess::Move next_move() const { return next_; }
   /// Plays next_move(). Throws CorruptRecord when the rule refuses it.
   void advance() {
-    play_stored(pos_, next_move(), undo_, ply_ + 1);
+    play_stored(pos_, next_, undo_, ply_ + 1);
     ++ply_;
+    if (!done()) next_ = cursor_.next();
   }
   /// The undo record of the last advance() (what the move captured, the previous state).
   const chess::UndoInfo& last_undo() const { return undo_; }
@@ -62,6 +66,8 @@ class MainLineReplay {
   const RecordView& record_;
   chess::Position pos_;
   chess::UndoInfo undo_{};
+  MainLineCursor cursor_;  // the main line in ply order
+  chess::Move next_;       // the move from position() (none when done())
   uint32_t ply_ = 0;
 };
 

@@ -165,19 +165,40 @@ TEST_F(DamagedDbTest, SwappedRecordReplaysButDisagreesWithSignatureAndHeaders) {
 
 TEST_F(DamagedDbTest, IllegalStoredMoveIsNamedWithItsPly) {
   // Game 3's first move replaced by e4e5: no piece stands on e4 in the start position.
-  std::string record = get(db::schema::kGamesDbi, 3);
-  const db::RecordView view = db::RecordView::parse(record);
-  ASSERT_TRUE(view.start_fen().empty() && view.main_line_size() > 0);
+  // Game 4's third move replaced by e8e7, in the 16-bit main line of record formats 2 and 3:
+  // White is to move and e8 holds Black's king (it cannot have moved on move 1).
   const chess::Move bad(chess::SQ_E4, chess::SQ_E5);
-  // The main line follows the flags byte and the ply count's varint (db/record_format.h).
-  const size_t word = 1 + (view.main_line_size() < 128 ? 1 : view.main_line_size() < 16384 ? 2 : 3);
-  record[word] = char(bad.raw() & 0xFF);
-  record[word + 1] = char(bad.raw() >> 8);
-  ASSERT_EQ(db::RecordView::parse(record).main_move(0), bad);
-  put(db::schema::kGamesDbi, 3, record);
+  const chess::Move bad_third(chess::SQ_E8, chess::SQ_E7);
+  {
+    std::string record = get(db::schema::kGamesDbi, 3);
+    const db::RecordView view = db::RecordView::parse(record);
+    ASSERT_TRUE(view.start_fen().empty() && view.main_line_size() > 0 && !view.has_variations());
+    ASSERT_TRUE(view.packed_main_line());
+    ASSERT_EQ(view.main_move(0).raw() >> 12, 0);  // not a special: its 12 bits are all of it
+    // Without variations the packed main line ends the record (db/record_format.h); move 0
+    // is its first 12 bits.
+    const size_t at = record.size() - db::codec::packed_u12_bytes(view.main_line_size());
+    record[at] = char(bad.raw() & 0xFF);
+    record[at + 1] = char((uint8_t(record[at + 1]) & 0xF0) | (bad.raw() >> 8));
+    ASSERT_EQ(db::RecordView::parse(record).main_move(0), bad);
+    put(db::schema::kGamesDbi, 3, record);
+  }
+  {
+    const std::string packed = get(db::schema::kGamesDbi, 4);
+    const db::RecordView view = db::RecordView::parse(packed);
+    ASSERT_TRUE(view.start_fen().empty() && view.main_line_size() > 2 && !view.has_variations());
+    std::string record(1, char(view.flags() & ~db::kPackedMainLine));
+    db::codec::put_varint(record, view.main_line_size());
+    for (uint32_t i = 0; i < view.main_line_size(); ++i)
+      db::codec::put_u16(record, (i == 2 ? bad_third : view.main_move(i)).raw());
+    ASSERT_EQ(db::RecordView::parse(record).main_move(2), bad_third);
+    put(db::schema::kGamesDbi, 4, record);
+  }
   const Outcome r = check();
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("game 3: record: stored move is illegal on its board (main-line move 1)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("game 4: record: stored move is illegal on its board (main-line move 3)"), std::string::npos)
       << r.out;
 }
 

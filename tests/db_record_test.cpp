@@ -102,9 +102,9 @@ TEST(RecordBuilderTest, PlainGameHasOnlyTheMainLine) {
   b.add_move(e2e4);
   b.add_move(e7e5);
   std::string bytes(b.finish());
-  EXPECT_EQ(bytes.size(), 1u + 1u + 4u);  // flags, varint 2, two moves
+  EXPECT_EQ(bytes.size(), 1u + 1u + 1u + 3u);  // flags, varint 2, no specials, two 12-bit moves
   RecordView view = RecordView::parse(bytes);
-  EXPECT_EQ(view.flags(), 0);
+  EXPECT_EQ(view.flags(), db::kPackedMainLine);
   EXPECT_TRUE(view.start_fen().empty());
   EXPECT_FALSE(view.chess960());
   ASSERT_EQ(view.main_line_size(), 2u);
@@ -262,7 +262,7 @@ void expect_corrupt_notes(const std::string& moves, const std::string& notes, co
 
 TEST(RecordViewTest, RejectsCorruptRecords) {
   expect_corrupt("", "empty");
-  expect_corrupt(raw_record(0x10, {0}), "unknown flag bit");
+  expect_corrupt(raw_record(0x20, {0}), "unknown flag bit");
   expect_corrupt(raw_record(0, {}), "missing ply count");
   expect_corrupt(raw_record(0, {0x80}), "truncated varint");
   expect_corrupt(raw_record(0, {0x80, 0x00}), "overlong varint");
@@ -492,18 +492,158 @@ TEST(RecordBuilderTest, BitCodedTypedValuesRoundTrip) {
 /// Truncations and random byte changes of valid records either parse (and then iterate
 /// without error) or throw CorruptRecord — never anything else. Run under the sanitizer
 /// build to also catch out-of-bounds reads.
+/// The same record with its main line in the 16-bit layout of record formats 2 and 3 (what
+/// databases made before format 4 hold): the packed flag cleared, the words written out.
+std::string unpacked(const std::string& packed) {
+  RecordView view = RecordView::parse(packed);
+  std::string out(1, char(view.flags() & ~db::kPackedMainLine));
+  db::codec::put_varint(out, view.main_line_size());
+  if (!view.start_fen().empty()) {
+    db::codec::put_varint(out, uint32_t(view.start_fen().size()));
+    out += view.start_fen();
+  }
+  for (uint32_t i = 0; i < view.main_line_size(); ++i) db::codec::put_u16(out, view.main_move(i).raw());
+  // the move stream (with variations) follows the main line unchanged: find where it starts
+  size_t stream = packed.size();
+  if (view.has_variations()) {
+    // the stream is the record's tail: its tokens are whole words, the main line's moves again
+    size_t words = 0;
+    for (const Token& t : view.tokens()) words += t.kind == TokenKind::kMove || t.kind == TokenKind::kBeginVariation ||
+                                                  t.kind == TokenKind::kEndVariation;
+    stream = packed.size() - 2 * words;
+  }
+  out += packed.substr(stream);
+  return out;
+}
+
+// Format 4's packed main line, byte by byte as record_format.h documents it: 1. e4 e5 2. O-O
+// (as the king-takes-rook castling word) 2... a8=Q, 5 plies with specials at plies 2 and 3.
+TEST(RecordViewTest, PackedMainLineMatchesTheDocumentedLayout) {
+  RecordBuilder b;
+  b.reset();
+  for (Move m : {e2e4, e7e5, e1h1, a7a8q, g8f6}) b.add_move(m);
+  const std::string bytes(b.finish());
+  // e2e4 = 12 << 6 | 28 = 0x31C, e7e5 = 52 << 6 | 36 = 0xD24, e1h1 = 4 << 6 | 7 = 0x107
+  // (high bits 0xC: castling), a7a8 = 48 << 6 | 56 = 0xC38 (high 0x4: promotion, piece bits
+  // 3: queen), g8f6 = 62 << 6 | 45 = 0xFAD; the packed bits set one by one from the rule.
+  std::string want(1, char(db::kPackedMainLine));
+  want += char(5);
+  want += char(2);
+  want += char((2 << 4) | (e1h1.raw() >> 12));
+  want += char((0 << 4) | (a7a8q.raw() >> 12));
+  const uint16_t low[5] = {0x31C, 0xD24, 0x107, 0xC38, 0xFAD};
+  std::string packed(db::codec::packed_u12_bytes(5), '\0');
+  for (int i = 0; i < 5; ++i) {
+    const int bit = 12 * i;
+    for (int k = 0; k < 12; ++k)
+      if (low[i] >> k & 1) packed[(bit + k) / 8] = char(uint8_t(packed[(bit + k) / 8]) | (1 << ((bit + k) % 8)));
+  }
+  want += packed;
+  EXPECT_EQ(bytes.size(), 1u + 1u + 3u + 8u);
+  EXPECT_EQ(bytes, want);
+  RecordView view = RecordView::parse(bytes);
+  EXPECT_TRUE(view.packed_main_line());
+  const std::vector<Move> moves = {e2e4, e7e5, e1h1, a7a8q, g8f6};
+  db::MainLineCursor cursor(view);
+  for (uint32_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(view.main_move(i), moves[i]) << i;
+    EXPECT_EQ(cursor.next(), moves[i]) << i;
+  }
+  EXPECT_EQ(view.main_move(2).kind(), Move::CASTLING);
+  EXPECT_EQ(view.main_move(3).promotion_type(), chess::QUEEN);
+}
+
+// Main lines of every length 0..40 with specials anywhere (none, first ply, last ply, every
+// ply, runs): the cursor, main_move() and the tokens give the builder's moves, and the
+// unpacked (format 3) form of the same record reads the same.
+TEST(RecordViewTest, PackedMainLineRoundTripsEveryShape) {
+  RecordBuilder b;
+  std::mt19937 rng(7);
+  const Move pool[] = {e2e4, d2d4, c2c4, e7e5, g8f6, e1h1, a7a8q, Move::null(),
+                       Move::make(chess::SQ_E5, chess::SQ_D6, Move::EN_PASSANT),
+                       Move::make(chess::SQ_B2, chess::SQ_A1, Move::PROMOTION, chess::KNIGHT),
+                       Move(chess::SQ_H8, chess::SQ_A1), Move(chess::SQ_A1, chess::SQ_H8)};
+  for (int n = 0; n <= 40; ++n) {
+    for (int round = 0; round < 8; ++round) {
+      std::vector<Move> moves;
+      for (int i = 0; i < n; ++i) {
+        const size_t k = round == 0 ? 0 : round == 1 ? 5 : rng() % std::size(pool);
+        moves.push_back(pool[k]);
+      }
+      b.reset();
+      for (Move m : moves) b.add_move(m);
+      const bool with_variation = n > 0 && round == 7;
+      if (with_variation) {
+        b.begin_variation();
+        b.add_move(d2d4);
+        b.end_variation();
+        b.add_move(e7e5);
+        moves.push_back(e7e5);
+      }
+      const std::string bytes(b.finish());
+      RecordView view = RecordView::parse(bytes);
+      ASSERT_EQ(view.main_line_size(), moves.size());
+      EXPECT_EQ(view.packed_main_line(), !moves.empty());
+      db::MainLineCursor cursor(view);
+      std::vector<std::string> want;
+      for (uint32_t i = 0; i < moves.size(); ++i) {
+        EXPECT_EQ(view.main_move(i), moves[i]) << "n " << n << " ply " << i;
+        EXPECT_EQ(cursor.next(), moves[i]) << "n " << n << " ply " << i;
+      }
+      const std::string old = unpacked(bytes);
+      RecordView old_view = RecordView::parse(old);
+      EXPECT_FALSE(old_view.packed_main_line());
+      EXPECT_EQ(tokens_of(old_view), tokens_of(view)) << "n " << n;
+      db::MainLineCursor old_cursor(old_view);
+      for (uint32_t i = 0; i < moves.size(); ++i) EXPECT_EQ(old_cursor.next(), moves[i]);
+      if (!with_variation) {
+        size_t specials_bytes = 0;
+        for (Move m : moves) specials_bytes += (m.raw() >> 12) != 0;
+        EXPECT_LE(bytes.size(), 3 + db::codec::packed_u12_bytes(n) + 5 * specials_bytes);
+      }
+    }
+  }
+}
+
+TEST(RecordViewTest, RejectsCorruptPackedMainLines) {
+  const uint8_t P = db::kPackedMainLine;
+  // one move e2e4 (0x31C): 2 bytes, the high nibble of the second is padding
+  EXPECT_NO_THROW(RecordView::parse(raw_record(P, {1, 0, 0x1C, 0x03})));
+  expect_corrupt(raw_record(P, {1}), "specials count missing");
+  expect_corrupt(raw_record(P, {1, 2, 0x1C, 0x03}), "more specials than moves");
+  expect_corrupt(raw_record(P, {1, 1, 0x1C, 0x1C, 0x03}), "special past the main line");
+  expect_corrupt(raw_record(P, {1, 1, 0x00, 0x1C, 0x03}), "special without high bits");
+  expect_corrupt(raw_record(P, {1, 1, 0x8C}), "truncated special");
+  expect_corrupt(raw_record(P, {2, 2, 0x1C, 0x0C, 0x1C, 0x03, 0x00}), "second special past the line");
+  expect_corrupt(raw_record(P, {1, 0, 0x1C}), "packed main line truncated");
+  expect_corrupt(raw_record(P, {1, 0, 0x1C, 0x13}), "padding bits set");
+  expect_corrupt(raw_record(P, {1, 0, 0x1C, 0x03, 0x00}), "trailing byte");
+  expect_corrupt(raw_record(P, {1, 0, 0x82, 0x00}), "c1c1 marker as a main-line move");
+  expect_corrupt(raw_record(P, {1, 0, 0x00, 0x00}), "Move::none() in the main line");
+  // a from == to word with high bits (not the null move) is no move either
+  expect_corrupt(raw_record(P, {1, 1, 0x04, 0x41, 0x00}), "null-move squares with a kind");
+  EXPECT_NO_THROW(RecordView::parse(raw_record(P, {1, 0, 0x41, 0x00})));  // the null move
+}
+
 TEST(RecordViewTest, MutatedRecordsNeverMisbehave) {
   RecordBuilder b;
   const Built a = build_annotated(b);
   const Built c = build_annotated(b, "4k3/P7/8/8/8/8/8/4K2R w K - 0 1");
-  std::vector<std::string> seeds = {a.moves, c.moves};
+  std::vector<std::string> seeds = {a.moves, c.moves, unpacked(a.moves)};
+  {
+    b.reset();  // a main line alone (packed, specials, no stream)
+    for (Move m : {e2e4, e7e5, e1h1, a7a8q, g8f6, Move::null(), d2d4}) b.add_move(m);
+    seeds.push_back(std::string(b.finish()));
+  }
   std::mt19937 rng(12345);
   int parsed = 0, rejected = 0;
   std::string notes;  // annotation record of the seed being mutated ("" with a move record)
   auto check = [&](const std::string& bytes) {
     try {
       RecordView view = notes.empty() ? RecordView::parse(bytes) : RecordView::parse(a.moves, bytes);
-      for (uint32_t i = 0; i < view.main_line_size(); ++i) (void)view.main_move(i);
+      db::MainLineCursor cursor(view);
+      for (uint32_t i = 0; i < view.main_line_size(); ++i)
+        if (view.main_move(i) != cursor.next()) ADD_FAILURE() << "cursor differs at ply " << i;
       size_t n = 0;
       for (const Token& t : view.tokens()) n += t.comment.size() + 1;
       (void)n;
