@@ -54,11 +54,25 @@ std::optional<uint32_t> TagValueCodes::code(int64_t name_id, std::string_view va
   return code;
 }
 
+std::optional<uint32_t> time_of_day_code(std::string_view v) {
+  if (v.size() != 8 || v[2] != ':' || v[5] != ':') return std::nullopt;
+  auto two = [&](size_t at, int limit) -> int {
+    const char a = v[at], b = v[at + 1];
+    if (a < '0' || a > '9' || b < '0' || b > '9') return -1;
+    const int n = (a - '0') * 10 + (b - '0');
+    return n < limit ? n : -1;
+  };
+  const int h = two(0, 24), m = two(3, 60), s = two(6, 60);
+  if (h < 0 || m < 0 || s < 0) return std::nullopt;
+  return TagValueCodes::kMaxCodes + uint32_t(h * 3600 + m * 60 + s);
+}
+
 void pack_tags(const std::vector<std::pair<std::string, std::string>>& tags, NameTable& names,
                TagValueCodes& codes, std::string& packed) {
   for (const auto& [name, value] : tags) {
     const int64_t name_id = names.id(name);
-    const std::optional<uint32_t> code = codes.code(name_id, value);
+    std::optional<uint32_t> code = time_of_day_code(value);
+    if (!code) code = codes.code(name_id, value);
     codec::put_varint(packed, uint32_t(name_id << 1) | (code ? 1 : 0));
     if (code) {
       codec::put_varint(packed, *code);
@@ -73,6 +87,19 @@ bool read_packed_tag(const uint8_t*& p, const uint8_t* end, PackedTag& out) {
   uint32_t head = 0, n = 0;
   if (!codec::get_varint(p, end, head) || !codec::get_varint(p, end, n)) return false;
   out.name_id = head >> 1;
+  if ((head & 1) && n >= TagValueCodes::kMaxCodes) {
+    const uint32_t seconds = n - TagValueCodes::kMaxCodes;
+    if (seconds >= 86400) return false;
+    const uint32_t parts[3] = {seconds / 3600, seconds / 60 % 60, seconds % 60};
+    for (int i = 0; i < 3; ++i) {
+      out.time_text[3 * i] = char('0' + parts[i] / 10);
+      out.time_text[3 * i + 1] = char('0' + parts[i] % 10);
+      if (i < 2) out.time_text[3 * i + 2] = ':';
+    }
+    out.code.reset();
+    out.value = {out.time_text, 8};
+    return true;
+  }
   if (head & 1) {
     out.code = n;
     out.value = {};

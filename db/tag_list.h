@@ -8,7 +8,11 @@
 // whose `packed` holds its tags in file order, each entry:
 //
 //   varint H = name_id << 1 | coded      name_id: tag_names.id (the name, exact spelling)
-//   coded = 1: varint code               the value is tag_values(name_id, code).value
+//   coded = 1: varint code               code < 128: the value is tag_values(name_id,
+//                                        code).value; code >= 128 (since record format 4):
+//                                        the time of day code - 128 seconds after midnight
+//                                        (< 86400), written "HH:MM:SS" (a lichess UTCTime
+//                                        costs 4 bytes, not 10)
 //   coded = 0: varint L, then L bytes     the value itself (UTF-8, as in the PGN)
 //
 // (varint = unsigned LEB128, db/record_codec.h). The entry's place is its `seq` (0-based).
@@ -77,11 +81,19 @@ class TagValueCodes {
 void pack_tags(const std::vector<std::pair<std::string, std::string>>& tags, NameTable& names,
                TagValueCodes& codes, std::string& packed);
 
+/// The code of a time of day "HH:MM:SS" (two digits each, 00:00:00..23:59:59): kMaxCodes +
+/// its seconds after midnight; std::nullopt for any other text (then it is coded or stored
+/// literally like every value).
+std::optional<uint32_t> time_of_day_code(std::string_view value);
+
 /// One entry of a packed tag list.
 struct PackedTag {
   int64_t name_id = 0;            ///< tag_names.id
   std::optional<uint32_t> code;   ///< tag_values code, or none when `value` holds the value
-  std::string_view value;         ///< the literal value (points into the packed bytes)
+  /// The value when `code` is none: the literal (points into the packed bytes) or a time of
+  /// day (points into `time_text`, so it is valid only in this object, not in a copy).
+  std::string_view value;
+  char time_text[8] = {};         ///< "HH:MM:SS" of a time-of-day code
 };
 
 /// Reads the entry at `p` (not past `end`) into `out` and advances `p`; false when the bytes

@@ -110,7 +110,7 @@ TEST(TagList, LichessStyleTagsComeBackAndFilter) {
             brute("Termination", [](const std::string& v) { return v == "Time forfeit"; }));
 
   db::sqlite::Connection sql(dir.db() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
-  {  // TimeControl, Termination and the rating diffs interned; UTCTime up to the cap only
+  {  // TimeControl, Termination and the rating diffs interned; UTCTime coded by its seconds
     db::sqlite::Statement q(sql,
                             "SELECT n.name, COUNT(*) FROM tag_values v JOIN tag_names n ON n.id = v.name_id "
                             "GROUP BY n.name");
@@ -119,13 +119,13 @@ TEST(TagList, LichessStyleTagsComeBackAndFilter) {
     EXPECT_EQ(codes["TimeControl"], 4);
     EXPECT_EQ(codes["Termination"], 2);
     EXPECT_EQ(codes["WhiteRatingDiff"], 19);
-    EXPECT_EQ(codes["UTCTime"], int64_t(db::TagValueCodes::kMaxCodes));
+    EXPECT_EQ(codes["UTCTime"], 0);
   }
-  {  // about 16 bytes of packed tags a game: 8 for UTCTime, 2 for each other tag
+  {  // about 13 bytes of packed tags a game: 4 for UTCTime, 2 for each other tag (5 or 6)
     db::sqlite::Statement q(sql, "SELECT COUNT(*), SUM(LENGTH(packed)) FROM game_tag_lists");
     ASSERT_TRUE(q.step());
     EXPECT_EQ(size_t(q.column_int64(0)), with_tags);
-    EXPECT_LE(q.column_int64(1), int64_t(with_tags) * 20);
+    EXPECT_LE(q.column_int64(1), int64_t(with_tags) * 16);
   }
   {  // the view in SQL, as other tools would read it
     db::sqlite::Statement q(sql, "SELECT seq, name, value FROM tags WHERE game_id = 1 ORDER BY seq");
@@ -193,6 +193,56 @@ TEST(TagList, PackAndReadBack) {
   const uint8_t truncated[] = {0x02, 0x05, 'a'};
   p = truncated;
   EXPECT_FALSE(db::read_packed_tag(p, truncated + sizeof truncated, t));
+  sql.exec("ROLLBACK");
+}
+
+/// A time of day "HH:MM:SS" (lichess's UTCTime, every game a different one) is coded as
+/// its seconds after midnight: 4 bytes an entry, no tag_values row; any other spelling keeps
+/// the ordinary coding, and every value reads back as written.
+TEST(TagList, TimeOfDayValuesAreCodedBySeconds) {
+  EXPECT_EQ(db::time_of_day_code("00:00:00"), db::TagValueCodes::kMaxCodes);
+  EXPECT_EQ(db::time_of_day_code("02:16:07"), db::TagValueCodes::kMaxCodes + 2 * 3600 + 16 * 60 + 7);
+  EXPECT_EQ(db::time_of_day_code("23:59:59"), db::TagValueCodes::kMaxCodes + 86399);
+  for (const char* other : {"24:00:00", "2:16:07", "02:16:7", "02:60:00", "02:16:60", "02-16-07", "02:16:07 ",
+                            "", "ab:cd:ef"})
+    EXPECT_FALSE(db::time_of_day_code(other).has_value()) << other;
+
+  TempDir dir("tag-list-time");
+  {
+    db::Database database = db::Database::create_or_open(dir.db());
+  }
+  db::sqlite::Connection sql(dir.db() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+  sql.exec("BEGIN");
+  db::NameTable names(sql, db::NameKind::kTagName);
+  db::TagValueCodes codes(sql);
+  const Tags tags = {{"UTCTime", "02:16:07"}, {"UTCTime", "23:59:59"}, {"UTCTime", "00:00:00"},
+                     {"UTCTime", "24:00:00"}, {"Time", "2:16:07"}};
+  std::string packed;
+  db::pack_tags(tags, names, codes, packed);
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(packed.data());
+  const uint8_t* end = p + packed.size();
+  db::PackedTag t;
+  for (const auto& [name, value] : tags) {
+    const uint8_t* before = p;
+    ASSERT_TRUE(db::read_packed_tag(p, end, t));
+    EXPECT_EQ(t.name_id, names.id(name));
+    if (db::time_of_day_code(value)) {
+      EXPECT_FALSE(t.code.has_value());
+      EXPECT_EQ(t.value, value);
+      EXPECT_LE(p - before, 4);
+    } else {
+      EXPECT_TRUE(t.code.has_value()) << value;  // the ordinary code of a repeating value
+    }
+  }
+  EXPECT_EQ(p, end);
+  db::sqlite::Statement rows(sql, "SELECT count(*) FROM tag_values WHERE value LIKE '%:%:%'");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_int64(0), 2);  // "24:00:00" and "2:16:07" only
+  // name 1, coded, code 128 + 86400 = 86528 = varint 0x80 0xA4 0x05: past midnight
+  const uint8_t bad[] = {0x03, 0x80, 0xA4, 0x05};
+  static_assert((0x00 | (0x24 << 7) | (0x05 << 14)) == db::TagValueCodes::kMaxCodes + 86400);
+  p = bad;
+  EXPECT_FALSE(db::read_packed_tag(p, bad + sizeof bad, t));
   sql.exec("ROLLBACK");
 }
 
