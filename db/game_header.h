@@ -32,7 +32,7 @@ struct GameHeader {
   std::string variant;      ///< empty = standard chess, "chess960"
   /// ECO classification (issue 17 A, import/eco_classifier.h): the code of the deepest named
   /// opening position of the main line, else the [ECO] tag's code ("B90a" -> "B90"), else
-  /// empty. Stored in game_openings (db/schema.h), not in the games row.
+  /// empty. Stored in games.opening_eco, read through the game_openings view (db/schema.h).
   std::string eco_class;
   std::string opening;      ///< name of that opening position; empty when not classified
   /// Every other tag in file order (Annotator, PlyCount, TimeControl, ...).

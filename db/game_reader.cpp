@@ -32,17 +32,21 @@ namespace {
 /// writable open may lack them), the ECO classification.
 std::string header_select(sqlite::Connection& sql) {
   const bool classified = schema::has_player_eco_tables(sql);
+  // The classified code in games' own columns, or (a database whose game_openings is still
+  // a table, opened read-only) joined from that table.
+  const bool folded = classified && schema::has_opening_columns(sql);
   // A database made before the site suffixes and opened read-only may lack the column.
   const char* site = schema::has_site_suffix(sql) ? "s.name || IFNULL(g.site_suffix, ''), " : "s.name, ";
   return std::string("SELECT f.path, g.ordinal, w.name, b.name, e.name, ") + site + kPgnDateSql +
          ", g.round, g.result, g.white_elo, g.black_elo, g.eco, g.plies, g.fen, g.variant, " +
-         (classified ? "go.eco, o.name " : "NULL, NULL ") +
+         (folded ? "g.opening_eco, o.name " : classified ? "go.eco, o.name " : "NULL, NULL ") +
          "FROM games g JOIN files f ON f.id = g.file_id "
          "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
          "JOIN events e ON e.id = g.event_id JOIN sites s ON s.id = g.site_id " +
-         (classified ? "LEFT JOIN game_openings go ON go.game_id = g.id "
-                       "LEFT JOIN openings o ON o.id = go.opening_id "
-                     : "") +
+         (folded       ? "LEFT JOIN openings o ON o.id = g.opening_id "
+          : classified ? "LEFT JOIN game_openings go ON go.game_id = g.id "
+                         "LEFT JOIN openings o ON o.id = go.opening_id "
+                       : "") +
          "WHERE g.id = ?1";
 }
 

@@ -103,9 +103,9 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
       insert_game_(sql_,
                    "INSERT INTO games(id, file_id, ordinal, white_id, black_id, event_id, "
                    "site_id, date, year, month, day, round, result, white_elo, black_elo, eco, "
-                   "plies, fen, variant, flags, site_suffix) "
+                   "plies, fen, variant, flags, site_suffix, opening_eco, opening_id) "
                    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                   "?16, ?17, ?18, ?19, ?20, ?21)"),
+                   "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)"),
       insert_tags_(sql_, "INSERT INTO game_tag_lists(game_id, packed) VALUES(?1, ?2)"),
       insert_log_(sql_,
                   "INSERT INTO import_log(file_id, ordinal, line, move, reason, kind) "
@@ -123,7 +123,6 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
       tag_values_(sql_) {
   schema::configure_writer(sql_);
   schema::create_player_eco_tables(sql_);
-  insert_game_opening_.emplace(sql_, "INSERT INTO game_openings(game_id, eco, opening_id) VALUES(?1, ?2, ?3)");
   openings_.emplace(sql_, NameKind::kOpening);
   committed_ = uint32_t(schema::read_meta(sql_, schema::kMetaCommittedGames).value_or(0));
   whole_url_sites_ = !schema::read_meta(sql_, schema::kMetaSiteSuffixes).has_value();
@@ -258,18 +257,15 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     duplicate_keys_->add(duplicate_key(duplicate_fields(header, view)), id);
     insert_game_.bind(20, int64_t(data.flags));
     if (!site_suffix.empty()) insert_game_.bind(21, site_suffix);
-    insert_game_.run();  // unbound parameters (16, 18, 19, 21) are NULL
+    if (!header.eco_class.empty()) {
+      insert_game_.bind(22, header.eco_class);
+      if (!header.opening.empty()) insert_game_.bind(23, openings_->id(header.opening));
+    }
+    insert_game_.run();  // unbound parameters (16, 18, 19, 21, 22, 23) are NULL
     if (!data.comments.empty()) {
       insert_comment_.bind(1, int64_t(id));
       insert_comment_.bind(2, data.comments);
       insert_comment_.run();
-    }
-
-    if (!header.eco_class.empty()) {
-      insert_game_opening_->bind(1, int64_t(id));
-      insert_game_opening_->bind(2, header.eco_class);
-      if (!header.opening.empty()) insert_game_opening_->bind(3, openings_->id(header.opening));
-      insert_game_opening_->run();  // opening_id NULL when unbound
     }
 
     if (!header.other_tags.empty()) {

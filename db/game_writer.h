@@ -134,7 +134,6 @@ class GameWriter {
   TagValueCodes tag_values_;          // other tags' repeating values -> tag_values codes
   std::string packed_tags_;           // the packed tags of the game being added (buffer)
   // Issue 17 A: set in the constructor once the tables exist (older databases gain them).
-  std::optional<sqlite::Statement> insert_game_opening_;  // INSERT INTO game_openings
   std::optional<NameTable> openings_;                     // opening name -> openings.id
   std::optional<DuplicateKeys> duplicate_keys_;          // duplicate_keys rows (issue 16)
   std::unordered_map<std::string, int64_t> file_ids_;  // source path -> files.id

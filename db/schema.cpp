@@ -38,7 +38,9 @@ CREATE TABLE games(
   fen TEXT,
   variant TEXT,
   flags INTEGER NOT NULL DEFAULT 0,
-  site_suffix TEXT);
+  site_suffix TEXT,
+  opening_eco TEXT,
+  opening_id INTEGER REFERENCES openings(id));
 CREATE VIRTUAL TABLE comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');
 CREATE TABLE markers(
   game_id INTEGER NOT NULL,
@@ -72,10 +74,8 @@ CREATE TABLE duplicate_keys(
 // a database made before them gets them from its next writer; schema.h describes them).
 constexpr const char* kCreatePlayerEcoTables = R"sql(
 CREATE TABLE IF NOT EXISTS openings(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS game_openings(
-  game_id INTEGER PRIMARY KEY,
-  eco TEXT NOT NULL,
-  opening_id INTEGER REFERENCES openings(id));
+CREATE VIEW IF NOT EXISTS game_openings(game_id, eco, opening_id) AS
+  SELECT id, opening_eco, opening_id FROM games WHERE opening_eco IS NOT NULL;
 CREATE TABLE IF NOT EXISTS player_data(
   id INTEGER PRIMARY KEY,
   fide_id INTEGER UNIQUE,
@@ -109,6 +109,8 @@ CREATE TABLE IF NOT EXISTS game_players(
 // (the tag as written) has none since issue 16: every ECO filter reads the classified code
 // of game_openings (headers/filter_terms.cpp, header_filter.cpp), and the index cost 12
 // bytes a game; databases made before lose it at their next writer (ensure_match_tables).
+// The classified code's index is on games.opening_eco since game_openings became a view
+// (fold_game_openings); game_openings_eco was the index of the table before.
 constexpr const char* kCreateIndexes = R"sql(
 BEGIN;
 CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
@@ -117,7 +119,7 @@ CREATE INDEX IF NOT EXISTS games_year ON games(year);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
 DROP INDEX IF EXISTS games_eco;
-CREATE INDEX IF NOT EXISTS game_openings_eco ON game_openings(eco);
+CREATE INDEX IF NOT EXISTS games_opening_eco ON games(opening_eco) WHERE opening_eco IS NOT NULL;
 COMMIT;
 )sql";
 
@@ -129,7 +131,7 @@ DROP INDEX IF EXISTS games_year;
 DROP INDEX IF EXISTS games_white_elo;
 DROP INDEX IF EXISTS games_black_elo;
 DROP INDEX IF EXISTS games_eco;
-DROP INDEX IF EXISTS game_openings_eco;
+DROP INDEX IF EXISTS games_opening_eco;
 COMMIT;
 )sql";
 
@@ -200,6 +202,49 @@ void ensure_match_tables(sqlite::Connection& db) {
       "PRIMARY KEY(game_id, marker)) WITHOUT ROWID;");
   add_site_suffix(db);
   migrate_tags_to_lists(db);  // tags rows (before issue 23's size target) -> game_tag_lists
+  fold_game_openings(db);     // game_openings rows -> games columns (issue 23's size target)
+}
+
+bool has_opening_columns(sqlite::Connection& db) {
+  sqlite::Statement columns(db, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'opening_id'");
+  return columns.step();
+}
+
+bool fold_game_openings(sqlite::Connection& db) {
+  if (!has_opening_columns(db)) {
+    // ALTER TABLE ... ADD COLUMN edits the schema only; one statement, so both or neither.
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec("ALTER TABLE games ADD COLUMN opening_eco TEXT");
+      db.exec("ALTER TABLE games ADD COLUMN opening_id INTEGER REFERENCES openings(id)");
+      db.exec("COMMIT");
+    } catch (...) {
+      db.rollback();
+      throw;
+    }
+  }
+  std::string type;
+  {
+    sqlite::Statement q(db, "SELECT type FROM sqlite_master WHERE name = 'game_openings'");
+    if (q.step()) type = std::string(q.column_text(0));
+  }
+  if (type != "table") return false;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(
+        "UPDATE games SET opening_eco = go.eco, opening_id = go.opening_id "
+        "FROM game_openings go WHERE go.game_id = games.id");
+    db.exec("DROP TABLE game_openings");  // and its index game_openings_eco
+    db.exec(
+        "CREATE VIEW game_openings(game_id, eco, opening_id) AS "
+        "SELECT id, opening_eco, opening_id FROM games WHERE opening_eco IS NOT NULL");
+    db.exec("CREATE INDEX IF NOT EXISTS games_opening_eco ON games(opening_eco) WHERE opening_eco IS NOT NULL");
+    db.exec("COMMIT");
+  } catch (...) {
+    db.rollback();
+    throw;
+  }
+  return true;
 }
 
 bool has_site_suffix(sqlite::Connection& db) {
@@ -214,12 +259,13 @@ void add_site_suffix(sqlite::Connection& db) {
 
 bool has_player_eco_tables(sqlite::Connection& db) {
   sqlite::Statement query(db,
-                          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                          "SELECT COUNT(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name IN "
                           "('openings', 'game_openings', 'player_data', 'game_players')");
   return query.step() && query.column_int64(0) == 4;
 }
 
 void create_player_eco_tables(sqlite::Connection& db) {
+  fold_game_openings(db);  // the columns the game_openings view and its index read
   if (has_player_eco_tables(db)) return;  // no write transaction when nothing is missing
   db.exec("BEGIN IMMEDIATE");
   try {

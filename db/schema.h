@@ -33,11 +33,17 @@
 //         white_elo/black_elo INT or NULL (their indexes are partial: rated games only), eco TEXT or NULL, plies INT,
 //         fen TEXT or NULL (standard start), variant TEXT or NULL (standard chess))
 //   openings(id, name UNIQUE)     opening names of the ECO classification (issue 17 A)
-//   game_openings(game_id, eco, opening_id)  one row per game with a classified code:
-//                                the deepest named position of the main line, else the
-//                                [ECO] tag's code (import/eco_classifier.h); opening_id NULL
-//                                when only the tag gave the code. :eco and filter eco= use it;
-//                                games.eco keeps the tag as written.
+//   games.opening_eco, games.opening_id  the classified code of a game: the deepest named
+//                                position of the main line, else the [ECO] tag's code
+//                                (import/eco_classifier.h); opening_id NULL when only the
+//                                tag gave the code, both NULL without a code. Index
+//                                games_opening_eco (partial: classified games).
+//   game_openings(game_id, eco, opening_id)  VIEW over those columns, one row per game with
+//                                a classified code: what :eco, filter eco= and the readers
+//                                name. games.eco keeps the tag as written. Before issue 23's
+//                                size target it was a table (15 bytes a game more), which a
+//                                read-only open still reads and the next writer folds into
+//                                the columns (fold_game_openings).
 //   player_data(id, fide_id UNIQUE, name, full_key, key, country, sex 'm'|'f', title, birth,
 //               death)           the imported player list (`cqldb players import`)
 //   game_players(game_id, side 0 white | 1 black, fide_id, title, player_data_id, country,
@@ -154,19 +160,29 @@ void create_tables(sqlite::Connection& db);
 /// imports.skipped_duplicates (issue 16; 0 for the old runs); and moves the other tags of an older
 /// layout (a `tags` table or game_tags rows) into game_tag_lists behind the `tags` view
 /// (issue 23, db/tag_list.h migrate_tags_to_lists), in one transaction; and adds
-/// games.site_suffix (issue 23, add_site_suffix).
+/// games.site_suffix (issue 23, add_site_suffix); and folds game_openings into games
+/// (fold_game_openings).
 void ensure_match_tables(sqlite::Connection& db);
 /// True when games has the site_suffix column (issue 23; schema.h).
 bool has_site_suffix(sqlite::Connection& db);
 /// Adds games.site_suffix when missing (ALTER TABLE: a change of the schema only, cheap at
 /// any size; the old games read NULL = whole names).
 void add_site_suffix(sqlite::Connection& db);
+/// True when games has the columns opening_eco and opening_id (the classified code of
+/// issue 17 A, moved out of the game_openings table for issue 23's size target).
+bool has_opening_columns(sqlite::Connection& db);
+/// Adds games.opening_eco and games.opening_id when missing; when game_openings is still
+/// a table, copies its rows into them, drops it (and its index game_openings_eco) and makes
+/// game_openings the view over the columns, with the index games_opening_eco, in one
+/// transaction. Returns true when it moved a table. Readers name game_openings as before;
+/// a database opened read-only keeps its table until its next writer.
+bool fold_game_openings(sqlite::Connection& db);
 /// True when the tables of issue 17 A (openings, game_openings, player_data, game_players)
-/// exist.
+/// exist (game_openings a table or, since issue 23, a view).
 bool has_player_eco_tables(sqlite::Connection& db);
 /// Creates the tables of issue 17 A if missing, in one transaction (none when all exist): a
 /// database made before them gains them when next opened for writing (or by open_readonly
-/// when the file is writable).
+/// when the file is writable). Folds game_openings into games first (fold_game_openings).
 void create_player_eco_tables(sqlite::Connection& db);
 /// Creates the secondary indexes used by header filters, if missing (one transaction).
 void create_indexes(sqlite::Connection& db);

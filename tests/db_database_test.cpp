@@ -429,7 +429,7 @@ TEST(DatabaseTest, IndexesAfterBulkLoadAndAfterAnInterruptedOne) {
   {
     db::Database database = db::Database::create_or_open(dir.db());  // repairs
     EXPECT_TRUE(has_index(dir.db(), "games_white"));
-    EXPECT_TRUE(has_index(dir.db(), "game_openings_eco"));
+    EXPECT_TRUE(has_index(dir.db(), "games_opening_eco"));
     EXPECT_FALSE(has_index(dir.db(), "games_eco"));  // none since issue 16: no filter used it
     db::GameWriter writer = database.writer();  // not empty: indexes kept
     EXPECT_TRUE(has_index(dir.db(), "games_white"));
@@ -502,11 +502,14 @@ void set_record_version(const fs::path& dir, int64_t version) {
   txn.commit();
 }
 
-// Record format 3 (bit-coded typed blocks) reads format-2 databases as they are; opened for
-// writing, such a database is stamped 3 in both stores (it may then get bit-coded blocks,
-// which an older cqldb would report as damaged). A version below the oldest read is refused.
-TEST(DatabaseTest, RecordFormat2IsReadAndStampedByAWriter) {
-  static_assert(db::kRecordFormatVersion == 3 && db::kOldestRecordFormatVersion == 2);
+// Record format 4 (packed main lines; 3 added bit-coded typed blocks) reads format-2 and
+// format-3 databases as they are; opened for writing, such a database is stamped 4 in both
+// stores (it may then get records an older cqldb would report as damaged). A version below
+// the oldest read is refused.
+class RecordFormatStamp : public ::testing::TestWithParam<int> {};
+
+TEST_P(RecordFormatStamp, OlderFormatIsReadAndStampedByAWriter) {
+  static_assert(db::kRecordFormatVersion == 4 && db::kOldestRecordFormatVersion == 2);
   TempDir dir;
   {
     db::Database database = db::Database::create_or_open(dir.db());
@@ -514,10 +517,10 @@ TEST(DatabaseTest, RecordFormat2IsReadAndStampedByAWriter) {
     add_games(writer, 3);
     writer.finish();
   }
-  set_record_version(dir.db(), 2);
+  set_record_version(dir.db(), GetParam());
   {
     db::Database database = db::Database::open_readonly(dir.db());
-    EXPECT_EQ(database.info().record_format_version, 2u);
+    EXPECT_EQ(database.info().record_format_version, uint32_t(GetParam()));
     db::GameReader reader = database.reader();
     expect_games_intact(reader);
   }
@@ -537,6 +540,8 @@ TEST(DatabaseTest, RecordFormat2IsReadAndStampedByAWriter) {
   set_record_version(dir.db(), 1);
   expect_format_error(dir.db(), "(game records) has format version 1");
 }
+
+INSTANTIATE_TEST_SUITE_P(DatabaseTest, RecordFormatStamp, ::testing::Values(2, 3));
 
 TEST(DatabaseTest, NotADatabaseOrMismatchedStores) {
   TempDir dir;

@@ -12,11 +12,14 @@
 #include <vector>
 
 #include "chess/san.h"
+#include "db/database.h"
+#include "db/game_reader.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
 #include "db/schema.h"
 #include "eval_corpus_db.h"
 #include "import/eco_classifier.h"
+#include "import/importer.h"
 
 namespace {
 
@@ -144,6 +147,99 @@ TEST(EcoClassifierCorpus, StoredCodesMatchBruteForceAndEcoQueries) {
     for (const auto& [id, plies] : corpus.query(script, true)) planned.push_back(id);
     EXPECT_EQ(got, want) << script;
     EXPECT_EQ(planned, got) << script;
+  }
+}
+
+/// Per game id: the classified code and opening name as GameReader reads them.
+std::map<uint32_t, std::pair<std::string, std::string>> classified_headers(const std::filesystem::path& dir) {
+  db::Database database = db::Database::open_readonly(dir);
+  db::GameReader reader = database.reader();
+  std::map<uint32_t, std::pair<std::string, std::string>> out;
+  db::GameHeader h;
+  for (uint32_t id = 1; id <= reader.game_count(); ++id)
+    if (reader.read_header(id, h)) out[id] = {h.eco_class, h.opening};
+  return out;
+}
+
+/// SQL text of `sql`'s first row, first column ("" without a row).
+std::string sql_text(const std::filesystem::path& dir, const std::string& sql) {
+  db::sqlite::Connection c(dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement q(c, sql);
+  return q.step() ? std::string(q.column_text(0)) : std::string();
+}
+
+/// Game ids of `(match :eco codes)` on a fresh read-only open of `dir`.
+std::vector<uint32_t> eco_ids(const std::filesystem::path& dir, const std::string& codes) {
+  std::vector<uint32_t> ids;
+  db::sqlite::Connection c(dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement q(c, "SELECT game_id FROM game_openings WHERE eco >= ?1 AND eco <= ?2 ORDER BY game_id");
+  const std::string lo = codes.substr(0, 3), hi = codes.substr(codes.size() - 3);
+  q.bind(1, lo);
+  q.bind(2, hi);
+  while (q.step()) ids.push_back(uint32_t(q.column_int64(0)));
+  return ids;
+}
+
+// Issue 23's size target moved the classified code from the game_openings table (15 bytes a
+// game) into games.opening_eco/opening_id behind a view of the same name. A database with
+// the table is read as it is and folded by its next writer: same codes, names and :eco.
+TEST(EcoClassifierCorpus, GameOpeningsTableOfOlderDatabasesIsFoldedByTheNextWriter) {
+  cqltest::TempDir tmp("eco-fold");
+  const std::filesystem::path dir = tmp.path / "db";
+  {
+    db::Database database = db::Database::create_or_open(dir);
+    import::import_files(database, {std::string(CQLDB_SOURCE_DIR) + "/examples/sample/players-3000.pgn.zst"},
+                         import::ImportOptions{}, nullptr);
+  }
+  EXPECT_EQ(sql_text(dir, "SELECT type FROM sqlite_master WHERE name = 'game_openings'"), "view");
+  const auto headers = classified_headers(dir);
+  const std::vector<uint32_t> sicilians = eco_ids(dir, "B20-B99");
+  ASSERT_GT(headers.size(), 2900u);
+  ASSERT_GT(sicilians.size(), 100u);
+  size_t named = 0;
+  for (const auto& [id, h] : headers) named += !h.second.empty();
+  ASSERT_GT(named, 2000u);
+  {
+    // The layout before: the classified code in its own table, not in games.
+    db::sqlite::Connection c(dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+    c.exec("BEGIN");
+    c.exec("DROP VIEW game_openings");
+    c.exec("CREATE TABLE game_openings(game_id INTEGER PRIMARY KEY, eco TEXT NOT NULL, "
+           "opening_id INTEGER REFERENCES openings(id))");
+    c.exec("INSERT INTO game_openings SELECT id, opening_eco, opening_id FROM games WHERE opening_eco IS NOT NULL");
+    c.exec("CREATE INDEX game_openings_eco ON game_openings(eco)");
+    c.exec("CREATE TABLE games_before AS SELECT id, file_id, ordinal, white_id, black_id, event_id, site_id, "
+           "date, year, month, day, round, result, white_elo, black_elo, eco, plies, fen, variant, flags, "
+           "site_suffix FROM games");
+    c.exec("DROP TABLE games");
+    c.exec("CREATE TABLE games(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, ordinal INTEGER NOT NULL, "
+           "white_id INTEGER NOT NULL, black_id INTEGER NOT NULL, event_id INTEGER NOT NULL, "
+           "site_id INTEGER NOT NULL, date TEXT, year INTEGER, month INTEGER, day INTEGER, round TEXT NOT NULL, "
+           "result INTEGER NOT NULL, white_elo INTEGER, black_elo INTEGER, eco TEXT, plies INTEGER NOT NULL, "
+           "fen TEXT, variant TEXT, flags INTEGER NOT NULL DEFAULT 0, site_suffix TEXT)");
+    c.exec("INSERT INTO games SELECT * FROM games_before");
+    c.exec("DROP TABLE games_before");
+    c.exec("COMMIT");
+  }
+  EXPECT_FALSE(sql_text(dir, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'opening_eco'") == "1");
+  EXPECT_EQ(classified_headers(dir), headers);  // read as it is
+  EXPECT_EQ(eco_ids(dir, "B20-B99"), sicilians);
+  EXPECT_EQ(sql_text(dir, "SELECT type FROM sqlite_master WHERE name = 'game_openings'"), "table");
+  {
+    db::Database database = db::Database::create_or_open(dir);
+    db::GameWriter writer = database.writer();  // the next writer folds
+    writer.finish();
+  }
+  EXPECT_EQ(sql_text(dir, "SELECT type FROM sqlite_master WHERE name = 'game_openings'"), "view");
+  EXPECT_EQ(sql_text(dir, "SELECT name FROM sqlite_master WHERE name = 'game_openings_eco'"), "");
+  EXPECT_EQ(sql_text(dir, "SELECT name FROM sqlite_master WHERE name = 'games_opening_eco'"), "games_opening_eco");
+  EXPECT_EQ(classified_headers(dir), headers);
+  EXPECT_EQ(eco_ids(dir, "B20-B99"), sicilians);
+  {
+    db::sqlite::Connection c(dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+    db::sqlite::Statement plan(c, "EXPLAIN QUERY PLAN SELECT game_id FROM game_openings WHERE eco = 'B90'");
+    ASSERT_TRUE(plan.step());
+    EXPECT_NE(std::string(plan.column_text(3)).find("games_opening_eco"), std::string::npos) << plan.column_text(3);
   }
 }
 
