@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace db::codec {
@@ -45,6 +46,16 @@ inline uint16_t get_u16(const uint8_t* p) {
   return uint16_t(p[0] | (p[1] << 8));
 }
 
+/// Reads the little-endian 64-bit word at `p` (8 bytes must be readable).
+inline uint64_t get_u64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);  // one load
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
 /// Bytes of an array of `n` 12-bit values (the packed main line of record_format.h).
 constexpr uint64_t packed_u12_bytes(uint64_t n) { return (3 * n + 1) / 2; }
 
@@ -53,8 +64,8 @@ constexpr uint64_t packed_u12_bytes(uint64_t n) { return (3 * n + 1) / 2; }
 /// packed_u12_bytes(n) bytes guarantee for every i < n.
 inline uint16_t get_u12(const uint8_t* p, size_t i) {
   const uint8_t* q = p + (3 * i >> 1);
-  const uint16_t v = uint16_t(q[0] | (q[1] << 8));
-  return (i & 1) ? uint16_t(v >> 4) : uint16_t(v & 0xFFF);
+  const unsigned v = unsigned(q[0]) | (unsigned(q[1]) << 8);
+  return uint16_t((v >> ((i & 1) * 4)) & 0xFFF);  // branch-free: odd values start at bit 4
 }
 
 }  // namespace db::codec

@@ -59,16 +59,43 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
       if (ply >= view.main_size_) corrupt("special main-line move past the main line", offset);
       next = ply + 1;
     }
-    const uint64_t bytes = codec::packed_u12_bytes(view.main_size_);
-    if (uint64_t(end - p) < bytes)
+    const uint64_t packed_bytes = codec::packed_u12_bytes(view.main_size_);
+    if (uint64_t(end - p) < packed_bytes)
       corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated", p - begin);
     view.main_ = p;
-    if ((view.main_size_ & 1) && (p[bytes - 1] >> 4)) corrupt("packed main line padding", p - begin);
-    MainLineCursor cursor(view);
-    for (uint32_t i = 0; i < view.main_size_; ++i)
-      if (!is_move_word(cursor.next().raw()))
-        corrupt("main-line move " + std::to_string(i + 1) + " is not a move", p - begin);
-    p += bytes;
+    if ((view.main_size_ & 1) && (p[packed_bytes - 1] >> 4)) corrupt("packed main line padding", p - begin);
+    // Every move's 12 low bits: from != to, or the null move (whose high bits are 0); then
+    // each special's whole word (is_move_word), so a kind never sits on from == to.
+    auto not_a_move = [](uint32_t low) {
+      return (low >> 6) == (low & 63) && low != chess::Move::null().raw();
+    };
+    // Four moves (6 bytes) at a time, as four 12-bit lanes of one 64-bit load: a lane whose
+    // from ^ to is 0 is a null move or no move, which the exact loop below then tells apart.
+    constexpr uint64_t kLow6 = 0x03F03F03F03Full, kLaneOne = 0x001001001001ull, kLaneTop = 0x800800800800ull;
+    bool bad = false;
+    uint32_t i = 0;
+    for (; i + 4 <= view.main_size_ && 3 * uint64_t(i) / 2 + 8 <= packed_bytes; i += 4) {
+      const uint64_t v = codec::get_u64(p + 3 * size_t(i) / 2);
+      const uint64_t lanes = (v ^ (v >> 6)) & kLow6;  // per lane: to ^ from in its low 6 bits
+      bad |= (((lanes | kLaneTop) - kLaneOne) & kLaneTop) != kLaneTop;  // some lane was 0
+    }
+    for (; i < view.main_size_; ++i) bad |= not_a_move(codec::get_u12(p, i));
+    if (bad) {
+      for (uint32_t k = 0; k < view.main_size_; ++k)
+        if (not_a_move(codec::get_u12(p, k)))
+          corrupt("main-line move " + std::to_string(k + 1) + " is not a move", p - begin);
+    }
+    if (count > 0) {
+      const uint8_t* s = view.specials_;
+      uint32_t entry = 0, ply = 0;
+      for (uint32_t k = 0; k < count; ++k) {
+        codec::get_varint(s, p, entry);  // checked above
+        ply = (k == 0 ? 0 : ply + 1) + (entry >> 4);
+        const uint16_t word = uint16_t(codec::get_u12(p, ply) | (entry & 15) << 12);
+        if (!is_move_word(word)) corrupt("main-line move " + std::to_string(ply + 1) + " is not a move", p - begin);
+      }
+    }
+    p += packed_bytes;
   } else {
     if (uint64_t(end - p) < 2 * uint64_t(view.main_size_))
       corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated", p - begin);

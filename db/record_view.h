@@ -117,15 +117,31 @@ class MainLineCursor {
   /// At ply 0's move.
   explicit MainLineCursor(const RecordView& record)
       : main_(record.main_), special_p_(record.specials_), special_end_(record.main_),
-        packed_(record.packed_main_line()) {
+        size_(record.main_size_), packed_(record.packed_main_line()) {
     if (packed_) read_special();
   }
   /// The move of the next ply: ply 0's at the first call. At most
   /// RecordView::main_line_size() calls.
   chess::Move next() {
     const uint32_t i = i_++;
-    if (!packed_) return chess::Move(codec::get_u16(main_ + 2 * size_t(i)));
-    uint16_t word = codec::get_u12(main_, i);
+    if (!packed_) {
+      const uint16_t word = codec::get_u16(main_);
+      main_ += 2;
+      return chess::Move(word);
+    }
+    // Moves 2k and 2k + 1 share the 3 bytes at main_: the even one decodes both and keeps
+    // the odd one (an odd count's last move has only 2 bytes, all that is read of it).
+    uint16_t word;
+    if (i & 1) {
+      word = odd_;
+    } else if (i + 1 < size_) {
+      const uint32_t v = uint32_t(main_[0]) | uint32_t(main_[1]) << 8 | uint32_t(main_[2]) << 16;
+      main_ += 3;
+      word = uint16_t(v & 0xFFF);
+      odd_ = uint16_t(v >> 12);
+    } else {
+      word = uint16_t((main_[0] | main_[1] << 8) & 0xFFF);
+    }
     if (i == special_ply_) {
       word |= special_high_;
       read_special();
@@ -146,10 +162,12 @@ class MainLineCursor {
     special_high_ = uint16_t((entry & 15) << 12);
   }
 
-  const uint8_t* main_ = nullptr;         // the main line (either layout)
+  const uint8_t* main_ = nullptr;         // the next unread main-line bytes (either layout)
   const uint8_t* special_p_ = nullptr;    // next special entry
   const uint8_t* special_end_ = nullptr;  // end of the specials
   uint32_t i_ = 0;                        // ply of the next move
+  uint32_t size_ = 0;                     // main-line moves
+  uint16_t odd_ = 0;                      // packed: the odd move decoded with the even one
   uint32_t special_ply_ = UINT32_MAX;     // ply of the pending special entry
   uint32_t special_next_ = 0;             // smallest ply of the entry after it
   uint16_t special_high_ = 0;             // its high bits, << 12
