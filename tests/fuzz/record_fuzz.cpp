@@ -74,6 +74,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ++tokens;
   }
   FUZZ_CHECK(tokens >= view.main_line_size());
+  {  // both ways of reading the main line agree (a packed main line: record format 4)
+    db::MainLineCursor cursor(view);
+    for (uint32_t i = 0; i < view.main_line_size(); ++i) {
+      const chess::Move m = cursor.next();
+      FUZZ_CHECK(m == view.main_move(i));
+      FUZZ_CHECK(db::is_move_word(m.raw()));
+    }
+  }
 
   bool playable = false;
   try {
