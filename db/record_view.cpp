@@ -49,16 +49,16 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
     if (!codec::get_varint(p, end, count) || count > view.main_size_)
       corrupt("bad count of special main-line moves", p - begin);
     view.specials_ = p;
-    uint64_t next = 0;  // the smallest ply the next special may have
+    SpecialMoveReader specials(p, end);
     for (uint32_t k = 0; k < count; ++k) {
-      uint32_t entry = 0;
-      const size_t offset = p - begin;
-      if (!codec::get_varint(p, end, entry)) corrupt("bad special main-line move", offset);
-      if ((entry & 15) == 0) corrupt("special main-line move without high bits", offset);
-      const uint64_t ply = next + (entry >> 4);
+      const size_t offset = specials.position() - begin;
+      uint64_t ply = 0;
+      uint16_t high = 0;
+      if (!specials.next(ply, high)) corrupt("bad special main-line move", offset);
+      if (high == 0) corrupt("special main-line move without high bits", offset);
       if (ply >= view.main_size_) corrupt("special main-line move past the main line", offset);
-      next = ply + 1;
     }
+    p = specials.position();
     const uint64_t packed_bytes = codec::packed_u12_bytes(view.main_size_);
     if (uint64_t(end - p) < packed_bytes)
       corrupt("main line of " + std::to_string(view.main_size_) + " moves truncated", p - begin);
@@ -85,16 +85,12 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
         if (not_a_move(codec::get_u12(p, k)))
           corrupt("main-line move " + std::to_string(k + 1) + " is not a move", p - begin);
     }
-    if (count > 0) {
-      const uint8_t* s = view.specials_;
-      uint32_t entry = 0, ply = 0;
-      for (uint32_t k = 0; k < count; ++k) {
-        codec::get_varint(s, p, entry);  // checked above
-        ply = (k == 0 ? 0 : ply + 1) + (entry >> 4);
-        const uint16_t word = uint16_t(codec::get_u12(p, ply) | (entry & 15) << 12);
-        if (!is_move_word(word)) corrupt("main-line move " + std::to_string(ply + 1) + " is not a move", p - begin);
-      }
-    }
+    SpecialMoveReader again(view.specials_, p);  // checked above
+    uint64_t ply = 0;
+    uint16_t high = 0;
+    while (again.next(ply, high))
+      if (!is_move_word(uint16_t(codec::get_u12(p, ply) | high)))
+        corrupt("main-line move " + std::to_string(ply + 1) + " is not a move", p - begin);
     p += packed_bytes;
   } else {
     if (uint64_t(end - p) < 2 * uint64_t(view.main_size_))
@@ -167,15 +163,11 @@ RecordView RecordView::parse(std::span<const uint8_t> bytes,
 }
 
 uint16_t RecordView::special_high(uint32_t i) const {
-  const uint8_t* p = specials_;
-  uint64_t next = 0;
-  uint32_t entry = 0;
-  while (p != main_ && codec::get_varint(p, main_, entry)) {
-    const uint64_t ply = next + (entry >> 4);
-    if (ply == i) return uint16_t((entry & 15) << 12);
-    if (ply > i) break;
-    next = ply + 1;
-  }
+  SpecialMoveReader specials(specials_, main_);
+  uint64_t ply = 0;
+  uint16_t high = 0;
+  while (specials.next(ply, high) && ply <= i)
+    if (ply == i) return high;
   return 0;
 }
 

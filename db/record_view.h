@@ -108,6 +108,33 @@ class RecordView {
   uint8_t flags_ = 0;                // RecordFlags
 };
 
+/// Reads the specials of a packed main line (record_format.h: varints (gap << 4) | high) in
+/// ply order. The one reader of that list: parse() checks it with this, main_move() and
+/// MainLineCursor read it.
+class SpecialMoveReader {
+ public:
+  SpecialMoveReader() = default;
+  /// The entries in [p, end).
+  SpecialMoveReader(const uint8_t* p, const uint8_t* end) : p_(p), end_(end) {}
+  /// The next entry's ply and high bits (<< 12); false when none is left or the bytes are
+  /// not a varint (then the reader is unusable).
+  bool next(uint64_t& ply, uint16_t& high) {
+    uint32_t entry = 0;
+    if (p_ == end_ || !codec::get_varint(p_, end_, entry)) return false;
+    ply = next_ply_ + (entry >> 4);
+    next_ply_ = ply + 1;
+    high = uint16_t((entry & 15) << 12);
+    return true;
+  }
+  /// The next unread byte.
+  const uint8_t* position() const { return p_; }
+
+ private:
+  const uint8_t* p_ = nullptr;
+  const uint8_t* end_ = nullptr;
+  uint64_t next_ply_ = 0;  // the previous entry's ply + 1 (0 at first)
+};
+
 /// Reads the main-line moves of a parsed record in ply order, in either layout of
 /// record_format.h, without a board: the replay's way through a packed main line (O(1) a
 /// ply where main_move() scans the specials). The record must outlive the cursor.
@@ -116,8 +143,8 @@ class MainLineCursor {
   MainLineCursor() = default;
   /// At ply 0's move.
   explicit MainLineCursor(const RecordView& record)
-      : main_(record.main_), special_p_(record.specials_), special_end_(record.main_),
-        size_(record.main_size_), packed_(record.packed_main_line()) {
+      : main_(record.main_), specials_(record.specials_, record.main_), size_(record.main_size_),
+        packed_(record.packed_main_line()) {
     if (packed_) read_special();
   }
   /// The move of the next ply: ply 0's at the first call. At most
@@ -150,27 +177,20 @@ class MainLineCursor {
   }
 
  private:
-  /// Reads the next special entry (parse() has checked them all), or marks none left.
+  /// Reads the next special entry (parse() has checked them all: each ply < size_), or
+  /// marks none left.
   void read_special() {
-    uint32_t entry = 0;
-    if (special_p_ == special_end_ || !codec::get_varint(special_p_, special_end_, entry)) {
-      special_ply_ = UINT32_MAX;
-      return;
-    }
-    special_ply_ = special_next_ + (entry >> 4);
-    special_next_ = special_ply_ + 1;
-    special_high_ = uint16_t((entry & 15) << 12);
+    uint64_t ply = 0;
+    special_ply_ = specials_.next(ply, special_high_) ? uint32_t(ply) : UINT32_MAX;
   }
 
-  const uint8_t* main_ = nullptr;         // the next unread main-line bytes (either layout)
-  const uint8_t* special_p_ = nullptr;    // next special entry
-  const uint8_t* special_end_ = nullptr;  // end of the specials
-  uint32_t i_ = 0;                        // ply of the next move
-  uint32_t size_ = 0;                     // main-line moves
-  uint16_t odd_ = 0;                      // packed: the odd move decoded with the even one
-  uint32_t special_ply_ = UINT32_MAX;     // ply of the pending special entry
-  uint32_t special_next_ = 0;             // smallest ply of the entry after it
-  uint16_t special_high_ = 0;             // its high bits, << 12
+  const uint8_t* main_ = nullptr;      // the next unread main-line bytes (either layout)
+  SpecialMoveReader specials_;         // packed: the entries after the pending one
+  uint32_t i_ = 0;                     // ply of the next move
+  uint32_t size_ = 0;                  // main-line moves
+  uint16_t odd_ = 0;                   // packed: the odd move decoded with the even one
+  uint32_t special_ply_ = UINT32_MAX;  // ply of the pending special entry
+  uint16_t special_high_ = 0;          // its high bits, << 12
   bool packed_ = false;
 };
 
