@@ -64,16 +64,15 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
   const bool check_counts = program_.needs_check_counts();  // else checks stay uncomputed
   if (repetition) keys_.clear();
   const bool line_moves = program_.needs_line_moves();  // :line (eval/line.h)
-  if (line_moves) {
-    main_moves_.resize(last_ply);
-    db::MainLineCursor all(record);
-    for (uint32_t i = 0; i < last_ply; ++i) main_moves_[i] = all.next();
-  }
   db::MainLineCursor moves(record);
+  if (line_moves) {  // read up front; the loop below then takes its moves from main_moves_
+    main_moves_.resize(last_ply);
+    for (uint32_t i = 0; i < last_ply; ++i) main_moves_[i] = moves.next();
+  }
   chess::UndoInfo undo;
   for (uint32_t ply = 0;; ++ply) {
     c.ply = ply;
-    c.next = ply < last_ply ? moves.next() : chess::Move::none();
+    c.next = ply >= last_ply ? chess::Move::none() : line_moves ? main_moves_[ply] : moves.next();
     // Checked before anything looks at it (lookahead plays it).
     if (ply < last_ply && !is_playable_stored(pos, c.next))
       throw db::CorruptRecord(c.next == chess::Move::null() ? "stored null move while in check"
