@@ -58,7 +58,7 @@ Database Database::create_or_open(const std::filesystem::path& dir) {
     schema::create_tables(sql);
   }
   check_headers_version(sql, headers);
-  schema::stamp_record_format_version(sql);  // format-2 records stay readable; new ones are 3
+  schema::stamp_record_format_version(sql);  // older records stay readable; new ones are kRecordFormatVersion
   schema::create_player_eco_tables(sql);  // issue 17 A: a database made before them
   schema::add_site_suffix(sql);            // issue 23: likewise
   Database database(std::move(store), std::move(sql));

@@ -92,8 +92,8 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
     found = schema::kFormatVersion;
   }
   check_versions(txn, found);
-  // A store of format-2 records opened for writing may get format-3 records: stamp it (both
-  // stay readable, record_format.h kOldestRecordFormatVersion).
+  // A store of older records opened for writing may get records of kRecordFormatVersion:
+  // stamp it (all stay readable, record_format.h kOldestRecordFormatVersion).
   if (read_version(txn, store->meta_, schema::kMetaRecordFormatVersion).value_or(kRecordFormatVersion) <
       int64_t(kRecordFormatVersion))
     txn.put(store->meta_, schema::kMetaRecordFormatVersion, std::to_string(kRecordFormatVersion));
