@@ -158,17 +158,33 @@ TEST(TagList, MalformedListIsAnError) {
   EXPECT_THROW(bad.step(), db::SqliteError);
 }
 
+/// An empty database's tag tables, written inside an open transaction (rolled back by the
+/// test): the name table and value codes that pack_tags takes.
+struct TagTables {
+  explicit TagTables(const std::string& name)
+      : dir(name), sql(begun(dir)), names(sql, db::NameKind::kTagName), codes(sql) {}
+  /// headers.sqlite of a new database in `d`, a transaction begun.
+  static db::sqlite::Connection begun(const TempDir& d) {
+    {
+      db::Database database = db::Database::create_or_open(d.db());
+    }
+    db::sqlite::Connection c(d.db() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
+    c.exec("BEGIN");
+    return c;
+  }
+  TempDir dir;
+  db::sqlite::Connection sql;
+  db::NameTable names;
+  db::TagValueCodes codes;
+};
+
 /// pack_tags and read_packed_tag agree on names, codes and literal values (empty, long, any
 /// byte), and the 129th distinct value of a name is stored literally.
 TEST(TagList, PackAndReadBack) {
-  TempDir dir("tag-list-pack");
-  {
-    db::Database database = db::Database::create_or_open(dir.db());
-  }
-  db::sqlite::Connection sql(dir.db() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
-  sql.exec("BEGIN");
-  db::NameTable names(sql, db::NameKind::kTagName);
-  db::TagValueCodes codes(sql);
+  TagTables tables("tag-list-pack");
+  db::sqlite::Connection& sql = tables.sql;
+  db::NameTable& names = tables.names;
+  db::TagValueCodes& codes = tables.codes;
   for (uint32_t i = 0; i < db::TagValueCodes::kMaxCodes; ++i)
     ASSERT_EQ(codes.code(names.id("Many"), "v" + std::to_string(i)), i);
   EXPECT_FALSE(codes.code(names.id("Many"), "one more").has_value());
@@ -207,14 +223,10 @@ TEST(TagList, TimeOfDayValuesAreCodedBySeconds) {
                             "", "ab:cd:ef"})
     EXPECT_FALSE(db::time_of_day_code(other).has_value()) << other;
 
-  TempDir dir("tag-list-time");
-  {
-    db::Database database = db::Database::create_or_open(dir.db());
-  }
-  db::sqlite::Connection sql(dir.db() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
-  sql.exec("BEGIN");
-  db::NameTable names(sql, db::NameKind::kTagName);
-  db::TagValueCodes codes(sql);
+  TagTables tables("tag-list-time");
+  db::sqlite::Connection& sql = tables.sql;
+  db::NameTable& names = tables.names;
+  db::TagValueCodes& codes = tables.codes;
   const Tags tags = {{"UTCTime", "02:16:07"}, {"UTCTime", "23:59:59"}, {"UTCTime", "00:00:00"},
                      {"UTCTime", "24:00:00"}, {"Time", "2:16:07"}};
   std::string packed;
