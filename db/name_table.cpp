@@ -57,7 +57,8 @@ std::optional<int64_t> NameTable::find(std::string_view name) {
 }
 
 int64_t NameTable::id(std::string_view name) {
-  if (auto it = ids_.find(name); it != ids_.end()) return it->second;
+  if (last_id_ && name == last_name_) return last_id_;
+  if (auto it = ids_.find(name); it != ids_.end()) return remember(name, it->second);
   // A name missing from the cache is looked up first when the last such name was stored
   // already (appending to a database), else inserted first (a fresh import; a per-game
   // name such as a lichess game URL): one statement in the common case of each.
@@ -89,6 +90,12 @@ int64_t NameTable::id(std::string_view name) {
   }
   if (ids_.size() >= kMaxCached) ids_.clear();
   ids_.emplace(name, id);
+  return remember(name, id);
+}
+
+int64_t NameTable::remember(std::string_view name, int64_t id) {
+  last_name_.assign(name);
+  last_id_ = id;
   return id;
 }
 

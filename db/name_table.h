@@ -51,6 +51,12 @@ class NameTable {
   sqlite::Statement insert_;  // INSERT INTO <table>(name) ... ON CONFLICT DO NOTHING
   bool insert_first_ = true;  // the last name missing from the cache was new
   std::unordered_map<std::string, int64_t, Hash, std::equal_to<>> ids_;  // name -> id
+  /// Sets the last name and id below; returns `id`.
+  int64_t remember(std::string_view name, int64_t id);
+  // The last name id() returned and its id: consecutive games of a file mostly share their
+  // event and site (and opening names repeat), so this skips the hash lookup for them.
+  std::string last_name_;
+  int64_t last_id_ = 0;
 };
 
 }  // namespace db

@@ -80,7 +80,9 @@ EcoClassifier::EcoClassifier(std::string_view tsv) {
   while (size < 2 * openings_.size()) size *= 2;
   slots_.assign(size, Slot{});
   mask_ = size - 1;
+  filter_.assign((size_t(1) << 16) / 64, 0);
   for (size_t row = 0; row < openings_.size(); ++row) {
+    filter_[filter_bit(zobrists[row]) / 64] |= uint64_t(1) << (filter_bit(zobrists[row]) % 64);
     for (size_t i = slot_of(zobrists[row]);; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (slot.row < 0) {
@@ -102,6 +104,7 @@ const EcoClassifier& EcoClassifier::instance() {
 
 int EcoClassifier::find(const chess::Position& pos) const {
   const uint64_t z = pos.key();
+  if (!(filter_[filter_bit(z) / 64] >> (filter_bit(z) % 64) & 1)) return -1;
   for (size_t i = slot_of(z);; i = (i + 1) & mask_) {
     const Slot& slot = slots_[i];
     if (slot.row < 0) return -1;

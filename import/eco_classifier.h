@@ -72,6 +72,11 @@ class EcoClassifier {
     int row = -1;  // -1 = empty
   };
   std::vector<Slot> slots_;
+  // A one-bit-per-value filter on the Zobrist key's top 16 bits, set for every named
+  // position: 8 KiB that stay in the cache, so the usual miss (a game's position after the
+  // opening) costs no probe of slots_ (about 5% of misses still probe).
+  std::vector<uint64_t> filter_;
+  static size_t filter_bit(uint64_t z) { return size_t(z >> 48); }
   std::vector<Key> row_keys_;  // Key of each row's position
   size_t mask_ = 0;
   uint16_t max_plies_ = 0;

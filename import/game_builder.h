@@ -129,7 +129,6 @@ class GameBuilder : private PgnVisitor {
   PgnParser parser_;
   db::RecordBuilder record_;
   sig::SignatureBuilder signature_;  // fed with the main-line moves as they are played
-  sig::Signature decoded_;           // the encoded signature read back, for its posting keys
   EcoTracker eco_;                   // ECO classification of the main line (issue 17 A)
   std::vector<Line> lines_;   // lines_[0] = main line; never shrinks below its capacity
   size_t depth_ = 0;          // index of the current line in lines_

@@ -31,8 +31,9 @@ GameSet& GameSet::operator=(GameSet&& o) noexcept {
   return *this;
 }
 void GameSet::add(uint32_t id) { r_->add(id); }
-void GameSet::add_many(const std::vector<uint32_t>& ids) {
-  if (!ids.empty()) r_->addMany(ids.size(), ids.data());
+void GameSet::add_many(const std::vector<uint32_t>& ids) { add_many(ids.data(), ids.size()); }
+void GameSet::add_many(const uint32_t* ids, size_t n) {
+  if (n) r_->addMany(n, ids);
 }
 void GameSet::add_range(uint32_t first, uint32_t last) {
   if (first <= last) r_->addRange(first, uint64_t(last) + 1);

@@ -131,19 +131,27 @@ void PostingsBuilder::add_key(uint32_t key, uint32_t id) {
   if (slot_[key] < 0) {
     slot_[key] = int32_t(sets_.size());
     sets_.emplace_back(key, GameSet());
-    pending_.emplace_back();
   }
   // Ids are buffered and added in bulk (one by one costs most of an index build).
-  pending_[size_t(slot_[key])].push_back(id);
-  if (++pending_total_ >= (size_t(1) << 22)) flush();
+  pending_slots_.push_back(uint32_t(slot_[key]));
+  pending_ids_.push_back(id);
+  if (pending_ids_.size() >= (size_t(1) << 21)) flush();  // 24 MiB of buffers
 }
 
 void PostingsBuilder::flush() {
-  for (size_t i = 0; i < sets_.size(); ++i) {
-    sets_[i].second.add_many(pending_[i]);
-    pending_[i].clear();
+  if (pending_ids_.empty()) return;
+  starts_.assign(sets_.size() + 1, 0);
+  for (uint32_t slot : pending_slots_) ++starts_[slot + 1];
+  for (size_t i = 1; i < starts_.size(); ++i) starts_[i] += starts_[i - 1];
+  grouped_.resize(pending_ids_.size());
+  {
+    std::vector<uint32_t> at(starts_.begin(), starts_.end() - 1);
+    for (size_t i = 0; i < pending_ids_.size(); ++i) grouped_[at[pending_slots_[i]]++] = pending_ids_[i];
   }
-  pending_total_ = 0;
+  for (size_t i = 0; i < sets_.size(); ++i)
+    sets_[i].second.add_many(grouped_.data() + starts_[i], starts_[i + 1] - starts_[i]);
+  pending_slots_.clear();
+  pending_ids_.clear();
 }
 
 void PostingsBuilder::keys_of(const Signature& s, std::vector<uint32_t>& out) {
@@ -202,7 +210,6 @@ void PostingsBuilder::add_unindexed(uint32_t id) { add_key(flag_key(kFlagUnindex
 void PostingsBuilder::write(const std::filesystem::path& dir, uint32_t first, uint32_t last) {
   flush();
   std::sort(sets_.begin(), sets_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  pending_.assign(sets_.size(), {});
   for (size_t i = 0; i < sets_.size(); ++i) slot_[sets_[i].first] = int32_t(i);
   SegmentWriter out(dir, first, last, sets_.size());
   for (auto& [key, set] : sets_) out.add(key, set);
