@@ -1,14 +1,17 @@
-// Duplicate games (issue 16): what makes two games duplicates, their 32-bit duplicate key,
-// and the duplicate_keys table of headers.sqlite that finds stored games by key.
+// Duplicate games (issue 16): what makes two games duplicates, and how the stored games
+// that may duplicate a new one are found through the games_white_black index of
+// headers.sqlite.
 //
 // Two games are duplicates when their main-line moves, start position (FEN as in the
 // record; empty = standard start), White, Black, Date (text as in the PGN) and result are
-// equal. Every game gets a row (key, game_id) in duplicate_keys when it is stored, with or
-// without `import --skip-duplicates`, so a later import can find it. A key is only a hint:
-// equal keys are confirmed by comparing the fields, so a key collision never makes two
-// different games duplicates. Cost: about 12-16 bytes a game (a 4-byte key, the id, the
-// B-tree cell), written in the SQLite transaction of the game itself (schema.h: commit
-// protocol), so a crash never leaves a key without its game or a game without its key.
+// equal. Duplicates then also have equal games.white_id, black_id (one players row per
+// name) and plies (the main-line moves), the three columns of the secondary index
+// games_white_black (schema.cpp, kCreateIndexes). That index also serves every White
+// player filter (its first column is white_id, so it replaced games_white(white_id)): it
+// costs about 3 bytes a game more than games_white did, where the duplicate_keys table of
+// before (a 32-bit hash of the fields per game) cost 14. A lookup reads the games of one
+// pair of players with one length, then compares Date and result in SQL and the moves and
+// start FEN from games.mdb, so only equal games are ever called duplicates.
 #pragma once
 
 #include <cstdint>
@@ -41,41 +44,38 @@ void set_duplicate_moves(const RecordView& record, DuplicateFields& out);
 /// The duplicate fields of a game about to be stored: header fields from `header`, moves
 /// and start FEN from `record`.
 DuplicateFields duplicate_fields(const GameHeader& header, const RecordView& record);
-/// The duplicate key of `fields`: a 32-bit hash of every field (stored as a signed SQLite
-/// integer, 4 bytes). Equal fields give equal keys; equal keys need not mean equal fields.
-int32_t duplicate_key(const DuplicateFields& fields);
 
-/// Creates the duplicate_keys table when missing. Returns true when it was missing (then
-/// the games already stored have no keys: fill them with add_missing_duplicate_keys()).
-bool create_duplicate_keys_table(sqlite::Connection& sql);
+/// SQL that creates the index duplicate lookups use (also part of schema.cpp's
+/// kCreateIndexes; GameWriter runs it alone when a bulk load deferred the indexes and
+/// `--skip-duplicates` needs it before finish()).
+inline constexpr const char* kCreateDuplicateIndexSql =
+    "CREATE INDEX IF NOT EXISTS games_white_black ON games(white_id, black_id, plies)";
 
-/// Prepared statements on the duplicate_keys table of one connection (the writer's, whose
-/// open transaction also sees the rows of its uncommitted batch).
 /// The groups of duplicate games among the games of `reader`'s snapshot (ids 1..
-/// game_count()), found through the duplicate_keys table of `sql` (a connection to the
-/// same headers.sqlite) and confirmed by comparing the fields: each group lists the ids of
-/// two or more games with equal DuplicateFields, ascending; groups are ordered by their
-/// first id. Cost: one pass over the keys (about 0.1 s per million games) plus reading
-/// the games that share a key. Throws FormatError when the database has no duplicate_keys
-/// table yet (made before issue 16 and not written to since), CorruptRecord for a damaged
-/// game.
+/// game_count()), found by reading games(id, white_id, black_id, plies) of `sql` (a
+/// connection to the same headers.sqlite) in index order and confirmed by comparing the
+/// fields of the games that share those three columns: each group lists the ids of two or
+/// more games with equal DuplicateFields, ascending; groups are ordered by their first id.
+/// Cost: one pass over the index (about 0.1 s per million games; a database of before the
+/// index sorts the games instead) plus reading the games that share a pair and length.
+/// Throws CorruptRecord for a damaged game.
 std::vector<std::vector<uint32_t>> duplicate_groups(GameReader& reader, sqlite::Connection& sql);
 
-class DuplicateKeys {
+/// The lookup of stored games by their duplicate fields, on one connection (the writer's,
+/// whose open transaction also sees the rows of its uncommitted batch).
+class DuplicateLookup {
  public:
-  /// Prepares the statements; the table must exist (create_duplicate_keys_table).
-  explicit DuplicateKeys(sqlite::Connection& sql);
-  /// Adds the row (key, id).
-  void add(int32_t key, uint32_t id);
-  /// Appends to `ids`, in id order, the games with key duplicate_key(fields) whose White,
-  /// Black, Date and result equal those of `fields` (moves and start FEN are not compared
-  /// here: they live in games.mdb; the caller compares them). Ids above `max_id` are left
-  /// out.
-  void header_matches(const DuplicateFields& fields, uint32_t max_id, std::vector<uint32_t>& ids);
+  /// Prepares the statement (the games table must exist; the index need not yet).
+  explicit DuplicateLookup(sqlite::Connection& sql);
+  /// Appends to `ids`, in id order, the games of players `white_id` and `black_id` with as
+  /// many main-line plies as `fields` has moves whose Date and result equal those of
+  /// `fields` (moves and start FEN are not compared here: they live in games.mdb; the
+  /// caller compares them). Ids above `max_id` are left out.
+  void header_matches(const DuplicateFields& fields, int64_t white_id, int64_t black_id,
+                      uint32_t max_id, std::vector<uint32_t>& ids);
 
  private:
-  sqlite::Statement insert_;  // INSERT INTO duplicate_keys
-  sqlite::Statement select_;  // the games with a key, with their header fields
+  sqlite::Statement select_;  // the games of a pair and length, with their date and result
 };
 
 }  // namespace db

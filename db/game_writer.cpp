@@ -127,25 +127,19 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
   committed_ = uint32_t(schema::read_meta(sql_, schema::kMetaCommittedGames).value_or(0));
   whole_url_sites_ = !schema::read_meta(sql_, schema::kMetaSiteSuffixes).has_value();
   delete_uncommitted_records(*store_, committed_);
-  // The duplicate key index (issue 16); a database made before it gets it here, with the
-  // keys of its games, in one transaction (a crash leaves either both or neither).
-  sql_.exec("BEGIN IMMEDIATE");
-  try {
-    if (create_duplicate_keys_table(sql_)) {
-      duplicate_keys_.emplace(sql_);
-      if (committed_ > 0) add_missing_duplicate_keys();
-    }
-    sql_.exec("COMMIT");
-  } catch (...) {
-    sql_.rollback();
-    throw;
-  }
-  if (!duplicate_keys_) duplicate_keys_.emplace(sql_);
+  // The duplicate_keys table of issue 16's first version (a 32-bit key per game) is
+  // replaced by the games_white_black index (duplicate_index.h): a database that has it
+  // loses it here (its pages go to the free list, reused by the games added next).
+  sql_.exec("DROP TABLE IF EXISTS duplicate_keys");
+  duplicate_lookup_.emplace(sql_);
   if (committed_ == 0 || options.defer_indexes) {
     // Bulk load: inserting into the secondary indexes row by row costs more than building
     // them once in finish().
     schema::drop_indexes(sql_);
     indexes_deferred_ = true;
+  } else {
+    schema::create_indexes(sql_);  // no-op when they exist (Database::create_or_open builds them)
+    duplicate_index_ = true;
   }
 }
 
@@ -254,7 +248,6 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     insert_game_.bind(17, int64_t(header.plies));
     if (!header.start_fen.empty()) insert_game_.bind(18, header.start_fen);
     if (!header.variant.empty()) insert_game_.bind(19, header.variant);
-    duplicate_keys_->add(duplicate_key(duplicate_fields(header, view)), id);
     insert_game_.bind(20, int64_t(data.flags));
     if (!site_suffix.empty()) insert_game_.bind(21, site_suffix);
     if (!header.eco_class.empty()) {
@@ -288,8 +281,23 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
   check_usable();
   const RecordView view = RecordView::parse(record, std::string_view());  // throws CorruptRecord
   const DuplicateFields fields = duplicate_fields(header, view);
+  // Duplicates have the same players rows: a name not stored yet has no duplicate.
+  const std::optional<int64_t> white_id = players_.find(fields.white);
+  const std::optional<int64_t> black_id = white_id ? players_.find(fields.black) : std::nullopt;
+  if (!black_id) return std::nullopt;
+  if (!duplicate_index_) {
+    // A bulk load dropped the indexes; without this one each lookup would scan the games.
+    try {
+      begin_sql();
+      sql_.exec(kCreateDuplicateIndexSql);
+    } catch (...) {
+      fail();
+      throw;
+    }
+    duplicate_index_ = true;
+  }
   std::vector<uint32_t> ids;
-  duplicate_keys_->header_matches(fields, committed_ + pending_, ids);
+  duplicate_lookup_->header_matches(fields, *white_id, *black_id, committed_ + pending_, ids);
   if (ids.empty()) return std::nullopt;
   // The batch's own LMDB transaction sees its uncommitted records; else a snapshot.
   std::optional<lmdb::Txn> read;
@@ -299,33 +307,11 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
   for (uint32_t id : ids) {
     std::string_view bytes;
     if (!txn.get(store_->games(), lmdb::integer_key(id), bytes))
-      throw CorruptRecord("game " + std::to_string(id) + " has a duplicate key but no record");
+      throw CorruptRecord("game " + std::to_string(id) + " has a games row but no record");
     set_duplicate_moves(RecordView::parse(bytes, std::string_view()), stored);
     if (stored.moves == fields.moves && stored.start_fen == fields.start_fen) return id;
   }
   return std::nullopt;
-}
-
-void GameWriter::add_missing_duplicate_keys() {
-  sqlite::Statement games(sql_,
-                          std::string("SELECT g.id, w.name, b.name, ") + kPgnDateSql +
-                          ", g.result FROM games g JOIN players w ON w.id = g.white_id "
-                          "JOIN players b ON b.id = g.black_id WHERE g.id <= ?1 ORDER BY g.id");
-  games.bind(1, int64_t(committed_));
-  const lmdb::Txn read = lmdb::Txn::begin_read(store_->env());
-  DuplicateFields f;
-  while (games.step()) {
-    const uint32_t id = uint32_t(games.column_int64(0));
-    std::string_view bytes;
-    if (!read.get(store_->games(), lmdb::integer_key(id), bytes))
-      throw CorruptRecord("game " + std::to_string(id) + " is missing from games.mdb");
-    set_duplicate_moves(RecordView::parse(bytes, std::string_view()), f);
-    f.white.assign(games.column_text(1));
-    f.black.assign(games.column_text(2));
-    f.date.assign(games.column_text(3));
-    f.result = ResultCode(games.column_int64(4));
-    duplicate_keys_->add(duplicate_key(f), id);
-  }
 }
 
 void GameWriter::add_log(const LogEntry& entry) {

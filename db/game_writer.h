@@ -77,8 +77,10 @@ class GameWriter {
   /// The id of a stored game that duplicates the game with `header` and move record
   /// `record` (same main-line moves and start FEN, White, Black, Date and result; see
   /// duplicate_index.h), or std::nullopt. Committed games and the games of the open batch
-  /// are searched, through the duplicate key index and then a comparison of the real fields.
-  /// Throws CorruptRecord for a bad `record`; writes nothing, so the writer stays usable.
+  /// are searched, through the games_white_black index and then a comparison of the real
+  /// fields. When this writer deferred the indexes (a bulk load), the first call builds
+  /// that one index (over the games stored so far); otherwise writes nothing. Throws
+  /// CorruptRecord for a bad `record`; the writer stays usable.
   std::optional<uint32_t> find_duplicate(const GameHeader& header, std::string_view record);
   /// Replaces the signature of the committed game `id` (1..committed_games()) in the open
   /// batch; an empty `signature` deletes it. Only LMDB is written: commit() then commits
@@ -107,9 +109,6 @@ class GameWriter {
   void begin_sql();
   /// The files.id of `path`, inserting a row on first use.
   int64_t file_id(std::string_view path);
-  /// Gives every committed game its duplicate key (a database made before issue 16 has
-  /// none); one pass over the games, in one transaction.
-  void add_missing_duplicate_keys();
   /// The sites.id and games.site_suffix (empty = NULL) of site name `site` (db/site_name.h).
   std::pair<int64_t, std::string_view> site_parts(std::string_view site);
   /// Throws if the writer is broken.
@@ -135,7 +134,7 @@ class GameWriter {
   std::string packed_tags_;           // the packed tags of the game being added (buffer)
   // Issue 17 A: set in the constructor once the tables exist (older databases gain them).
   std::optional<NameTable> openings_;                     // opening name -> openings.id
-  std::optional<DuplicateKeys> duplicate_keys_;          // duplicate_keys rows (issue 16)
+  std::optional<DuplicateLookup> duplicate_lookup_;      // issue 16: find_duplicate()
   std::unordered_map<std::string, int64_t> file_ids_;  // source path -> files.id
   std::string last_file_;                              // path of the last file_id() lookup
   int64_t last_file_id_ = 0;                           // its id (0 = none yet)
@@ -143,6 +142,7 @@ class GameWriter {
   uint32_t committed_ = 0;                             // games committed (meta.committed_games)
   uint32_t pending_ = 0;                               // games in the open batch
   bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load
+  bool duplicate_index_ = false;                       // games_white_black exists (or is not deferred)
   bool whole_url_sites_ = false;                       // no kMetaSiteSuffixes: look URL sites up whole first
   bool broken_ = false;                                // a failure rolled a batch back
 };

@@ -64,10 +64,6 @@ CREATE TABLE imports(
   rejected INTEGER NOT NULL,
   warnings INTEGER NOT NULL,
   skipped_duplicates INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE duplicate_keys(
-  key INTEGER NOT NULL,
-  game_id INTEGER NOT NULL,
-  PRIMARY KEY(key, game_id)) WITHOUT ROWID;
 )sql";
 
 // Issue 17 A: ECO classification and player data (additive: CREATE ... IF NOT EXISTS, so
@@ -111,9 +107,13 @@ CREATE TABLE IF NOT EXISTS game_players(
 // bytes a game; databases made before lose it at their next writer (ensure_match_tables).
 // The classified code's index is on games.opening_eco since game_openings became a view
 // (fold_game_openings); game_openings_eco was the index of the table before.
+// games_white_black serves White filters (first column) and duplicate lookups
+// (db/duplicate_index.h: duplicates share all three columns); it replaced games_white(white_id)
+// and the duplicate_keys table in session 14, and older databases lose those here.
 constexpr const char* kCreateIndexes = R"sql(
 BEGIN;
-CREATE INDEX IF NOT EXISTS games_white ON games(white_id);
+CREATE INDEX IF NOT EXISTS games_white_black ON games(white_id, black_id, plies);
+DROP INDEX IF EXISTS games_white;
 CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
 CREATE INDEX IF NOT EXISTS games_year ON games(year);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
@@ -126,6 +126,7 @@ COMMIT;
 constexpr const char* kDropIndexes = R"sql(
 BEGIN;
 DROP INDEX IF EXISTS games_white;
+DROP INDEX IF EXISTS games_white_black;
 DROP INDEX IF EXISTS games_black;
 DROP INDEX IF EXISTS games_year;
 DROP INDEX IF EXISTS games_white_elo;

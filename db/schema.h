@@ -81,11 +81,9 @@
 //   import_log(id, file_id, ordinal, line, move, reason, kind 'rejected'|'warning')
 //   imports(id, file_id, started, finished, games_read, imported, rejected, warnings,
 //           skipped_duplicates)  games_read = imported + rejected + skipped_duplicates
-//   duplicate_keys(key, game_id)  WITHOUT ROWID, primary key (key, game_id): one row per
-//                                game, key = db::duplicate_key() of its moves, start FEN,
-//                                White, Black, Date and result (db/duplicate_index.h);
-//                                written with the game; a database made before issue 16
-//                                gets the rows of its games from its next writer
+//   (duplicate_keys(key, game_id) of issue 16's first version is dropped by the next
+//   writer: duplicates are found through the index games_white_black(white_id, black_id,
+//   plies), db/duplicate_index.h)
 //
 // Commit protocol (GameWriter): each batch commits the LMDB transaction first (synced to
 // disk), then the SQLite transaction, which also sets meta.committed_games = N. Games

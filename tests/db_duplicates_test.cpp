@@ -1,4 +1,4 @@
-// Duplicate games (issue 16): `import --skip-duplicates`, the duplicate_keys index and
+// Duplicate games (issue 16): `import --skip-duplicates`, the games_white_black index and
 // `cqldb duplicates`, on small PGN with exact and near duplicates and on the corpus.
 #include <gtest/gtest.h>
 
@@ -94,32 +94,6 @@ std::vector<int64_t> skipped_per_run(const fs::path& db_dir) {
 
 }  // namespace
 
-TEST(Duplicates, KeyDependsOnEveryField) {
-  db::DuplicateFields a;
-  a.white = "Anna";
-  a.black = "Bert";
-  a.date = "2020.01.01";
-  a.result = db::ResultCode::kWhiteWins;
-  a.moves = {1, 2, 3};
-  const int32_t key = db::duplicate_key(a);
-  EXPECT_EQ(db::duplicate_key(a), key);
-  auto differs = [&](auto change) {
-    db::DuplicateFields b = a;
-    change(b);
-    EXPECT_FALSE(b == a);
-    return db::duplicate_key(b) != key;
-  };
-  EXPECT_TRUE(differs([](auto& f) { f.white = "Ann"; }));
-  EXPECT_TRUE(differs([](auto& f) { f.black = "BertX"; }));
-  // Field boundaries count: moving a byte from White to Black changes the key.
-  EXPECT_TRUE(differs([](auto& f) { f.white = "Ann"; f.black = "aBert"; }));
-  EXPECT_TRUE(differs([](auto& f) { f.date = "2020.01.02"; }));
-  EXPECT_TRUE(differs([](auto& f) { f.result = db::ResultCode::kDraw; }));
-  EXPECT_TRUE(differs([](auto& f) { f.moves.pop_back(); }));
-  EXPECT_TRUE(differs([](auto& f) { f.moves[1] = 7; }));
-  EXPECT_TRUE(differs([](auto& f) { f.start_fen = "8/8/8/8/8/8/8/K6k w - - 0 1"; }));
-}
-
 TEST(Duplicates, WithoutTheFlagEveryGameIsStoredAndListed) {
   TempDir tmp("dup");
   const fs::path pgn = write_pgn(tmp, "t.pgn", test_pgn());
@@ -173,57 +147,74 @@ TEST(Duplicates, AppendWithTheFlagFindsGamesImportedWithout) {
   EXPECT_EQ(skipped_per_run(db_dir), (std::vector<int64_t>{0, 10, 0}));
 }
 
-TEST(Duplicates, KeyCollisionNeverSkipsADistinctGame) {
+namespace {
+/// Whether headers.sqlite of `db_dir` has a table or index `name`.
+bool has_object(const fs::path& db_dir, const std::string& type, const std::string& name) {
+  db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement q(sql, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2");
+  q.bind(1, std::string_view(type));
+  q.bind(2, std::string_view(name));
+  return q.step();
+}
+}  // namespace
+
+// Games of the same two players with the same number of plies share the index entry of a
+// lookup (white_id, black_id, plies); only equal moves, Date and result make a duplicate.
+TEST(Duplicates, GamesOfOnePairAndLengthAreComparedInFull) {
   TempDir tmp("dup");
   const fs::path db_dir = tmp.path / "db";
   const fs::path first = write_pgn(tmp, "a.pgn", game("Anna", "Bert", "2020.01.01", "1-0", kMoves));
   import_into(db_dir, {first.string()}, false);
-  // Forge key rows that make game 1 a candidate for two near duplicates: one with other
-  // moves, one with another White (as a 32-bit key collision would).
-  const std::string other_moves = "1. e4 e5 2. Nf3 Nc6 3. Bc4 a6";
-  {
-    db::Database database = db::Database::open_readonly(db_dir);
-    db::GameReader reader = database.reader();
-    db::RecordView view;
-    ASSERT_TRUE(reader.record_view(1, view, false));
-    db::DuplicateFields renamed = db::duplicate_fields(reader.header(1), view);
-    renamed.white = "Anne";
-    db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
-    db::DuplicateKeys keys(sql);
-    keys.add(db::duplicate_key(renamed), 1);
-    // The real key of the Bc4 game: computed from an import into a scratch database.
-    const fs::path scratch = tmp.path / "scratch";
-    const fs::path b = write_pgn(tmp, "b.pgn", game("Anna", "Bert", "2020.01.01", "1-0", other_moves));
-    import_into(scratch, {b.string()}, false);
-    db::sqlite::Connection s2(scratch / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
-    db::sqlite::Statement q(s2, "SELECT key FROM duplicate_keys");
-    ASSERT_TRUE(q.step());
-    keys.add(int32_t(q.column_int64(0)), 1);
-  }
-  const fs::path second = write_pgn(tmp, "c.pgn",
-                                    game("Anna", "Bert", "2020.01.01", "1-0", other_moves) +
-                                        game("Anne", "Bert", "2020.01.01", "1-0", kMoves));
+  const fs::path second = write_pgn(
+      tmp, "c.pgn",
+      game("Anna", "Bert", "2020.01.01", "1-0", "1. e4 e5 2. Nf3 Nc6 3. Bc4 a6") +  // a move
+          game("Anna", "Bert", "2020.01.02", "1-0", kMoves) +                      // the date
+          game("Anna", "Bert", "2020.01.01", "1/2-1/2", kMoves) +                  // the result
+          game("Bert", "Anna", "2020.01.01", "1-0", kMoves) +                      // the colours
+          game("Anna", "Bert", "2020.01.01", "1-0", kMoves));                      // = game 1
   const import::ImportSummary s = import_into(db_dir, {second.string()}, true);
-  EXPECT_EQ(s.imported, 2u);
-  EXPECT_EQ(s.skipped_duplicates, 0u);
+  EXPECT_EQ(s.imported, 4u);
+  EXPECT_EQ(s.skipped_duplicates, 1u);
   EXPECT_TRUE(groups_of(db_dir).empty());
+  // The lookup's condition is answered by the index alone.
+  db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
+  db::sqlite::Statement plan(sql,
+                             "EXPLAIN QUERY PLAN SELECT g.id FROM games g WHERE g.white_id = 1 "
+                             "AND g.black_id = 2 AND g.plies = 6 ORDER BY g.id");
+  std::string details;
+  while (plan.step()) details += std::string(plan.column_text(3)) + "\n";
+  EXPECT_NE(details.find("games_white_black (white_id=? AND black_id=? AND plies=?)"), std::string::npos)
+      << details;
+  EXPECT_EQ(details.find("TEMP B-TREE"), std::string::npos) << details;
 }
 
-TEST(Duplicates, DatabaseWithoutTheIndexGetsItFromItsNextWriter) {
+// A database of issue 16's first version has the duplicate_keys table and games_white(white_id);
+// one made before issue 16 not even imports.skipped_duplicates. Read-only, its duplicates
+// are listed as they are; its next writer drops the table and the old index and builds
+// games_white_black.
+TEST(Duplicates, OlderDatabasesGetTheIndexFromTheirNextWriter) {
   TempDir tmp("dup");
   const fs::path pgn = write_pgn(tmp, "t.pgn", test_pgn());
   const fs::path db_dir = tmp.path / "db";
   import_into(db_dir, {pgn.string()}, false);
-  {  // as made before issue 16
+  {
     db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
-    sql.exec("DROP TABLE duplicate_keys; ALTER TABLE imports DROP COLUMN skipped_duplicates");
+    sql.exec(
+        "DROP INDEX games_white_black; CREATE INDEX games_white ON games(white_id);"
+        "CREATE TABLE duplicate_keys(key INTEGER NOT NULL, game_id INTEGER NOT NULL, "
+        "PRIMARY KEY(key, game_id)) WITHOUT ROWID; INSERT INTO duplicate_keys VALUES(7, 1);"
+        "ALTER TABLE imports DROP COLUMN skipped_duplicates");
   }
-  EXPECT_THROW(groups_of(db_dir), db::FormatError);
+  EXPECT_FALSE(has_object(db_dir, "index", "games_white_black"));
+  EXPECT_EQ(groups_of(db_dir), (Groups{{1, 2, 10}}));
   const import::ImportSummary again = import_into(db_dir, {pgn.string()}, true);
   EXPECT_EQ(again.skipped_duplicates, 10u);
   EXPECT_EQ(again.imported, 0u);
   EXPECT_EQ(groups_of(db_dir), (Groups{{1, 2, 10}}));
   EXPECT_EQ(skipped_per_run(db_dir), (std::vector<int64_t>{0, 10}));
+  EXPECT_TRUE(has_object(db_dir, "index", "games_white_black"));
+  EXPECT_FALSE(has_object(db_dir, "index", "games_white"));
+  EXPECT_FALSE(has_object(db_dir, "table", "duplicate_keys"));
 }
 
 TEST(Duplicates, CommandLine) {
