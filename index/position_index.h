@@ -63,9 +63,13 @@
 // its memory does not grow with the database). An import's last, partial segment is
 // smaller than the one before it, so the next import's segments merge with it there, not
 // only at the end: segment sizes fall from first to last and a lookup, which reads every
-// segment, reads O(log n + n / kMaxMergedGames) of them however the index was appended to. The merged file is written under its new name,
-// then the manifest, then the two old files are removed. An index with more than
-// kMaxSegments segments is rebuilt at the next update.
+// segment, reads O(log n + n / kMaxMergedGames) of them however the index was appended to.
+// The merges an import's published segments make due run at the start of the next import,
+// in the background while it reads its games (FreshPositions, session 14), so between two
+// imports the newest few segments may still be due (a handful more segments, never more
+// than one import's worth). The merged file is written under its new name, then the
+// manifest, then the two old files are removed. An index with more than kMaxSegments
+// segments is rebuilt at the next update.
 #pragma once
 
 #include <bit>

@@ -84,6 +84,8 @@ class FreshPositions {
   /// Opens the index of `database` to see what it covers. Never throws for a missing or
   /// outdated index (the collection is then unused, and the update rebuilds).
   /// `games_per_segment` (at least 1): games of a segment written during the import.
+  /// When the index is usable and has due merges (left by the last import's end_stream()),
+  /// starts them on the background thread.
   explicit FreshPositions(const db::Database& database, uint32_t games_per_segment = kGamesPerSegment);
   ~FreshPositions();
   FreshPositions(const FreshPositions&) = delete;
@@ -100,10 +102,13 @@ class FreshPositions {
   void skip(uint32_t count);
   /// Called when the import has stored (and committed) its last game: when the collection
   /// holds exactly the games above the index, a background thread writes the last, partial
-  /// segment, the facts file and the manifest, and merges segments by the tiered rule, while
-  /// the import finishes headers.sqlite and the posting index; update_position_index() then
-  /// waits for it. Otherwise nothing happens here (update_position_index catches up).
-  /// Throws what a background segment write threw.
+  /// segment, the facts file and the manifest, while the import finishes headers.sqlite and
+  /// the posting index; update_position_index() then waits for it. Merges of published
+  /// segments that this makes due by the tiered rule are left to the next import's
+  /// FreshPositions, which runs them in the background during its stream (the merges of
+  /// this import's own full segments run during its stream, as they are written).
+  /// Otherwise nothing happens here (update_position_index catches up). Throws what a
+  /// background segment write or merge threw.
   void end_stream(const db::Database& database);
 
  private:
@@ -131,6 +136,7 @@ class FreshPositions {
   std::vector<GameFacts> facts_;  // of games base_+1..
   std::vector<std::pair<uint32_t, uint32_t>> written_;  // new segments on disk (game ranges)
   uint64_t entry_count_ = 0;
+  uint32_t catch_up_merges_ = 0;  // merges the constructor's background thread did
   std::thread worker_;
   std::exception_ptr error_;
   // end_stream()'s publication: the thread, its result or what it threw.

@@ -219,28 +219,35 @@ TEST(PositionIndex, AppendedSegmentsEqualARebuild) {
   expect_equals_rebuild(db, 3);
 }
 
-// Issue 16: after an append the last two segments merge while the earlier is no larger
-// (streamed block by block); the merged index equals a rebuild and the files merged away are
+// Issue 16: the last two segments merge while the earlier is no larger (streamed block by
+// block). The merges an import makes due run at the start of the next import, in the
+// background while it reads; the merged index equals a rebuild and the files merged away are
 // gone.
 TEST(PositionIndex, MergedSegmentsEqualARebuild) {
   cqltest::CorpusDb db("posidx-merge");
   db.add_files({corpus("mates.pgn")});
   db.add_files({corpus("studies.pgn")});  // 914 > 253: two segments
   EXPECT_EQ(posindex::PositionIndex::open(db.dir() / "db")->segments(), 2u);
-  // 253 <= 2,578: merged; then 914 <= 2,831: merged again.
-  const import::ImportSummary last = db.add_files({corpus("annotated.pgn")});
-  EXPECT_EQ(last.positions.merges, 2u);
-  EXPECT_EQ(last.positions.segments, 1u);
-  size_t segment_files = 0;
+  // 253 <= 2,578 is due now, but left to the next import.
+  const import::ImportSummary third = db.add_files({corpus("annotated.pgn")});
+  EXPECT_EQ(third.positions.merges, 0u);
+  EXPECT_EQ(third.positions.segments, 3u);
+  const uint32_t before = db.game_count();
+  // It merges 253 with 2,578, then 914 with 2,831, then adds its own segment.
+  const import::ImportSummary fourth = db.add_files({corpus("mates.pgn")});
+  EXPECT_EQ(fourth.positions.merges, 2u);
+  EXPECT_EQ(fourth.positions.segments, 2u);
+  std::vector<std::string> segment_files;
   for (const auto& e : std::filesystem::directory_iterator(db.dir() / "db")) {
     const std::string name = e.path().filename().string();
-    if (name.rfind("positions-", 0) == 0 && e.path().extension() == ".seg") {
-      ++segment_files;
-      EXPECT_EQ(name, "positions-1-" + std::to_string(db.game_count()) + ".seg");
-    }
+    if (name.rfind("positions-", 0) == 0 && e.path().extension() == ".seg") segment_files.push_back(name);
   }
-  EXPECT_EQ(segment_files, 1u);
-  expect_equals_rebuild(db, 1);
+  std::sort(segment_files.begin(), segment_files.end());
+  const std::vector<std::string> expected{
+      "positions-1-" + std::to_string(before) + ".seg",
+      "positions-" + std::to_string(before + 1) + "-" + std::to_string(db.game_count()) + ".seg"};
+  EXPECT_EQ(segment_files, expected);
+  expect_equals_rebuild(db, 2);
 }
 
 // Issue 18: the import builds the index from the entries its workers derived, writing each
@@ -259,18 +266,20 @@ TEST(PositionIndex, SegmentsWrittenDuringTheImportEqualARebuild) {
   EXPECT_TRUE(first.positions.rebuilt);
   EXPECT_EQ(first.positions.added, 2554u);
   EXPECT_EQ(first.positions.segments, 3u);
-  // 253 more: only a tail, 2555..2807, merged with 2501..2554 (54 <= 253).
+  // 253 more: only a tail, 2555..2807; 2501..2554 with it is due (54 <= 253), left to the
+  // next import.
   const import::ImportSummary second = import::import_files(db.database(), {corpus("studies.pgn")}, options, nullptr);
   EXPECT_FALSE(second.positions.rebuilt);
   EXPECT_EQ(second.positions.added, 253u);
-  EXPECT_EQ(second.positions.merges, 1u);
-  // 914 more: 2808..3307 written in the stream, then the tail 3308..3721 (500 > 414). Not
-  // only the last pair is looked at: 2501..2807 (the tail of the earlier imports) merges with
-  // 2808..3307 (307 <= 500), then 2001..2500 with that (500 <= 807); 2,000 > 1,307 stops.
+  EXPECT_EQ(second.positions.merges, 0u);
+  EXPECT_EQ(second.positions.segments, 4u);
+  // 914 more: first (in the background) 2501..2554 merges with 2555..2807; 2001..2500 with
+  // that is not due (500 > 307). Then 2808..3307 written in the stream, and the tail
+  // 3308..3721 (500 > 414); 2501..2807 with 2808..3307 is due, left to the next import.
   const import::ImportSummary third = import::import_files(db.database(), {corpus("mates.pgn")}, options, nullptr);
   EXPECT_EQ(third.positions.added, 914u);
-  EXPECT_EQ(third.positions.merges, 2u);
-  EXPECT_EQ(third.positions.segments, 3u);
+  EXPECT_EQ(third.positions.merges, 1u);
+  EXPECT_EQ(third.positions.segments, 5u);
   EXPECT_EQ(first.positions.entries + second.positions.entries + third.positions.entries,
             posindex::PositionIndex::open(db.dir() / "db")->entries());
   std::vector<std::string> segment_files;
@@ -279,10 +288,11 @@ TEST(PositionIndex, SegmentsWrittenDuringTheImportEqualARebuild) {
     if (name.rfind("positions-", 0) == 0 && name.find(".seg") != std::string::npos) segment_files.push_back(name);
   }
   std::sort(segment_files.begin(), segment_files.end());
-  const std::vector<std::string> expected{"positions-1-2000.seg", "positions-2001-3307.seg",
+  const std::vector<std::string> expected{"positions-1-2000.seg", "positions-2001-2500.seg",
+                                          "positions-2501-2807.seg", "positions-2808-3307.seg",
                                           "positions-3308-3721.seg"};
   EXPECT_EQ(segment_files, expected);
-  expect_equals_rebuild(db, 3);
+  expect_equals_rebuild(db, 5);
 }
 
 // `--skip-duplicates` with the index built in the import: a skipped game's entries, taken

@@ -193,8 +193,15 @@ TEST(PositionIndexV3, MergeMixesKnownAndUnknownEntries) {
   cqltest::CorpusDb db("pidx3-merge-db", {a});
   const import::ImportSummary second = db.add_files({b});
   ASSERT_EQ(db.game_count(), 5u);
-  EXPECT_EQ(second.positions.merges, 1u);
-  EXPECT_EQ(second.positions.segments, 1u);
+  EXPECT_EQ(second.positions.merges, 0u);  // 2 <= 3 is due: left to the next import
+  EXPECT_EQ(second.positions.segments, 2u);
+  // The next import merges them while it reads (a game reaching neither position below).
+  const std::string c = (dir.path / "c.pgn").string();
+  std::ofstream(c) << "[Event \"c6\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n";
+  const import::ImportSummary third = db.add_files({c});
+  ASSERT_EQ(db.game_count(), 6u);
+  EXPECT_EQ(third.positions.merges, 1u);
+  EXPECT_EQ(third.positions.segments, 2u);  // 1..5 and 6
   const auto index = posindex::PositionIndex::open(db.dir() / "db");
   ASSERT_TRUE(index.has_value());
   EXPECT_EQ(index->verify(), "");
@@ -242,7 +249,7 @@ TEST(PositionIndexV3, MergeMixesKnownAndUnknownEntries) {
   EXPECT_EQ(tree.total.black, 1u);
   for (size_t i = 0; i < 2; ++i) EXPECT_EQ(tree.moves[i].move, replayed.moves[i].move);
 
-  // A position of no game: nothing (no false unknown hit among five games).
+  // A position of no game: nothing (no false unknown hit among six games).
   hits.clear();
   index->lookup(chess::identity_key(position_after({"a4", "a5"})), hits);
   EXPECT_TRUE(hits.empty());
