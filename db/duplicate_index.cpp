@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include "db/date_sql.h"
-#include "db/errors.h"
 #include "db/game_reader.h"
 
 namespace db {

@@ -137,9 +137,6 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
     // them once in finish().
     schema::drop_indexes(sql_);
     indexes_deferred_ = true;
-  } else {
-    schema::create_indexes(sql_);  // no-op when they exist (Database::create_or_open builds them)
-    duplicate_index_ = true;
   }
 }
 
@@ -286,7 +283,8 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
   const std::optional<int64_t> black_id = white_id ? players_.find(fields.black) : std::nullopt;
   if (!black_id) return std::nullopt;
   if (!duplicate_index_) {
-    // A bulk load dropped the indexes; without this one each lookup would scan the games.
+    // Once per writer: the index exists (Database::create_or_open builds the indexes) unless
+    // this writer's bulk load dropped them; without it each lookup would scan the games.
     try {
       begin_sql();
       sql_.exec(kCreateDuplicateIndexSql);

@@ -78,9 +78,10 @@ class GameWriter {
   /// `record` (same main-line moves and start FEN, White, Black, Date and result; see
   /// duplicate_index.h), or std::nullopt. Committed games and the games of the open batch
   /// are searched, through the games_white_black index and then a comparison of the real
-  /// fields. When this writer deferred the indexes (a bulk load), the first call builds
-  /// that one index (over the games stored so far); otherwise writes nothing. Throws
-  /// CorruptRecord for a bad `record`; the writer stays usable.
+  /// fields. The first call makes sure that index exists: when this writer deferred the
+  /// indexes (a bulk load) it builds it over the games stored so far, in the open batch (a
+  /// failure there breaks the writer like any failed write); otherwise it writes nothing.
+  /// Throws CorruptRecord for a bad `record`; the writer stays usable.
   std::optional<uint32_t> find_duplicate(const GameHeader& header, std::string_view record);
   /// Replaces the signature of the committed game `id` (1..committed_games()) in the open
   /// batch; an empty `signature` deletes it. Only LMDB is written: commit() then commits
@@ -142,7 +143,7 @@ class GameWriter {
   uint32_t committed_ = 0;                             // games committed (meta.committed_games)
   uint32_t pending_ = 0;                               // games in the open batch
   bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load
-  bool duplicate_index_ = false;                       // games_white_black exists (or is not deferred)
+  bool duplicate_index_ = false;                       // find_duplicate() made sure games_white_black exists
   bool whole_url_sites_ = false;                       // no kMetaSiteSuffixes: look URL sites up whole first
   bool broken_ = false;                                // a failure rolled a batch back
 };
