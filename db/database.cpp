@@ -58,7 +58,9 @@ Database Database::create_or_open(const std::filesystem::path& dir) {
     schema::create_tables(sql);
   }
   check_headers_version(sql, headers);
-  schema::stamp_record_format_version(sql);  // older records stay readable; new ones are kRecordFormatVersion
+  // Older records stay readable; new ones are of the store's version (a per-game store
+  // stays per-game, record_format.h).
+  schema::stamp_record_format_version(sql, store->record_format());
   schema::create_player_eco_tables(sql);  // issue 17 A: a database made before them
   schema::add_site_suffix(sql);            // issue 23: likewise
   Database database(std::move(store), std::move(sql));

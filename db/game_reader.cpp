@@ -81,6 +81,8 @@ void GameReader::open_snapshot() {
 }
 
 void GameReader::refresh() {
+  record_blocks_.reset();
+  signature_blocks_.reset();
   txn_->reset();
   sql_.exec("COMMIT");
   open_snapshot();
@@ -90,8 +92,10 @@ bool GameReader::record(uint32_t id, std::string_view& bytes) const {
   if (id == 0 || id > count_) return false;
   bool found = false;
   try {
-    found = txn_->get(store_->games(), lmdb::integer_key(id), bytes);
+    found = store_->blocked() ? record_blocks_.get(*txn_, store_->games(), id, bytes)
+                              : txn_->get(store_->games(), lmdb::integer_key(id), bytes);
   } catch (const LmdbError& e) {
+    record_blocks_.reset();
     unreadable(id, "record", e);
   }
   if (!found) missing_record(id);
@@ -179,19 +183,61 @@ GameHeader GameReader::header(uint32_t id) {
 bool GameReader::signature(uint32_t id, std::string_view& bytes) const {
   if (id == 0 || id > count_) return false;
   try {
-    return txn_->get(store_->signatures(), lmdb::integer_key(id), bytes);
+    if (!store_->blocked()) return txn_->get(store_->signatures(), lmdb::integer_key(id), bytes);
+    // A block stores a game without a signature as an empty value.
+    return signature_blocks_.get(*txn_, store_->signatures(), id, bytes) && !bytes.empty();
   } catch (const LmdbError& e) {
+    signature_blocks_.reset();
     unreadable(id, "signature", e);
   }
 }
 
 GameReader::SignatureScan GameReader::scan_signatures(uint32_t first_id, uint32_t last_id) const {
-  return SignatureScan(*txn_, store_->signatures(), std::max(first_id, 1u),
+  return SignatureScan(*txn_, store_->signatures(), store_->blocked(), std::max(first_id, 1u),
                        std::min(last_id, count_));
+}
+
+bool GameReader::SignatureScan::next_blocked(uint32_t& id, std::string_view& bytes) {
+  std::string_view key, value;
+  try {
+    // Past the block under the cursor (or none yet): the next block, by a seek the first
+    // time (and after an error), else by stepping.
+    while (!has_entry_ || block_.last_id() < next_id_) {
+      has_entry_ = started_ && has_entry_ ? cursor_.next(key, value)
+                                          : cursor_.seek(lmdb::integer_key(next_id_), key, value);
+      started_ = true;
+      if (!has_entry_) break;
+      uint32_t last = 0;
+      if (key.size() != sizeof last)
+        throw FormatError("signatures sub-db has a key of " + std::to_string(key.size()) + " bytes");
+      std::memcpy(&last, key.data(), sizeof last);
+      if (!blocks::BlockView::parse(last, value, block_))
+        throw CorruptRecord("game " + std::to_string(next_id_) +
+                                ": the block of its signature in games.mdb is malformed",
+                            next_id_);
+    }
+  } catch (const LmdbError& e) {
+    started_ = false;
+    has_entry_ = false;
+    unreadable(next_id_++, "signature", e);
+  } catch (const CorruptRecord&) {
+    started_ = false;
+    has_entry_ = false;
+    ++next_id_;
+    throw;
+  }
+  id = next_id_++;
+  bytes = {};
+  if (has_entry_ && block_.holds(id) && !block_.entry(id, bytes))
+    throw CorruptRecord("game " + std::to_string(id) +
+                            ": the block of its signature in games.mdb is malformed",
+                        id);
+  return true;
 }
 
 bool GameReader::SignatureScan::next(uint32_t& id, std::string_view& bytes) {
   if (next_id_ > last_id_) return false;
+  if (blocked_) return next_blocked(id, bytes);
   std::string_view key;
   try {
     if (!started_) {
@@ -218,11 +264,50 @@ bool GameReader::SignatureScan::next(uint32_t& id, std::string_view& bytes) {
 }
 
 GameReader::Scan GameReader::scan(uint32_t first_id, uint32_t last_id) const {
-  return Scan(*txn_, store_->games(), std::max(first_id, 1u), std::min(last_id, count_));
+  return Scan(*txn_, store_->games(), store_->blocked(), std::max(first_id, 1u),
+              std::min(last_id, count_));
 }
 
 bool GameReader::Scan::next(uint32_t& id, std::string_view& bytes) {
   if (next_id_ > last_id_) return false;
+  if (blocked_) {
+    if (!block_.holds(next_id_)) {
+      std::string_view key, value;
+      bool found = false;
+      try {
+        // The next block by stepping when the cursor's block ends just before next_id_.
+        found = started_ && block_.count() && block_.last_id() + 1 == next_id_
+                    ? cursor_.next(key, value)
+                    : cursor_.seek(lmdb::integer_key(next_id_), key, value);
+      } catch (const LmdbError& e) {
+        started_ = false;
+        block_ = blocks::BlockView();
+        unreadable(next_id_++, "record", e);
+      }
+      started_ = true;
+      block_ = blocks::BlockView();
+      if (!found) missing_record(next_id_++);
+      uint32_t last = 0;
+      if (key.size() == sizeof last) std::memcpy(&last, key.data(), sizeof last);
+      if (key.size() != sizeof last || !blocks::BlockView::parse(last, value, block_)) {
+        block_ = blocks::BlockView();
+        const uint32_t bad = next_id_++;
+        throw CorruptRecord("game " + std::to_string(bad) +
+                                ": the block of its record in games.mdb is malformed",
+                            bad);
+      }
+      if (!block_.holds(next_id_)) {
+        block_ = blocks::BlockView();
+        missing_record(next_id_++);
+      }
+    }
+    id = next_id_++;
+    if (!block_.entry(id, bytes))
+      throw CorruptRecord("game " + std::to_string(id) +
+                              ": the block of its record in games.mdb is malformed",
+                          id);
+    return true;
+  }
   std::string_view key;
   bool found = false;
   try {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "db/game_blocks.h"
 #include "db/game_header.h"
 #include "db/game_store.h"
 #include "db/lmdb_cursor.h"
@@ -100,6 +101,10 @@ class GameReader {
   sqlite::Statement tags_query_;            // the other tags of a game
   std::optional<lmdb::Txn> txn_;            // LMDB read transaction of the snapshot
   uint32_t count_ = 0;                      // committed games in the snapshot
+  // Blocked stores (db/game_blocks.h): the last block read of each sub-db; reset before
+  // txn_ ends (declared after it, so destroyed first).
+  mutable blocks::BlockReader record_blocks_;
+  mutable blocks::BlockReader signature_blocks_;
 };
 
 /// Iteration over a range of records in id order:
@@ -117,13 +122,15 @@ class GameReader::Scan {
 
  private:
   friend class GameReader;
-  Scan(const lmdb::Txn& txn, lmdb::Dbi games, uint32_t first_id, uint32_t last_id)
-      : cursor_(txn, games), next_id_(first_id), last_id_(last_id) {}
+  Scan(const lmdb::Txn& txn, lmdb::Dbi games, bool blocked, uint32_t first_id, uint32_t last_id)
+      : cursor_(txn, games), next_id_(first_id), last_id_(last_id), blocked_(blocked) {}
 
   lmdb::Cursor cursor_;   // over the games sub-db
   uint32_t next_id_;      // id expected next
   uint32_t last_id_;      // last id of the range; empty when next_id_ > last_id_
+  bool blocked_;          // the sub-db holds blocks (GameStore::blocked())
   bool started_ = false;  // cursor positioned
+  blocks::BlockView block_;  // blocked: the block under the cursor (none before the first)
 };
 
 /// Iteration over the signatures of a range of games in id order. Every id of the range
@@ -140,8 +147,11 @@ class GameReader::SignatureScan {
 
  private:
   friend class GameReader;
-  SignatureScan(const lmdb::Txn& txn, lmdb::Dbi signatures, uint32_t first_id, uint32_t last_id)
-      : cursor_(txn, signatures), next_id_(first_id), last_id_(last_id) {}
+  SignatureScan(const lmdb::Txn& txn, lmdb::Dbi signatures, bool blocked, uint32_t first_id,
+                uint32_t last_id)
+      : cursor_(txn, signatures), next_id_(first_id), last_id_(last_id), blocked_(blocked) {}
+  /// next() of a blocked sub-db.
+  bool next_blocked(uint32_t& id, std::string_view& bytes);
 
   lmdb::Cursor cursor_;     // over the signatures sub-db
   uint32_t next_id_;        // id returned next
@@ -150,6 +160,8 @@ class GameReader::SignatureScan {
   std::string_view entry_;  // its value
   bool has_entry_ = false;  // the cursor is on an entry
   bool started_ = false;    // cursor positioned
+  bool blocked_;            // the sub-db holds blocks (GameStore::blocked())
+  blocks::BlockView block_; // blocked: the block under the cursor (valid when has_entry_)
 };
 
 }  // namespace db

@@ -1,10 +1,12 @@
 #include "db/game_store.h"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string>
 
 #include "db/errors.h"
+#include "db/game_blocks.h"
 #include "db/record_format.h"
 #include "db/schema.h"
 
@@ -76,6 +78,8 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
       throw FormatError(what + " has no annotations table: import the PGN files again into a "
                         "new database");
     store->annotations_ = *annotations;
+    store->record_format_ = uint32_t(
+        read_version(txn, *meta, schema::kMetaRecordFormatVersion).value_or(kRecordFormatVersion));
     txn.commit();  // keeps the sub-db handles (aborting would close them)
     return store;
   }
@@ -92,11 +96,15 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
     found = schema::kFormatVersion;
   }
   check_versions(txn, found);
-  // A store of older records opened for writing may get records of kRecordFormatVersion:
-  // stamp it (all stay readable, record_format.h kOldestRecordFormatVersion).
-  if (read_version(txn, store->meta_, schema::kMetaRecordFormatVersion).value_or(kRecordFormatVersion) <
-      int64_t(kRecordFormatVersion))
-    txn.put(store->meta_, schema::kMetaRecordFormatVersion, std::to_string(kRecordFormatVersion));
+  // A store of older records opened for writing may get records of the newest per-game
+  // version: stamp it (all stay readable, record_format.h kOldestRecordFormatVersion). It
+  // keeps one entry a game: blocks are for stores created with them.
+  const int64_t records =
+      read_version(txn, store->meta_, schema::kMetaRecordFormatVersion).value_or(kRecordFormatVersion);
+  if (records < int64_t(kLastPerGameRecordFormatVersion))
+    txn.put(store->meta_, schema::kMetaRecordFormatVersion,
+            std::to_string(kLastPerGameRecordFormatVersion));
+  store->record_format_ = uint32_t(std::max<int64_t>(records, kLastPerGameRecordFormatVersion));
   // Created here for a new store, or for an old one being upgraded by a reindex (the
   // checks above threw otherwise, and the transaction then aborts).
   store->signatures_ =
@@ -109,7 +117,7 @@ std::shared_ptr<GameStore> GameStore::open(const std::filesystem::path& dir, boo
 
 uint64_t GameStore::record_entries() const {
   lmdb::Txn txn = lmdb::Txn::begin_read(env_);
-  return txn.entries(games_);
+  return blocks::last_id(txn, games_);
 }
 
 }  // namespace db

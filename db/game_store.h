@@ -7,6 +7,7 @@
 
 #include "db/lmdb_env.h"
 #include "db/lmdb_txn.h"
+#include "db/record_format.h"
 
 namespace db {
 
@@ -34,10 +35,17 @@ class GameStore {
   lmdb::Env& env() { return env_; }
   /// The environment, for read transactions.
   const lmdb::Env& env() const { return env_; }
-  /// Sub-database of game records: key = game id (uint32, MDB_INTEGERKEY).
+  /// Sub-database of game records: blocks of consecutive games (db/game_blocks.h) when
+  /// blocked(), else key = game id (uint32, MDB_INTEGERKEY).
   lmdb::Dbi games() const { return games_; }
-  /// Sub-database of signatures: key = game id (uint32, MDB_INTEGERKEY).
+  /// Sub-database of signatures, laid out as games().
   lmdb::Dbi signatures() const { return signatures_; }
+  /// The store's record format version (meta "record_format_version"; a store opened for
+  /// writing reads at least kLastPerGameRecordFormatVersion).
+  uint32_t record_format() const { return record_format_; }
+  /// True when games() and signatures() hold blocks (record format 5 and later) rather
+  /// than one entry a game.
+  bool blocked() const { return record_format_ >= kFirstBlockedRecordFormatVersion; }
   /// Sub-database of annotation records: key = game id (uint32, MDB_INTEGERKEY); only games
   /// whose move record has kHasAnnotations have an entry.
   lmdb::Dbi annotations() const { return annotations_; }
@@ -48,7 +56,8 @@ class GameStore {
   bool signatures_outdated() const { return signatures_outdated_; }
   /// True when opened read-only.
   bool read_only() const { return env_.read_only(); }
-  /// Number of records stored, including any beyond the committed count.
+  /// Number of records stored, including any beyond the committed count: the highest game
+  /// id in games() (ids are 1..N without gaps in either layout).
   uint64_t record_entries() const;
   /// Path of a file in the database directory.
   std::filesystem::path file(const char* name) const { return dir_ / name; }
@@ -64,6 +73,7 @@ class GameStore {
   lmdb::Dbi meta_;                    // "meta" sub-db
   lmdb::Dbi annotations_;             // "annotations" sub-db
   bool signatures_outdated_ = false;  // see signatures_outdated()
+  uint32_t record_format_ = 0;        // see record_format()
 };
 
 }  // namespace db

@@ -5,6 +5,7 @@
 
 #include "db/date_sql.h"
 #include "db/errors.h"
+#include "db/game_blocks.h"
 #include "db/lmdb_cursor.h"
 #include "db/record_view.h"
 #include "db/schema.h"
@@ -26,16 +27,10 @@ FileLock lock_writer(const GameStore& store) {
 void delete_uncommitted_records(GameStore& store, uint32_t committed) {
   lmdb::Txn txn = lmdb::Txn::begin_write(store.env());
   bool deleted = false;
-  for (lmdb::Dbi dbi : {store.games(), store.signatures(), store.annotations()}) {
-    lmdb::Cursor cursor(txn, dbi);
-    const uint32_t first = committed + 1;
-    std::string_view key, value;
-    for (bool found = cursor.seek(lmdb::integer_key(first), key, value); found;
-         found = cursor.next(key, value)) {
-      cursor.del();
-      deleted = true;
-    }
-  }
+  // Blocks never straddle a commit (game_blocks.h), but the cut is safe anyway.
+  for (lmdb::Dbi dbi : {store.games(), store.signatures()})
+    deleted |= blocks::truncate_above(txn, dbi, store.blocked(), committed);
+  deleted |= blocks::truncate_above(txn, store.annotations(), false, committed);
   if (deleted) txn.commit();
 }
 
@@ -152,6 +147,9 @@ void GameWriter::check_usable() const {
 }
 
 void GameWriter::fail() noexcept {
+  record_block_.clear();
+  signature_block_.clear();
+  signature_updates_.clear();
   txn_.reset();
   sql_.rollback();
   pending_ = 0;
@@ -213,14 +211,23 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
   try {
     if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
     begin_sql();
-    if (!txn_->put(store_->games(), lmdb::integer_key(id), record, lmdb::kPutAppend))
-      throw Error("GameWriter: game " + std::to_string(id) + " already in games.mdb");
+    if (store_->blocked()) {
+      // Into the open blocks (game_blocks.h); a full one goes to LMDB first.
+      if (record_block_.full_for(record.size())) record_block_.flush(*txn_, store_->games());
+      record_block_.add(id, record);
+      if (signature_block_.full_for(signature.size()))
+        signature_block_.flush(*txn_, store_->signatures());
+      signature_block_.add(id, signature);  // empty: the game has none
+    } else {
+      if (!txn_->put(store_->games(), lmdb::integer_key(id), record, lmdb::kPutAppend))
+        throw Error("GameWriter: game " + std::to_string(id) + " already in games.mdb");
+      if (!signature.empty() &&
+          !txn_->put(store_->signatures(), lmdb::integer_key(id), signature, lmdb::kPutAppend))
+        throw Error("GameWriter: game " + std::to_string(id) + " already has a signature");
+    }
     if (!annotations.empty() &&
         !txn_->put(store_->annotations(), lmdb::integer_key(id), annotations, lmdb::kPutAppend))
       throw Error("GameWriter: game " + std::to_string(id) + " already has annotations");
-    if (!signature.empty() &&
-        !txn_->put(store_->signatures(), lmdb::integer_key(id), signature, lmdb::kPutAppend))
-      throw Error("GameWriter: game " + std::to_string(id) + " already has a signature");
 
     const DateParts date = parse_pgn_date(header.date);
     insert_game_.bind(1, int64_t(id));
@@ -304,8 +311,11 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
   DuplicateFields stored;
   for (uint32_t id : ids) {
     std::string_view bytes;
-    if (!txn.get(store_->games(), lmdb::integer_key(id), bytes))
+    if (auto open = record_block_.pending(id)) {
+      bytes = *open;  // in the batch's open block, not in LMDB yet
+    } else if (!blocks::read_value(txn, store_->games(), store_->blocked(), id, bytes)) {
       throw CorruptRecord("game " + std::to_string(id) + " has a games row but no record");
+    }
     set_duplicate_moves(RecordView::parse(bytes, std::string_view()), stored);
     if (stored.moves == fields.moves && stored.start_fen == fields.start_fen) return id;
   }
@@ -355,7 +365,9 @@ void GameWriter::set_signature(uint32_t id, std::string_view signature) {
                             " is not committed (" + std::to_string(committed_) + " games)");
   try {
     if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
-    if (signature.empty()) {
+    if (store_->blocked()) {
+      signature_updates_[id] = signature;  // each block rewritten once, at commit()
+    } else if (signature.empty()) {
       txn_->del(store_->signatures(), lmdb::integer_key(id));
     } else {
       txn_->put(store_->signatures(), lmdb::integer_key(id), signature);
@@ -389,6 +401,13 @@ void GameWriter::commit() {
   if (!txn_ && !sql_.in_transaction()) return;
   try {
     if (txn_) {
+      // A block never holds games of two batches (game_blocks.h).
+      record_block_.flush(*txn_, store_->games());
+      signature_block_.flush(*txn_, store_->signatures());
+      if (!signature_updates_.empty()) {
+        blocks::replace_values(*txn_, store_->signatures(), store_->blocked(), signature_updates_);
+        signature_updates_.clear();
+      }
       txn_->commit();  // LMDB first (synced): SQLite may lag it, never lead it
       txn_.reset();
     }

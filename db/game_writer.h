@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "db/duplicate_index.h"
 #include "db/file_lock.h"
+#include "db/game_blocks.h"
 #include "db/game_header.h"
 #include "db/game_store.h"
 #include "db/import_log.h"
@@ -140,6 +142,10 @@ class GameWriter {
   std::string last_file_;                              // path of the last file_id() lookup
   int64_t last_file_id_ = 0;                           // its id (0 = none yet)
   std::optional<lmdb::Txn> txn_;                       // LMDB write txn of the open batch
+  // Blocked stores (db/game_blocks.h): the batch's open blocks, put when full and at commit.
+  blocks::BlockBuilder record_block_;
+  blocks::BlockBuilder signature_block_;
+  std::map<uint32_t, std::string> signature_updates_;  // set_signature() of a blocked store
   uint32_t committed_ = 0;                             // games committed (meta.committed_games)
   uint32_t pending_ = 0;                               // games in the open batch
   bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load

@@ -1,10 +1,11 @@
-// The game record: the compact per-game move data stored as the LMDB value of a game in
-// the "games" sub-db (key = game id, uint32, MDB_INTEGERKEY), and its annotation record in
-// the "annotations" sub-db under the same key. Built by RecordBuilder, read by RecordView.
+// The game record: the compact per-game move data stored as the value of a game in the
+// "games" sub-db (in a block of consecutive games, db/game_blocks.h; in a store of record
+// format 4 or older, an entry of its own under key = game id, uint32, MDB_INTEGERKEY), and
+// its annotation record in the "annotations" sub-db under key = game id. Built by RecordBuilder, read by RecordView.
 // Replaying a game reads only the move record; comments, NAGs, clocks and evaluations are
 // read only by export, `show`, jsonl and `check` (issue 23).
 //
-// Layout, format version kRecordFormatVersion (= 4; version 3 is the same without packed
+// Layout, format version kRecordFormatVersion (= 5, whose records are those of 4; version 3 is the same without packed
 // main lines, version 2 also without the bit-coded typed block; a database may mix all
 // three, and every reader reads all three). Integers are little-endian; a
 // "varint" is unsigned LEB128 (7 bits per byte, low bits first, high bit = more follows,
@@ -120,12 +121,20 @@
 namespace db {
 
 /// Version of the layout above; stored in the database meta data, bumped on any change.
-/// 3: bit-coded typed blocks (issue 23); 4: packed main lines (kPackedMainLine).
-inline constexpr uint32_t kRecordFormatVersion = 4;
+/// 3: bit-coded typed blocks (issue 23); 4: packed main lines (kPackedMainLine); 5: the
+/// records of version 4, and the signatures, stored in blocks of consecutive games
+/// (db/game_blocks.h) instead of one LMDB entry a game (issue 16). The record bytes of
+/// versions 4 and 5 are the same; the number tells the layout of the sub-dbs.
+inline constexpr uint32_t kRecordFormatVersion = 5;
+/// The first version whose store keeps records and signatures in blocks. A store is
+/// created with kRecordFormatVersion; an older one keeps one entry a game for life.
+inline constexpr uint32_t kFirstBlockedRecordFormatVersion = 5;
+/// The newest version of a store with one entry a game: a store of versions 2 or 3 opened
+/// for writing is stamped this (it may then get packed main lines and bit-coded blocks,
+/// which an older cqldb would report as damaged); its records stay one entry a game.
+inline constexpr uint32_t kLastPerGameRecordFormatVersion = 4;
 /// The oldest record format version still read: a format-2 record is a format-4 record whose
 /// typed block is byte-coded and whose main line is not packed, which this build reads too.
-/// A database whose meta says 2 or 3 is stamped 4 when opened for writing (it may then get
-/// packed main lines and bit-coded blocks, which an older cqldb would report as damaged).
 inline constexpr uint32_t kOldestRecordFormatVersion = 2;
 
 /// Bits of the record's flags byte.

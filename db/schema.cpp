@@ -319,12 +319,12 @@ void check_record_format_version(std::optional<int64_t> found, const std::string
   check_format_version(found, kRecordFormatVersion, what);
 }
 
-bool stamp_record_format_version(sqlite::Connection& db) {
+bool stamp_record_format_version(sqlite::Connection& db, uint32_t version) {
   const auto found = read_meta(db, kMetaRecordFormatVersion);
-  if (!found || *found >= kRecordFormatVersion) return false;
+  if (!found || *found >= int64_t(version)) return false;
   sqlite::Statement update(db, "UPDATE meta SET value = ?2 WHERE key = ?1");
   update.bind(1, kMetaRecordFormatVersion);
-  update.bind(2, int64_t(kRecordFormatVersion));
+  update.bind(2, int64_t(version));
   update.run();
   return true;
 }

@@ -1,15 +1,19 @@
 // The on-disk layout of a cqldb database directory, and the SQL schema of headers.sqlite.
 //
 //   <dir>/games.mdb        LMDB environment (MDB_NOSUBDIR), lock file games.mdb-lock
-//                          sub-db "games": key = game id (uint32, MDB_INTEGERKEY),
-//                                          value = move record (record_format.h)
+//                          sub-db "games": the move records (record_format.h) in blocks of
+//                                          consecutive games, key = the block's last game
+//                                          id (uint32, MDB_INTEGERKEY; db/game_blocks.h).
+//                                          A store of record format 4 or older has one
+//                                          entry a game instead, key = game id
 //                          sub-db "annotations": key = game id, value = the annotation
 //                                          record (comments, NAGs, clocks, evaluations;
 //                                          record_format.h), only for games that have one
-//                          sub-db "signatures": key = game id (uint32, MDB_INTEGERKEY),
-//                                          value = the game's signature (index/signature.h),
-//                                          opaque bytes to this layer; a game may lack one
-//                                          (added without, or its reindex failed)
+//                          sub-db "signatures": the games' signatures (index/signature.h),
+//                                          opaque bytes to this layer, laid out as "games";
+//                                          a game may lack one (added without, or its
+//                                          reindex failed): an empty value in a block, no
+//                                          entry in the older layout
 //                          sub-db "meta":  "format_version", "record_format_version",
 //                                          "signature_format_version" -> decimal text
 //   <dir>/headers.sqlite   SQLite, WAL mode (-wal and -shm files beside it)
@@ -88,7 +92,8 @@
 // Commit protocol (GameWriter): each batch commits the LMDB transaction first (synced to
 // disk), then the SQLite transaction, which also sets meta.committed_games = N. Games
 // 1..N are the database; LMDB entries above N (a crash between the two commits) are
-// ignored by readers and deleted by the next writer. Even on power loss SQLite can only
+// ignored by readers and deleted by the next writer (a block holds the games of one batch,
+// so they are whole blocks; db/game_blocks.h truncate_above() also cuts one that is not). Even on power loss SQLite can only
 // fall behind LMDB, never run ahead of it. A game's signature is put in the same LMDB
 // transaction as its record, so a committed game never lacks the signature it was added
 // with.
@@ -199,10 +204,10 @@ void check_format_version(std::optional<int64_t> found, int64_t expected, const 
 /// not one this build reads: kOldestRecordFormatVersion..kRecordFormatVersion
 /// (record_format.h). `what` names the store in the message.
 void check_record_format_version(std::optional<int64_t> found, const std::string& what);
-/// Stamps headers.sqlite with kRecordFormatVersion when it holds an older readable one (a
-/// database opened for writing may get records of the current version). Returns true when
-/// it changed the row.
-bool stamp_record_format_version(sqlite::Connection& db);
+/// Stamps headers.sqlite with record format `version` (the LMDB store's,
+/// GameStore::record_format()) when it holds an older one (a database opened for writing
+/// may get records of that version). Returns true when it changed the row.
+bool stamp_record_format_version(sqlite::Connection& db, uint32_t version);
 /// Copies the WAL into the database file and truncates it, if no reader holds an older
 /// snapshot (then it does nothing rather than wait). Keeps reads fast and sizes honest
 /// after an import.

@@ -13,6 +13,7 @@
 #include "cli_test_util.h"
 #include "db/database.h"
 #include "db/errors.h"
+#include "db/game_blocks.h"
 #include "db/lmdb_env.h"
 #include "db/lmdb_txn.h"
 #include "db/record_view.h"
@@ -72,24 +73,31 @@ class DamagedDbTest : public testing::Test {
   fs::path db_dir() const { return tmp_.path / "db"; }
   fs::path games_file() const { return db_dir() / db::schema::kGamesFile; }
 
-  /// Replaces the value of `key` in the sub-db `dbi_name` of games.mdb (through LMDB).
-  void put(const char* dbi_name, uint32_t key, const std::string& value) {
+  /// Replaces the value of game `id` in the sub-db `dbi_name` of games.mdb (through LMDB;
+  /// records and signatures are in blocks, db/game_blocks.h).
+  void put(const char* dbi_name, uint32_t id, const std::string& value) {
     db::lmdb::Env env = db::lmdb::Env::open(games_file());
     db::lmdb::Txn txn = db::lmdb::Txn::begin_write(env);
     auto dbi = txn.open_dbi(dbi_name, db::lmdb::kDbiIntegerKey);
     ASSERT_TRUE(dbi.has_value());
-    txn.put(*dbi, db::lmdb::integer_key(key), value);
+    db::blocks::replace_values(txn, *dbi, blocked(dbi_name), {{id, value}});
     txn.commit();
   }
 
-  /// The value of `key` in the sub-db `dbi_name`.
-  std::string get(const char* dbi_name, uint32_t key) {
+  /// The value of game `id` in the sub-db `dbi_name`.
+  std::string get(const char* dbi_name, uint32_t id) {
     db::lmdb::Env env = db::lmdb::Env::open(games_file(), {.read_only = true});
     db::lmdb::Txn txn = db::lmdb::Txn::begin_read(env);
     auto dbi = txn.open_dbi(dbi_name, db::lmdb::kDbiIntegerKey);
     std::string_view v;
-    EXPECT_TRUE(dbi && txn.get(*dbi, db::lmdb::integer_key(key), v));
+    EXPECT_TRUE(dbi && db::blocks::read_value(txn, *dbi, blocked(dbi_name), id, v));
     return std::string(v);
+  }
+
+  /// Whether the sub-db holds blocks (the database is made by this cqldb: records and
+  /// signatures do; annotations never).
+  static bool blocked(const char* dbi_name) {
+    return std::string_view(dbi_name) != db::schema::kAnnotationsDbi;
   }
 
   Outcome check() { return run_cqldb({"check", "--db", db_dir().string()}, tmp_.path); }

@@ -8,13 +8,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "db/database.h"
+#include "db/game_blocks.h"
 #include "db/game_record.h"
 #include "db/lmdb_txn.h"
 #include "db/schema.h"
@@ -82,13 +86,19 @@ uint32_t check_intact(db::Database& database) {
 }
 
 /// Writes `count` junk records after the committed ones straight into games.mdb, as a
-/// writer that died after its LMDB commit and before its SQLite commit leaves them.
+/// writer that died after its LMDB commit and before its SQLite commit leaves them: blocks
+/// of two games (db/game_blocks.h), the last one maybe of one.
 void append_uncommitted_records(const fs::path& dir, uint32_t first_id, uint32_t count) {
   db::lmdb::Env env = db::lmdb::Env::open(dir / db::schema::kGamesFile);
   db::lmdb::Txn txn = db::lmdb::Txn::begin_write(env);
   db::lmdb::Dbi games = *txn.open_dbi(db::schema::kGamesDbi, db::lmdb::kDbiIntegerKey);
-  for (uint32_t id = first_id; id < first_id + count; ++id)
-    txn.put(games, db::lmdb::integer_key(id), "junk that is not a record");
+  std::string block;
+  for (uint32_t id = first_id; id < first_id + count; id += 2) {
+    const uint32_t last = std::min(id + 1, first_id + count - 1);
+    db::blocks::encode_block(std::vector<std::string_view>(last - id + 1, "junk that is not a record"),
+                             block);
+    txn.put(games, db::lmdb::integer_key(last), block);
+  }
   txn.commit();
 }
 

@@ -2,16 +2,22 @@
 // format checks and the import log.
 #include <gtest/gtest.h>
 
+#include <lmdb.h>
 #include <stdlib.h>
 
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "db/database.h"
 #include "db/errors.h"
+#include "db/game_blocks.h"
 #include "db/game_record.h"
+#include "db/lmdb_cursor.h"
 #include "db/lmdb_txn.h"
 #include "db/schema.h"
 #include "db/sqlite_statement.h"
@@ -502,14 +508,52 @@ void set_record_version(const fs::path& dir, int64_t version) {
   txn.commit();
 }
 
-// Record format 4 (packed main lines; 3 added bit-coded typed blocks) reads format-2 and
-// format-3 databases as they are; opened for writing, such a database is stamped 4 in both
-// stores (it may then get records an older cqldb would report as damaged). A version below
-// the oldest read is refused.
+/// Turns the blocked store of the database in `dir` (db/game_blocks.h) into what a cqldb of
+/// record format `version` (<= 4) wrote: one LMDB entry a game for records and signatures
+/// (none for a game without a signature), and the version in both stores.
+void make_per_game_store(const fs::path& dir, int64_t version) {
+  {
+    db::lmdb::Env env = db::lmdb::Env::open(dir / db::schema::kGamesFile);
+    db::lmdb::Txn txn = db::lmdb::Txn::begin_write(env);
+    for (const char* name : {db::schema::kGamesDbi, db::schema::kSignaturesDbi}) {
+      const db::lmdb::Dbi dbi = *txn.open_dbi(name, db::lmdb::kDbiIntegerKey);
+      std::vector<std::pair<uint32_t, std::string>> values;
+      {
+        db::lmdb::Cursor cursor(txn, dbi);
+        std::string_view key, value;
+        for (bool found = cursor.first(key, value); found; found = cursor.next(key, value)) {
+          uint32_t last = 0;
+          ASSERT_EQ(key.size(), sizeof last);
+          std::memcpy(&last, key.data(), sizeof last);
+          db::blocks::BlockView block;
+          ASSERT_TRUE(db::blocks::BlockView::parse(last, value, block)) << name << " " << last;
+          for (uint32_t id = block.first_id(); id <= block.last_id(); ++id) {
+            std::string_view bytes;
+            ASSERT_TRUE(block.entry(id, bytes));
+            values.emplace_back(id, std::string(bytes));
+          }
+        }
+      }
+      ASSERT_EQ(mdb_drop(txn.handle(), dbi.handle, 0), 0);  // empties the sub-db
+      for (const auto& [id, bytes] : values)
+        if (!bytes.empty()) txn.put(dbi, db::lmdb::integer_key(id), bytes);
+    }
+    txn.commit();
+  }
+  set_record_version(dir, version);
+}
+
+// Record format 5 stores the records (of format 4: packed main lines; 3 added bit-coded
+// typed blocks) and the signatures in blocks of consecutive games. It reads stores of
+// formats 2..4, one entry a game, as they are; opened for writing, a format-2 or -3 store is
+// stamped 4 in both stores (it may then get records an older cqldb would report as
+// damaged) and keeps one entry a game, also for the games it gets. A version below the
+// oldest read is refused.
 class RecordFormatStamp : public ::testing::TestWithParam<int> {};
 
 TEST_P(RecordFormatStamp, OlderFormatIsReadAndStampedByAWriter) {
-  static_assert(db::kRecordFormatVersion == 4 && db::kOldestRecordFormatVersion == 2);
+  static_assert(db::kRecordFormatVersion == 5 && db::kOldestRecordFormatVersion == 2 &&
+                db::kLastPerGameRecordFormatVersion == 4);
   TempDir dir;
   {
     db::Database database = db::Database::create_or_open(dir.db());
@@ -517,7 +561,7 @@ TEST_P(RecordFormatStamp, OlderFormatIsReadAndStampedByAWriter) {
     add_games(writer, 3);
     writer.finish();
   }
-  set_record_version(dir.db(), GetParam());
+  make_per_game_store(dir.db(), GetParam());
   {
     db::Database database = db::Database::open_readonly(dir.db());
     EXPECT_EQ(database.info().record_format_version, uint32_t(GetParam()));
@@ -532,16 +576,21 @@ TEST_P(RecordFormatStamp, OlderFormatIsReadAndStampedByAWriter) {
   }
   {
     db::Database database = db::Database::open_readonly(dir.db());
-    EXPECT_EQ(database.info().record_format_version, db::kRecordFormatVersion);
+    EXPECT_EQ(database.info().record_format_version, db::kLastPerGameRecordFormatVersion);
     db::GameReader reader = database.reader();
     EXPECT_EQ(reader.game_count(), 5u);
     expect_games_intact(reader);
+  }
+  {  // still one entry a game
+    db::lmdb::Env env = db::lmdb::Env::open(dir.db() / db::schema::kGamesFile, {.read_only = true});
+    db::lmdb::Txn txn = db::lmdb::Txn::begin_read(env);
+    EXPECT_EQ(txn.entries(*txn.open_dbi(db::schema::kGamesDbi, db::lmdb::kDbiIntegerKey)), 5u);
   }
   set_record_version(dir.db(), 1);
   expect_format_error(dir.db(), "(game records) has format version 1");
 }
 
-INSTANTIATE_TEST_SUITE_P(DatabaseTest, RecordFormatStamp, ::testing::Values(2, 3));
+INSTANTIATE_TEST_SUITE_P(DatabaseTest, RecordFormatStamp, ::testing::Values(2, 3, 4));
 
 TEST(DatabaseTest, NotADatabaseOrMismatchedStores) {
   TempDir dir;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/game_blocks.h"
 #include "db/errors.h"
 #include "db/lmdb_env.h"
 #include "db/lmdb_txn.h"
@@ -195,10 +196,13 @@ TEST(SignatureStoreTest, SignaturesAboveTheCommittedCountAreDeletedByTheNextWrit
   // What a crash between the LMDB and the SQLite commit of game 2 leaves behind.
   with_raw_lmdb(dir.db(), [&](db::lmdb::Txn& txn) {
     const uint32_t two = 2;
+    std::string block;  // blocks of one game (db/game_blocks.h)
+    db::blocks::encode_block({a.record}, block);
     txn.put(*txn.open_dbi(db::schema::kGamesDbi, db::lmdb::kDbiIntegerKey),
-            db::lmdb::integer_key(two), a.record);
+            db::lmdb::integer_key(two), block);
+    db::blocks::encode_block({a.signature}, block);
     txn.put(*txn.open_dbi(db::schema::kSignaturesDbi, db::lmdb::kDbiIntegerKey),
-            db::lmdb::integer_key(two), a.signature);
+            db::lmdb::integer_key(two), block);
   });
   {
     db::Database database = db::Database::create_or_open(dir.db());
