@@ -4,7 +4,9 @@
 // the queries' replay rule (main line and variations), by a query's game matcher (which
 // must never crash on a damaged record: it matches or throws db::CorruptRecord), and, when
 // every move plays, by the signature builder, whose signature must encode, decode and
-// encode again to the same bytes. Built with -DCQLDB_FUZZ=ON; run by .ci/fuzz.
+// encode again to the same bytes. The bytes are also a block of games (db/game_blocks.h:
+// parsed or refused; every entry of a parsed block lies inside it, and the entries encode
+// to a block that gives them back). Built with -DCQLDB_FUZZ=ON; run by .ci/fuzz.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,6 +14,7 @@
 
 #include "cql/parser.h"
 #include "db/errors.h"
+#include "db/game_blocks.h"
 #include "db/record_view.h"
 #include "eval/game_matcher.h"
 #include "eval/program.h"
@@ -56,12 +59,38 @@ void fuzz_annotations(std::string_view bytes) {
   }
 }
 
+/// The bytes as a block of games stored under a key from their first byte.
+void fuzz_block(std::string_view bytes) {
+  if (bytes.empty()) return;
+  const uint32_t last_id = 1 + uint8_t(bytes[0]) * 257u;
+  const std::string_view value = bytes.substr(1);
+  db::blocks::BlockView block;
+  if (!db::blocks::BlockView::parse(last_id, value, block)) return;
+  FUZZ_CHECK(block.count() >= 1 && block.first_id() >= 1 && block.last_id() == last_id);
+  std::vector<std::string_view> entries;
+  for (uint32_t id = block.first_id(); id <= block.last_id(); ++id) {
+    std::string_view entry;
+    if (!block.entry(id, entry)) return;  // offsets out of order: refused per entry
+    FUZZ_CHECK(entry.data() >= value.data() && entry.data() + entry.size() <= value.data() + value.size());
+    entries.push_back(entry);
+  }
+  std::string again;
+  db::blocks::encode_block(entries, again);
+  db::blocks::BlockView reread;
+  FUZZ_CHECK(db::blocks::BlockView::parse(last_id, again, reread));
+  for (uint32_t id = block.first_id(); id <= block.last_id(); ++id) {
+    std::string_view entry;
+    FUZZ_CHECK(reread.entry(id, entry) && entry == entries[id - block.first_id()]);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   fuzz_signature(bytes);
   fuzz_annotations(bytes);
+  fuzz_block(bytes);
   db::RecordView view;
   try {
     view = db::RecordView::parse(bytes);
