@@ -41,19 +41,22 @@ void encode(const std::vector<uint32_t>& ends, std::string_view payload, std::st
   out.append(payload);
 }
 
-[[noreturn]] void malformed(uint32_t id) {
-  throw CorruptRecord("game " + std::to_string(id) + ": its block in games.mdb is malformed", id);
+}  // namespace
+
+void throw_malformed(uint32_t id, const char* what) {
+  throw CorruptRecord("game " + std::to_string(id) + ": the block of its " + what +
+                          " in games.mdb is malformed",
+                      id);
 }
 
-/// The block under the cursor at the first key >= `id`, parsed; false when there is none.
-bool seek_block(lmdb::Cursor& cursor, uint32_t id, BlockView& out) {
+bool move_to_block(lmdb::Cursor& cursor, bool step, uint32_t id, const char* what, BlockView& out) {
   std::string_view key, value;
-  if (!cursor.seek(lmdb::integer_key(id), key, value)) return false;
-  if (!BlockView::parse(key_id(key), value, out)) malformed(id);
+  out = BlockView();
+  if (!(step ? cursor.next(key, value) : cursor.seek(lmdb::integer_key(id), key, value)))
+    return false;
+  if (!BlockView::parse(key_id(key), value, out)) throw_malformed(id, what);
   return true;
 }
-
-}  // namespace
 
 // ---- BlockView
 
@@ -147,9 +150,9 @@ void encode_block(const std::vector<std::string_view>& values, std::string& out)
 bool BlockReader::get(const lmdb::Txn& txn, lmdb::Dbi dbi, uint32_t id, std::string_view& bytes) {
   if (!block_.holds(id)) {
     if (!cursor_) cursor_.emplace(txn, dbi);
-    if (!seek_block(*cursor_, id, block_) || !block_.holds(id)) return false;
+    if (!move_to_block(*cursor_, false, id, what_, block_) || !block_.holds(id)) return false;
   }
-  if (!block_.entry(id, bytes)) malformed(id);
+  if (!block_.entry(id, bytes)) throw_malformed(id, what_);
   return true;
 }
 
@@ -184,7 +187,7 @@ void replace_values(lmdb::Txn& txn, lmdb::Dbi dbi, bool blocked,
     bool found = false;
     {
       lmdb::Cursor cursor(txn, dbi);
-      found = seek_block(cursor, it->first, block);
+      found = move_to_block(cursor, false, it->first, "value", block);
     }
     if (!found && it->first == last_id(txn, dbi) + 1) {
       // Past the last block (a sub-db being filled, e.g. by the reindex of a database
@@ -203,7 +206,7 @@ void replace_values(lmdb::Txn& txn, lmdb::Dbi dbi, bool blocked,
     kept.clear();
     for (uint32_t id = block.first_id(); id <= block.last_id(); ++id) {
       std::string_view bytes;
-      if (!block.entry(id, bytes)) malformed(id);
+      if (!block.entry(id, bytes)) throw_malformed(id, "value");
       if (it != values.end() && it->first == id) {
         kept.push_back(it->second);
         ++it;
@@ -232,7 +235,7 @@ bool truncate_above(lmdb::Txn& txn, lmdb::Dbi dbi, bool blocked, uint32_t last_k
           std::vector<std::string_view> head;
           for (uint32_t id = block.first_id(); id <= last_kept; ++id) {
             std::string_view bytes;
-            if (!block.entry(id, bytes)) malformed(id);
+            if (!block.entry(id, bytes)) throw_malformed(id, "value");
             head.push_back(bytes);
           }
           cut.emplace();

@@ -98,11 +98,23 @@ class BlockBuilder {
 /// Encodes the block of games first_id.. first_id + values.size() - 1 into `out`.
 void encode_block(const std::vector<std::string_view>& values, std::string& out);
 
+/// Throws the CorruptRecord of a malformed block: "game <id>: the block of its <what> in
+/// games.mdb is malformed" (`what`: "record", "signature", "value").
+[[noreturn]] void throw_malformed(uint32_t id, const char* what);
+
+/// Moves `cursor` to the next block (`step`) or to the first block whose key (last game)
+/// is >= `id`, and parses it into `out`. Returns false when there is no such block (`out`
+/// then holds none). Throws CorruptRecord naming game `id` and `what` for a malformed block
+/// (throw_malformed), FormatError for a key that is not 4 bytes, LmdbError.
+bool move_to_block(lmdb::Cursor& cursor, bool step, uint32_t id, const char* what, BlockView& out);
+
 /// Finds games' values in the blocks of one sub-db within one transaction, keeping the
 /// last block read. Call reset() before the transaction ends or is reset (it holds a
 /// cursor and views into the map).
 class BlockReader {
  public:
+  /// `what` names the values in errors ("record", "signature").
+  explicit BlockReader(const char* what = "value") : what_(what) {}
   /// Sets `bytes` to the value of game `id`. Returns false when no block holds the id.
   /// Throws LmdbError for an LMDB failure, CorruptRecord(game `id`) for a malformed block.
   bool get(const lmdb::Txn& txn, lmdb::Dbi dbi, uint32_t id, std::string_view& bytes);
@@ -110,6 +122,7 @@ class BlockReader {
   void reset();
 
  private:
+  const char* what_;
   std::optional<lmdb::Cursor> cursor_;
   BlockView block_;
 };

@@ -198,23 +198,13 @@ GameReader::SignatureScan GameReader::scan_signatures(uint32_t first_id, uint32_
 }
 
 bool GameReader::SignatureScan::next_blocked(uint32_t& id, std::string_view& bytes) {
-  std::string_view key, value;
   try {
     // Past the block under the cursor (or none yet): the next block, by a seek the first
     // time (and after an error), else by stepping.
     while (!has_entry_ || block_.last_id() < next_id_) {
-      has_entry_ = started_ && has_entry_ ? cursor_.next(key, value)
-                                          : cursor_.seek(lmdb::integer_key(next_id_), key, value);
+      has_entry_ = blocks::move_to_block(cursor_, started_ && has_entry_, next_id_, "signature", block_);
       started_ = true;
       if (!has_entry_) break;
-      uint32_t last = 0;
-      if (key.size() != sizeof last)
-        throw FormatError("signatures sub-db has a key of " + std::to_string(key.size()) + " bytes");
-      std::memcpy(&last, key.data(), sizeof last);
-      if (!blocks::BlockView::parse(last, value, block_))
-        throw CorruptRecord("game " + std::to_string(next_id_) +
-                                ": the block of its signature in games.mdb is malformed",
-                            next_id_);
     }
   } catch (const LmdbError& e) {
     started_ = false;
@@ -229,9 +219,7 @@ bool GameReader::SignatureScan::next_blocked(uint32_t& id, std::string_view& byt
   id = next_id_++;
   bytes = {};
   if (has_entry_ && block_.holds(id) && !block_.entry(id, bytes))
-    throw CorruptRecord("game " + std::to_string(id) +
-                            ": the block of its signature in games.mdb is malformed",
-                        id);
+    blocks::throw_malformed(id, "signature");
   return true;
 }
 
@@ -272,40 +260,28 @@ bool GameReader::Scan::next(uint32_t& id, std::string_view& bytes) {
   if (next_id_ > last_id_) return false;
   if (blocked_) {
     if (!block_.holds(next_id_)) {
-      std::string_view key, value;
+      // The next block by stepping when the cursor's block ends just before next_id_.
+      const bool step = started_ && block_.count() && block_.last_id() + 1 == next_id_;
       bool found = false;
       try {
-        // The next block by stepping when the cursor's block ends just before next_id_.
-        found = started_ && block_.count() && block_.last_id() + 1 == next_id_
-                    ? cursor_.next(key, value)
-                    : cursor_.seek(lmdb::integer_key(next_id_), key, value);
+        found = blocks::move_to_block(cursor_, step, next_id_, "record", block_);
       } catch (const LmdbError& e) {
         started_ = false;
         block_ = blocks::BlockView();
         unreadable(next_id_++, "record", e);
+      } catch (const CorruptRecord&) {
+        started_ = true;  // block_ holds none: the next call seeks
+        ++next_id_;
+        throw;
       }
       started_ = true;
-      block_ = blocks::BlockView();
-      if (!found) missing_record(next_id_++);
-      uint32_t last = 0;
-      if (key.size() == sizeof last) std::memcpy(&last, key.data(), sizeof last);
-      if (key.size() != sizeof last || !blocks::BlockView::parse(last, value, block_)) {
-        block_ = blocks::BlockView();
-        const uint32_t bad = next_id_++;
-        throw CorruptRecord("game " + std::to_string(bad) +
-                                ": the block of its record in games.mdb is malformed",
-                            bad);
-      }
-      if (!block_.holds(next_id_)) {
+      if (!found || !block_.holds(next_id_)) {
         block_ = blocks::BlockView();
         missing_record(next_id_++);
       }
     }
     id = next_id_++;
-    if (!block_.entry(id, bytes))
-      throw CorruptRecord("game " + std::to_string(id) +
-                              ": the block of its record in games.mdb is malformed",
-                          id);
+    if (!block_.entry(id, bytes)) blocks::throw_malformed(id, "record");
     return true;
   }
   std::string_view key;

@@ -103,8 +103,8 @@ class GameReader {
   uint32_t count_ = 0;                      // committed games in the snapshot
   // Blocked stores (db/game_blocks.h): the last block read of each sub-db; reset before
   // txn_ ends (declared after it, so destroyed first).
-  mutable blocks::BlockReader record_blocks_;
-  mutable blocks::BlockReader signature_blocks_;
+  mutable blocks::BlockReader record_blocks_{"record"};
+  mutable blocks::BlockReader signature_blocks_{"signature"};
 };
 
 /// Iteration over a range of records in id order:

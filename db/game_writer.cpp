@@ -365,13 +365,7 @@ void GameWriter::set_signature(uint32_t id, std::string_view signature) {
                             " is not committed (" + std::to_string(committed_) + " games)");
   try {
     if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
-    if (store_->blocked()) {
-      signature_updates_[id] = signature;  // each block rewritten once, at commit()
-    } else if (signature.empty()) {
-      txn_->del(store_->signatures(), lmdb::integer_key(id));
-    } else {
-      txn_->put(store_->signatures(), lmdb::integer_key(id), signature);
-    }
+    signature_updates_[id] = signature;  // put at commit(): each block rewritten once
   } catch (...) {
     fail();
     throw;

@@ -145,7 +145,7 @@ class GameWriter {
   // Blocked stores (db/game_blocks.h): the batch's open blocks, put when full and at commit.
   blocks::BlockBuilder record_block_;
   blocks::BlockBuilder signature_block_;
-  std::map<uint32_t, std::string> signature_updates_;  // set_signature() of a blocked store
+  std::map<uint32_t, std::string> signature_updates_;  // set_signature()'s, put at commit()
   uint32_t committed_ = 0;                             // games committed (meta.committed_games)
   uint32_t pending_ = 0;                               // games in the open batch
   bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load
