@@ -5,6 +5,7 @@
 
 #include "db/date_sql.h"
 #include "db/game_reader.h"
+#include "db/schema.h"
 
 namespace db {
 
@@ -66,9 +67,13 @@ std::vector<std::vector<uint32_t>> duplicate_groups(GameReader& reader, sqlite::
 
 DuplicateLookup::DuplicateLookup(sqlite::Connection& sql)
     // The date as GameReader reads it (db/date_sql.h).
-    : select_(sql, std::string("SELECT g.id, ") + kPgnDateSql +
-                       ", g.result FROM games g WHERE g.white_id = ?1 AND g.black_id = ?2 "
-                       "AND g.plies = ?3 ORDER BY g.id") {}
+    // One seek per segment up to max_id's (db/schema.h kPlayerSegmentBits); the segments
+    // ascend with the ids, but the plan does not promise that order, so the rows are
+    // sorted (a handful per lookup).
+    : select_(sql, std::string("SELECT g.id, ") + kPgnDateSql + ", g.result FROM games g WHERE " +
+                       schema::player_segment_sql("g") + " IN " + schema::player_segments_sql("?4") +
+                       " AND g.white_id = ?1 AND g.black_id = ?2 AND g.plies = ?3 AND g.id <= ?4 "
+                       "ORDER BY g.id") {}
 
 void DuplicateLookup::header_matches(const DuplicateFields& fields, int64_t white_id,
                                      int64_t black_id, uint32_t max_id,
@@ -76,10 +81,10 @@ void DuplicateLookup::header_matches(const DuplicateFields& fields, int64_t whit
   select_.bind(1, white_id);
   select_.bind(2, black_id);
   select_.bind(3, int64_t(fields.moves.size()));
+  select_.bind(4, int64_t(max_id));
   try {
     while (select_.step()) {
       const int64_t id = select_.column_int64(0);
-      if (id > int64_t(max_id)) break;
       if (select_.column_text(1) == fields.date && select_.column_int64(2) == int64_t(fields.result))
         ids.push_back(uint32_t(id));
     }

@@ -1,18 +1,17 @@
 // Duplicate games (issue 16): what makes two games duplicates, and how the stored games
-// that may duplicate a new one are found through the games_white_black index of
+// that may duplicate a new one are found through the games_seg_white index of
 // headers.sqlite.
 //
 // Two games are duplicates when their main-line moves, start position (FEN as in the
 // record; empty = standard start), White, Black, Date (text as in the PGN) and result are
 // equal. Duplicates then also have equal games.white_id, black_id (one players row per
-// name) and plies (the main-line moves), the three columns of the secondary index
-// games_white_black (schema.cpp, kCreateIndexes). That index also serves every White
-// player filter (its first column is white_id, so it replaced games_white(white_id)): it
-// costs about 5 bytes a game more than games_white did (players-344k, dbstat: 16.0 against
-// 10.9), where the duplicate_keys table of before (a 32-bit hash of the fields per game)
-// cost 14.3. A lookup reads the games of one
-// pair of players with one length, then compares Date and result in SQL and the moves and
-// start FEN from games.mdb, so only equal games are ever called duplicates.
+// name) and plies (the main-line moves), the last three columns of the secondary index
+// games_seg_white(id >> 18, white_id, black_id, plies) (schema.cpp, kCreateIndexes; led by
+// the game's segment, db/schema.h kPlayerSegmentBits, so that appends insert near its end).
+// That index also serves every White player filter. A lookup seeks the games of one pair of
+// players with one length in each segment (14 seeks at 3.44M games), then compares Date and
+// result in SQL and the moves and start FEN from games.mdb, so only equal games are ever
+// called duplicates.
 #pragma once
 
 #include <cstdint>
@@ -50,16 +49,16 @@ DuplicateFields duplicate_fields(const GameHeader& header, const RecordView& rec
 /// kCreateIndexes; GameWriter runs it alone when a bulk load deferred the indexes and
 /// `--skip-duplicates` needs it before finish()).
 inline constexpr const char* kCreateDuplicateIndexSql =
-    "CREATE INDEX IF NOT EXISTS games_white_black ON games(white_id, black_id, plies)";
+    "CREATE INDEX IF NOT EXISTS games_seg_white ON games(id >> 18, white_id, black_id, plies)";
 
 /// The groups of duplicate games among the games of `reader`'s snapshot (ids 1..
 /// game_count()), found by reading games(id, white_id, black_id, plies) of `sql` (a
-/// connection to the same headers.sqlite) in index order and confirmed by comparing the
-/// fields of the games that share those three columns: each group lists the ids of two or
-/// more games with equal DuplicateFields, ascending; groups are ordered by their first id.
-/// Cost: one pass over the index (about 0.1 s per million games; a database of before the
-/// index sorts the games instead) plus reading the games that share a pair and length.
-/// Throws CorruptRecord for a damaged game.
+/// connection to the same headers.sqlite) sorted by those columns and confirmed by comparing
+/// the fields of the games that share them: each group lists the ids of two or more games
+/// with equal DuplicateFields, ascending; groups are ordered by their first id. Cost: one
+/// sort of the games table's four columns (SQLite's sorter, spilling to a temp file past its
+/// cache) plus reading the games that share a pair and length. Throws CorruptRecord for a
+/// damaged game.
 std::vector<std::vector<uint32_t>> duplicate_groups(GameReader& reader, sqlite::Connection& sql);
 
 /// The lookup of stored games by their duplicate fields, on one connection (the writer's,

@@ -123,7 +123,7 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
   whole_url_sites_ = !schema::read_meta(sql_, schema::kMetaSiteSuffixes).has_value();
   delete_uncommitted_records(*store_, committed_);
   // The duplicate_keys table of issue 16's first version (a 32-bit key per game) is
-  // replaced by the games_white_black index (duplicate_index.h): a database that has it
+  // replaced by the games_seg_white index (duplicate_index.h): a database that has it
   // loses it here (its pages go to the free list, reused by the games added next).
   sql_.exec("DROP TABLE IF EXISTS duplicate_keys");
   duplicate_lookup_.emplace(sql_);

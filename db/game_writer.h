@@ -79,7 +79,7 @@ class GameWriter {
   /// The id of a stored game that duplicates the game with `header` and move record
   /// `record` (same main-line moves and start FEN, White, Black, Date and result; see
   /// duplicate_index.h), or std::nullopt. Committed games and the games of the open batch
-  /// are searched, through the games_white_black index and then a comparison of the real
+  /// are searched, through the games_seg_white index and then a comparison of the real
   /// fields. The first call makes sure that index exists: when this writer deferred the
   /// indexes (a bulk load) it builds it over the games stored so far, in the open batch (a
   /// failure there breaks the writer like any failed write); otherwise it writes nothing.
@@ -149,7 +149,7 @@ class GameWriter {
   uint32_t committed_ = 0;                             // games committed (meta.committed_games)
   uint32_t pending_ = 0;                               // games in the open batch
   bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load
-  bool duplicate_index_ = false;                       // find_duplicate() made sure games_white_black exists
+  bool duplicate_index_ = false;                       // find_duplicate() made sure games_seg_white exists
   bool whole_url_sites_ = false;                       // no kMetaSiteSuffixes: look URL sites up whole first
   bool broken_ = false;                                // a failure rolled a batch back
 };

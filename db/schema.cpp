@@ -107,14 +107,22 @@ CREATE TABLE IF NOT EXISTS game_players(
 // bytes a game; databases made before lose it at their next writer (ensure_match_tables).
 // The classified code's index is on games.opening_eco since game_openings became a view
 // (fold_game_openings); game_openings_eco was the index of the table before.
-// games_white_black serves White filters (first column) and duplicate lookups
-// (db/duplicate_index.h: duplicates share all three columns); it replaced games_white(white_id)
-// and the duplicate_keys table in session 14, and older databases lose those here.
+// The player indexes begin with the game's segment, id >> kPlayerSegmentBits (schema.h):
+// an import inserts only into the segments of its own ids, near the end of each index,
+// instead of into every player's run all over it, so an append costs what its games cost,
+// not what the database holds (issue 16). A player filter names the segments
+// (headers::name_sql, player_segment_sql): one seek per segment and player.
+// games_seg_white also serves duplicate lookups (db/duplicate_index.h: duplicates share
+// white, black and plies). They replaced games_white_black and games_black (session 16),
+// and games_white and the duplicate_keys table before that (session 14); older databases
+// lose those here.
 constexpr const char* kCreateIndexes = R"sql(
 BEGIN;
-CREATE INDEX IF NOT EXISTS games_white_black ON games(white_id, black_id, plies);
+CREATE INDEX IF NOT EXISTS games_seg_white ON games(id >> 18, white_id, black_id, plies);
+DROP INDEX IF EXISTS games_white_black;
 DROP INDEX IF EXISTS games_white;
-CREATE INDEX IF NOT EXISTS games_black ON games(black_id);
+CREATE INDEX IF NOT EXISTS games_seg_black ON games(id >> 18, black_id);
+DROP INDEX IF EXISTS games_black;
 CREATE INDEX IF NOT EXISTS games_year ON games(year);
 CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
@@ -128,6 +136,8 @@ BEGIN;
 DROP INDEX IF EXISTS games_white;
 DROP INDEX IF EXISTS games_white_black;
 DROP INDEX IF EXISTS games_black;
+DROP INDEX IF EXISTS games_seg_white;
+DROP INDEX IF EXISTS games_seg_black;
 DROP INDEX IF EXISTS games_year;
 DROP INDEX IF EXISTS games_white_elo;
 DROP INDEX IF EXISTS games_black_elo;
@@ -276,6 +286,19 @@ void create_player_eco_tables(sqlite::Connection& db) {
     db.rollback();
     throw;
   }
+}
+
+static_assert(kPlayerSegmentBits == 18, "kCreateIndexes spells the segment as id >> 18");
+
+std::string player_segment_sql(std::string_view games_alias) {
+  const std::string prefix = games_alias.empty() ? "" : std::string(games_alias) + ".";
+  return "(" + prefix + "id >> " + std::to_string(kPlayerSegmentBits) + ")";
+}
+
+std::string player_segments_sql(std::string_view max_id_sql) {
+  return "(WITH RECURSIVE cqldb_segments(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM "
+         "cqldb_segments WHERE n < ((" + std::string(max_id_sql) + ") >> " +
+         std::to_string(kPlayerSegmentBits) + ")) SELECT n FROM cqldb_segments)";
 }
 
 void create_indexes(sqlite::Connection& db) {

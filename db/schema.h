@@ -86,8 +86,8 @@
 //   imports(id, file_id, started, finished, games_read, imported, rejected, warnings,
 //           skipped_duplicates)  games_read = imported + rejected + skipped_duplicates
 //   (duplicate_keys(key, game_id) of issue 16's first version is dropped by the next
-//   writer: duplicates are found through the index games_white_black(white_id, black_id,
-//   plies), db/duplicate_index.h)
+//   writer: duplicates are found through the index games_seg_white(id >> 18, white_id,
+//   black_id, plies), db/duplicate_index.h)
 //
 // Commit protocol (GameWriter): each batch commits the LMDB transaction first (synced to
 // disk), then the SQLite transaction, which also sets meta.committed_games = N. Games
@@ -187,6 +187,19 @@ bool has_player_eco_tables(sqlite::Connection& db);
 /// database made before them gains them when next opened for writing (or by open_readonly
 /// when the file is writable). Folds game_openings into games first (fold_game_openings).
 void create_player_eco_tables(sqlite::Connection& db);
+/// Games per segment of the player indexes, as a power of two: a game's segment is
+/// id >> kPlayerSegmentBits (262,144 games; ids from 1). The indexes games_seg_white(segment,
+/// white_id, black_id, plies) and games_seg_black(segment, black_id) begin with it, so that
+/// an import inserts into the last segments only (issue 16: appends cost what the new games
+/// cost); a player lookup then seeks each segment (14 at 3.44M games).
+inline constexpr int kPlayerSegmentBits = 18;
+/// SQL for the segment of the games row aliased `games_alias` ("g" -> "(g.id >> 18)"; empty
+/// = unqualified), spelled as the player indexes spell it so that SQLite uses them.
+std::string player_segment_sql(std::string_view games_alias);
+/// A subquery listing the segments 0 .. (max id >> kPlayerSegmentBits), for `segment IN
+/// <this>`; `max_id_sql` is an SQL expression for the largest game id of interest (e.g.
+/// "SELECT max(id) FROM games", or a parameter "?4"). NULL (no games) lists segment 0 only.
+std::string player_segments_sql(std::string_view max_id_sql);
 /// Creates the secondary indexes used by header filters, if missing (one transaction).
 void create_indexes(sqlite::Connection& db);
 /// Drops the secondary indexes (before bulk-loading an empty database).

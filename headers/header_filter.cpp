@@ -45,6 +45,7 @@
 #include "cql/game_keyword_values.h"
 #include "cql/keywords.h"
 #include "db/game_header.h"
+#include "db/schema.h"
 #include "db/site_name.h"
 #include "headers/header_date.h"
 #include "headers/header_sql.h"
@@ -323,8 +324,15 @@ std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_vi
                               std::string(function) + "(" + b.text(std::move(text)) + ", " +
                                   db::site_name_sql(games) + ")");
   }
-  return std::string(id_column) + " IN (SELECT id FROM " + std::string(table) + " WHERE " +
-         function + "(" + b.text(std::move(text)) + ", name))";
+  std::string in = std::string(id_column) + " IN (SELECT id FROM " + std::string(table) +
+                   " WHERE " + function + "(" + b.text(std::move(text)) + ", name))";
+  if (table != "players") return in;
+  // The player indexes begin with the game's segment (db/schema.h kPlayerSegmentBits): name
+  // the segments, so that SQLite seeks (segment, player) instead of scanning an index.
+  const size_t dot = id_column.rfind('.');
+  const std::string_view alias = dot == std::string_view::npos ? "" : id_column.substr(0, dot);
+  return "(" + db::schema::player_segment_sql(alias) + " IN " +
+         db::schema::player_segments_sql("SELECT max(id) FROM games") + " AND " + in + ")";
 }
 
 std::string site_condition_sql(std::string_view games_alias, const std::string& on_name,

@@ -425,20 +425,20 @@ TEST(DatabaseTest, IndexesAfterBulkLoadAndAfterAnInterruptedOne) {
   TempDir dir;
   {
     db::Database database = db::Database::create_or_open(dir.db());
-    EXPECT_TRUE(has_index(dir.db(), "games_white_black"));
+    EXPECT_TRUE(has_index(dir.db(), "games_seg_white"));
     db::GameWriter writer = database.writer();  // empty database: indexes deferred
-    EXPECT_FALSE(has_index(dir.db(), "games_white_black"));
+    EXPECT_FALSE(has_index(dir.db(), "games_seg_white"));
     add_games(writer, 5);
     writer.commit();  // no finish(): as if the import was interrupted
   }
-  EXPECT_FALSE(has_index(dir.db(), "games_white_black"));
+  EXPECT_FALSE(has_index(dir.db(), "games_seg_white"));
   {
     db::Database database = db::Database::create_or_open(dir.db());  // repairs
-    EXPECT_TRUE(has_index(dir.db(), "games_white_black"));
+    EXPECT_TRUE(has_index(dir.db(), "games_seg_white"));
     EXPECT_TRUE(has_index(dir.db(), "games_opening_eco"));
     EXPECT_FALSE(has_index(dir.db(), "games_eco"));  // none since issue 16: no filter used it
     db::GameWriter writer = database.writer();  // not empty: indexes kept
-    EXPECT_TRUE(has_index(dir.db(), "games_white_black"));
+    EXPECT_TRUE(has_index(dir.db(), "games_seg_white"));
   }
 }
 

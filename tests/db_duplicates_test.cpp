@@ -1,4 +1,4 @@
-// Duplicate games (issue 16): `import --skip-duplicates`, the games_white_black index and
+// Duplicate games (issue 16): `import --skip-duplicates`, the games_seg_white index and
 // `cqldb duplicates`, on small PGN with exact and near duplicates and on the corpus.
 #include <gtest/gtest.h>
 
@@ -176,22 +176,44 @@ TEST(Duplicates, GamesOfOnePairAndLengthAreComparedInFull) {
   EXPECT_EQ(s.imported, 4u);
   EXPECT_EQ(s.skipped_duplicates, 1u);
   EXPECT_TRUE(groups_of(db_dir).empty());
-  // The lookup's condition is answered by the index alone.
+  // The lookup's condition is answered by the index alone: one seek per segment.
   db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
-  db::sqlite::Statement plan(sql,
-                             "EXPLAIN QUERY PLAN SELECT g.id FROM games g WHERE g.white_id = 1 "
-                             "AND g.black_id = 2 AND g.plies = 6 ORDER BY g.id");
+  db::sqlite::Statement plan(sql, "EXPLAIN QUERY PLAN SELECT g.id FROM games g WHERE " +
+                                      db::schema::player_segment_sql("g") + " IN " +
+                                      db::schema::player_segments_sql("?4") +
+                                      " AND g.white_id = 1 AND g.black_id = 2 AND g.plies = 6");
   std::string details;
   while (plan.step()) details += std::string(plan.column_text(3)) + "\n";
-  EXPECT_NE(details.find("games_white_black (white_id=? AND black_id=? AND plies=?)"), std::string::npos)
+  EXPECT_NE(details.find("games_seg_white (<expr>=? AND white_id=? AND black_id=? AND plies=?)"),
+            std::string::npos)
       << details;
-  EXPECT_EQ(details.find("TEMP B-TREE"), std::string::npos) << details;
+  EXPECT_EQ(details.find("SCAN g"), std::string::npos) << details;
+}
+
+// The segments a player filter names: 0 .. max id >> 18, and 0 alone in an empty database.
+TEST(Duplicates, PlayerSegmentsCoverEveryId) {
+  db::sqlite::Connection sql(":memory:", db::sqlite::OpenMode::kReadWriteCreate);
+  auto segments = [&](const std::string& max_id) {
+    db::sqlite::Statement q(sql, "SELECT n FROM " + db::schema::player_segments_sql(max_id));
+    std::vector<int64_t> out;
+    while (q.step()) out.push_back(q.column_int64(0));
+    return out;
+  };
+  EXPECT_EQ(segments("SELECT NULL"), (std::vector<int64_t>{0}));
+  EXPECT_EQ(segments("SELECT 1"), (std::vector<int64_t>{0}));
+  EXPECT_EQ(segments("SELECT 262143"), (std::vector<int64_t>{0}));
+  EXPECT_EQ(segments("SELECT 262144"), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(segments("SELECT 3440000").size(), 14u);
+  db::sqlite::Statement seg(sql, "SELECT " + db::schema::player_segment_sql("") + " FROM (SELECT 524288 AS id)");
+  ASSERT_TRUE(seg.step());
+  EXPECT_EQ(seg.column_int64(0), 2);
 }
 
 // A database of issue 16's first version has the duplicate_keys table and games_white(white_id);
-// one made before issue 16 not even imports.skipped_duplicates. Read-only, its duplicates
-// are listed as they are; its next writer drops the table and the old index and builds
-// games_white_black.
+// one made before issue 16 not even imports.skipped_duplicates; one of sessions 14-15 has
+// games_white_black and games_black. Read-only, its duplicates are listed as they are; its
+// next writer drops the table and the old indexes and builds games_seg_white and
+// games_seg_black.
 TEST(Duplicates, OlderDatabasesGetTheIndexFromTheirNextWriter) {
   TempDir tmp("dup");
   const fs::path pgn = write_pgn(tmp, "t.pgn", test_pgn());
@@ -200,20 +222,23 @@ TEST(Duplicates, OlderDatabasesGetTheIndexFromTheirNextWriter) {
   {
     db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
     sql.exec(
-        "DROP INDEX games_white_black; CREATE INDEX games_white ON games(white_id);"
+        "DROP INDEX games_seg_white; DROP INDEX games_seg_black;"
+        "CREATE INDEX games_white ON games(white_id); CREATE INDEX games_black ON games(black_id);"
         "CREATE TABLE duplicate_keys(key INTEGER NOT NULL, game_id INTEGER NOT NULL, "
         "PRIMARY KEY(key, game_id)) WITHOUT ROWID; INSERT INTO duplicate_keys VALUES(7, 1);"
         "ALTER TABLE imports DROP COLUMN skipped_duplicates");
   }
-  EXPECT_FALSE(has_object(db_dir, "index", "games_white_black"));
+  EXPECT_FALSE(has_object(db_dir, "index", "games_seg_white"));
   EXPECT_EQ(groups_of(db_dir), (Groups{{1, 2, 10}}));
   const import::ImportSummary again = import_into(db_dir, {pgn.string()}, true);
   EXPECT_EQ(again.skipped_duplicates, 10u);
   EXPECT_EQ(again.imported, 0u);
   EXPECT_EQ(groups_of(db_dir), (Groups{{1, 2, 10}}));
   EXPECT_EQ(skipped_per_run(db_dir), (std::vector<int64_t>{0, 10}));
-  EXPECT_TRUE(has_object(db_dir, "index", "games_white_black"));
+  EXPECT_TRUE(has_object(db_dir, "index", "games_seg_white"));
+  EXPECT_TRUE(has_object(db_dir, "index", "games_seg_black"));
   EXPECT_FALSE(has_object(db_dir, "index", "games_white"));
+  EXPECT_FALSE(has_object(db_dir, "index", "games_black"));
   EXPECT_FALSE(has_object(db_dir, "table", "duplicate_keys"));
 }
 
