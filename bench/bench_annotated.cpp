@@ -84,8 +84,7 @@ ImportFigures import_in_child(const std::string& pgn, const fs::path& db_dir) {
   }
   f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   f.rss_kib = uint64_t(usage.ru_maxrss);
-  f.cpu_seconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                  double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  f.cpu_seconds = bench::cpu_seconds(usage);
   f.db_bytes = dir_bytes(db_dir);
   f.headers_bytes = fs::file_size(db_dir / "headers.sqlite");
   f.games_mdb_bytes = fs::file_size(db_dir / "games.mdb");

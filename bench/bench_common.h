@@ -4,6 +4,8 @@
 // the answers of two runs (planner off / on, cold / warm cache).
 #pragma once
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -23,6 +25,19 @@
 #endif
 
 namespace bench {
+
+/// User + system CPU seconds of `usage` (getrusage, wait4).
+inline double cpu_seconds(const rusage& usage) {
+  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+/// User + system CPU seconds of this process so far, all its threads.
+inline double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return cpu_seconds(usage);
+}
 
 /// One benchmark query: a label and a whole `(match ...)` script.
 struct BenchQuery {

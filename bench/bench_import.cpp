@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
 #include "db/database.h"
 #include "import/importer.h"
 
@@ -52,9 +53,7 @@ int main(int argc, char** argv) {
   std::printf("  games/s           %.0f\n", double(s.games_read) / s.seconds);
   std::printf("  plies/s           %.0f\n", double(s.plies) / s.seconds);
   std::printf("  PGN MB/s          %.1f (uncompressed)\n", double(s.input_bytes) / 1e6 / s.seconds);
-  std::printf("  CPU user+sys      %.2f s\n",
-              double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                  double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6);
+  std::printf("  CPU user+sys      %.2f s\n", bench::cpu_seconds(usage));
   std::printf("  peak RSS          %.1f MiB\n", double(usage.ru_maxrss) / 1024);
   std::printf("  database          %.1f MiB (games.mdb %.1f, headers.sqlite %.1f, postings.bin %.1f)\n",
               double(db_bytes) / (1 << 20), double(info.games_bytes) / (1 << 20),

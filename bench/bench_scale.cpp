@@ -46,14 +46,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-/// User + system CPU seconds of this process so far (all its threads).
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
 /// What a child process did: its exit status, wall time, peak RSS and standard output.
 struct ChildRun {
   int status = -1;         ///< exit code, or -1 when it did not exit normally
@@ -92,8 +84,7 @@ ChildRun run_child(const std::vector<std::string>& argv) {
   wait4(pid, &status, 0, &usage);
   run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   run.peak_rss_kib = usage.ru_maxrss;
-  run.cpu_seconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                    double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  run.cpu_seconds = bench::cpu_seconds(usage);
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
 }
@@ -301,21 +292,10 @@ int main(int argc, char** argv) {
   for (const auto& [kind, script] : queries) {
     std::optional<query::Query> compiled = bench::compile_query(kind, script, 28);
     if (!compiled) continue;
-    // The fastest of `repeat` runs, with the CPU time of that run.
-    auto timed = [&](db::Database& database, std::vector<eval::GameMatch>& out) {
-      std::pair<double, double> best{0, 0};  // wall, CPU seconds
-      for (int r = 0; r < repeat; ++r) {
-        const double cpu0 = process_cpu_seconds();
-        query::Result run = query::execute(*compiled, database, options);
-        const double cpu = process_cpu_seconds() - cpu0;
-        out = std::move(run.matches);
-        if (r == 0 || run.stats.seconds < best.first) best = {run.stats.seconds, cpu};
-      }
-      return best;
-    };
     std::vector<eval::GameMatch> m1, mk;
-    const auto [s1, c1] = timed(one, m1);
-    const auto [sk, ck] = timed(many, mk);
+    double c1 = 0, ck = 0;
+    const double s1 = bench::fastest_run(*compiled, one, options, repeat, m1, &c1).seconds;
+    const double sk = bench::fastest_run(*compiled, many, options, repeat, mk, &ck).seconds;
     const double ratio = s1 > 0 ? sk / s1 : 0.0;
     const double cpu_ratio = c1 > 0 ? ck / c1 : 0.0;
     // Every copy holds the same games: K times the matches.
