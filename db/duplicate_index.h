@@ -20,6 +20,7 @@
 
 #include "db/game_header.h"
 #include "db/record_view.h"
+#include "db/schema.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
 
@@ -45,11 +46,10 @@ void set_duplicate_moves(const RecordView& record, DuplicateFields& out);
 /// and start FEN from `record`.
 DuplicateFields duplicate_fields(const GameHeader& header, const RecordView& record);
 
-/// SQL that creates the index duplicate lookups use (also part of schema.cpp's
-/// kCreateIndexes; GameWriter runs it alone when a bulk load deferred the indexes and
-/// `--skip-duplicates` needs it before finish()).
-inline constexpr const char* kCreateDuplicateIndexSql =
-    "CREATE INDEX IF NOT EXISTS games_seg_white ON games(id >> 18, white_id, black_id, plies)";
+/// SQL that creates the index duplicate lookups use (schema.h kCreateSegWhiteIndexSql, also
+/// run by schema::create_indexes; GameWriter runs it alone when a bulk load deferred the
+/// indexes and `--skip-duplicates` needs it before finish()).
+inline constexpr const char* kCreateDuplicateIndexSql = schema::kCreateSegWhiteIndexSql;
 
 /// The groups of duplicate games among the games of `reader`'s snapshot (ids 1..
 /// game_count()), found by reading games(id, white_id, black_id, plies) of `sql` (a

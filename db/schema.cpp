@@ -116,9 +116,8 @@ CREATE TABLE IF NOT EXISTS game_players(
 // white, black and plies). They replaced games_white_black and games_black (session 16),
 // and games_white and the duplicate_keys table before that (session 14); older databases
 // lose those here.
+// create_indexes runs kCreateSegWhiteIndexSql (schema.h) first, in the same transaction.
 constexpr const char* kCreateIndexes = R"sql(
-BEGIN;
-CREATE INDEX IF NOT EXISTS games_seg_white ON games(id >> 18, white_id, black_id, plies);
 DROP INDEX IF EXISTS games_white_black;
 DROP INDEX IF EXISTS games_white;
 CREATE INDEX IF NOT EXISTS games_seg_black ON games(id >> 18, black_id);
@@ -288,7 +287,7 @@ void create_player_eco_tables(sqlite::Connection& db) {
   }
 }
 
-static_assert(kPlayerSegmentBits == 18, "kCreateIndexes spells the segment as id >> 18");
+static_assert(kPlayerSegmentBits == 18, "kCreateSegWhiteIndexSql, kCreateIndexes spell id >> 18");
 
 std::string player_segment_sql(std::string_view games_alias) {
   const std::string prefix = games_alias.empty() ? "" : std::string(games_alias) + ".";
@@ -303,7 +302,7 @@ std::string player_segments_sql(std::string_view max_id_sql) {
 
 void create_indexes(sqlite::Connection& db) {
   try {
-    db.exec(kCreateIndexes);
+    db.exec((std::string("BEGIN;\n") + kCreateSegWhiteIndexSql + ";\n" + kCreateIndexes).c_str());
   } catch (...) {
     db.rollback();
     throw;

@@ -193,6 +193,12 @@ void create_player_eco_tables(sqlite::Connection& db);
 /// an import inserts into the last segments only (issue 16: appends cost what the new games
 /// cost); a player lookup then seeks each segment (14 at 3.44M games).
 inline constexpr int kPlayerSegmentBits = 18;
+/// SQL that creates games_seg_white, the White player index that also serves duplicate
+/// lookups (db/duplicate_index.h). create_indexes() runs it with the other indexes; GameWriter
+/// runs it alone when a bulk load deferred the indexes and `--skip-duplicates` needs it
+/// before finish().
+inline constexpr const char* kCreateSegWhiteIndexSql =
+    "CREATE INDEX IF NOT EXISTS games_seg_white ON games(id >> 18, white_id, black_id, plies)";
 /// SQL for the segment of the games row aliased `games_alias` ("g" -> "(g.id >> 18)"; empty
 /// = unqualified), spelled as the player indexes spell it so that SQLite uses them.
 std::string player_segment_sql(std::string_view games_alias);
