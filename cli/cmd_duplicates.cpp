@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/duplicate_index.h"
 #include "db/game_reader.h"
-#include "db/schema.h"
-#include "db/sqlite_db.h"
+#include "query/open_database.h"
 
 namespace cli {
 
@@ -33,11 +33,10 @@ int run_duplicates(const std::vector<std::string>& args) {
                  format_name.c_str());
     return 2;
   }
-  db::Database database = db::Database::open_readonly(db_dir);
+  if (!require_database("duplicates", db_dir)) return kUsageError;
+  db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
-  db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile,
-                             db::sqlite::OpenMode::kReadOnly);
-  const std::vector<std::vector<uint32_t>> groups = db::duplicate_groups(reader, sql);
+  const std::vector<std::vector<uint32_t>> groups = db::duplicate_groups(database);
   uint64_t games = 0;
   for (const auto& g : groups) games += g.size();
   if (format_name == "jsonl") {

@@ -9,6 +9,7 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
+#include "query/open_database.h"
 #include "db/pgn_writer.h"
 
 namespace cli {
@@ -41,7 +42,7 @@ int run_export(const std::vector<std::string>& args) {
   }
   if (vm.count("id")) from = to = id;
   if (!require_database("export", db_dir)) return kUsageError;
-  db::Database database = db::Database::open_readonly(db_dir);
+  db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
   if (vm.count("id") && (id == 0 || id > reader.game_count())) {
     std::fprintf(stderr, "cqldb export: no game %u (the database has %u games)\n", id,

@@ -16,6 +16,9 @@
 #include "headers/header_store.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
+#include "index/tree_json.h"
+#include "query/open_database.h"
+#include "query/result_json.h"
 
 namespace cli {
 
@@ -61,7 +64,7 @@ int run_tree(const std::vector<std::string>& args) {
   if (vm.count("filter"))
     for (const std::string& t : vm["filter"].as<std::vector<std::string>>()) terms.push_back(t);
 
-  db::Database database = db::Database::open_readonly(db_dir);
+  db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
   const auto start = std::chrono::steady_clock::now();
   std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(db_dir);
@@ -94,7 +97,7 @@ int run_tree(const std::vector<std::string>& args) {
                  with_commas(tree.total.games).c_str(), within ? " among the filtered games" : "",
                  with_commas(tree.index_hits).c_str(), with_commas(tree.replayed).c_str(), ms);
   } else {
-    std::printf("%s\n", format_tree_json(tree, pos, reader).c_str());
+    std::printf("%s\n", query::json_text(posindex::tree_json(tree, pos, reader)).c_str());
   }
   return 0;
 }

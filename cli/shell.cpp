@@ -32,6 +32,7 @@
 #include "db/errors.h"
 #include "db/schema.h"
 #include "analysis/tablebase.h"
+#include "query/open_database.h"
 
 namespace cli {
 
@@ -69,8 +70,8 @@ std::string database_name(const std::filesystem::path& dir) {
 
 /// Opens `dir` for reading and importing; read-only when it cannot be written. A directory
 /// without a database gets a new, empty one.
-db::Database open_database(const std::filesystem::path& dir) {
-  const bool existed = std::filesystem::exists(dir / db::schema::kHeadersFile);
+db::Database open_for_shell(const std::filesystem::path& dir) {
+  const bool existed = query::holds_database(dir);
   try {
     db::Database database = db::Database::create_or_open(dir);
     if (!existed) std::cerr << "created an empty database in " << dir.string() << '\n';
@@ -80,7 +81,7 @@ db::Database open_database(const std::filesystem::path& dir) {
   } catch (const std::exception& e) {
     if (!existed) throw;
     std::cerr << "note: " << e.what() << "; opening " << dir.string() << " read-only\n";
-    return db::Database::open_readonly(dir);
+    return query::open_database(dir);
   }
 }
 
@@ -229,7 +230,7 @@ int run_shell(const std::vector<std::string>& args) {
   if (!vm.count("create") && !require_database("shell", db_dir)) return kUsageError;
   std::optional<db::Database> database;
   try {
-    database.emplace(open_database(db_dir));
+    database.emplace(open_for_shell(db_dir));
   } catch (const std::exception& e) {
     std::cerr << "cqldb shell: cannot open " << db_dir << ": " << e.what() << '\n';
     return 2;

@@ -297,27 +297,23 @@ std::vector<PlayerSummary> list_players(db::sqlite::Connection& sql, std::string
   return out;
 }
 
-std::vector<std::string> quoted_name_hints(db::sqlite::Connection& sql, std::string_view script) {
+std::vector<std::string> quoted_name_hints(db::sqlite::Connection& sql, const cql::Script& script) {
   std::vector<std::string> hints;
-  for (const std::string_view keyword : {":player", ":whiteplayer", ":blackplayer"}) {
-    for (size_t at = script.find(keyword); at != std::string_view::npos; at = script.find(keyword, at + 1)) {
-      size_t open = at + keyword.size();
-      if (open < script.size() && std::isalpha(static_cast<unsigned char>(script[open]))) continue;
-      while (open < script.size() && std::isspace(static_cast<unsigned char>(script[open]))) ++open;
-      if (open >= script.size() || script[open] != '"') continue;
-      const size_t close = script.find('"', open + 1);
-      if (close == std::string_view::npos) continue;
-      const std::string_view text = script.substr(open + 1, close - open - 1);
-      if (text.empty() || !is_plain_name(text)) continue;
-      Statement q(sql, "SELECT name FROM players");
-      bool found = false;
-      while (!found && q.step()) found = contains_ignoring_case(q.column_text(0), text);
-      if (!found) continue;
-      const std::string t(text);
-      hints.push_back("hint: " + std::string(keyword) + " \"" + t +
-                      "\" must match a whole name (or player key); \"" + t + "*\" or unquoted " + t +
-                      " (a substring) find players");
-    }
+  for (const cql::Keyword keyword : {cql::Keyword::Player, cql::Keyword::WhitePlayer, cql::Keyword::BlackPlayer}) {
+    cql::walk(script.match, [&](const cql::KeywordItem& item) {
+      if (item.keyword != keyword) return;
+      for (const cql::TextPattern& pattern : item.as<cql::TextArgs>().patterns) {
+        const std::string& text = pattern.text;
+        if (!pattern.quoted || text.empty() || !is_plain_name(text)) continue;
+        Statement q(sql, "SELECT name FROM players");
+        bool found = false;
+        while (!found && q.step()) found = contains_ignoring_case(q.column_text(0), text);
+        if (!found) continue;
+        hints.push_back("hint: :" + std::string(item.info().name) + " \"" + text +
+                        "\" must match a whole name (or player key); \"" + text + "*\" or unquoted " + text +
+                        " (a substring) find players");
+      }
+    });
   }
   return hints;
 }

@@ -8,6 +8,7 @@
 
 #include "db/database.h"
 #include "planner/explain.h"
+#include "query/explain.h"
 #include "query/stages.h"
 
 namespace query {
@@ -82,19 +83,10 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
 
 namespace {
 
-std::string commas(uint64_t n) {
-  std::string d = std::to_string(n), out;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (i && (d.size() - i) % 3 == 0) out += ',';
-    out += d[i];
-  }
-  return out;
-}
-
 std::string line(const char* label, uint64_t n, double seconds = -1) {
   char buf[160];
-  if (seconds >= 0) std::snprintf(buf, sizeof buf, "  %-26s %14s   %8.3f s\n", label, commas(n).c_str(), seconds);
-  else std::snprintf(buf, sizeof buf, "  %-26s %14s\n", label, commas(n).c_str());
+  if (seconds >= 0) std::snprintf(buf, sizeof buf, "  %-26s %14s   %8.3f s\n", label, with_commas(n).c_str(), seconds);
+  else std::snprintf(buf, sizeof buf, "  %-26s %14s\n", label, with_commas(n).c_str());
   return buf;
 }
 
