@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -267,11 +268,7 @@ int run_check(const std::vector<std::string>& args) {
   options.add_options()("db", po::value(&db_dir)->required(), "database directory");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("check", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("check", options, positional, args, vm)) return *exit;
   if (!require_database("check", db_dir)) return kUsageError;
   const auto start = std::chrono::steady_clock::now();
   db::Database database = query::open_database(db_dir);

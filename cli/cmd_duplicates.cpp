@@ -2,6 +2,7 @@
 // duplicate games (same main-line moves and start position, White, Black, Date and
 // result; db/duplicate_index.h).
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,7 @@ int run_duplicates(const std::vector<std::string>& args) {
       "format", po::value(&format_name)->default_value("table"), "table or jsonl");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("duplicates", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("duplicates", options, positional, args, vm)) return *exit;
   if (format_name != "table" && format_name != "jsonl") {
     std::fprintf(stderr, "cqldb duplicates: unknown format '%s' (expected table or jsonl)\n",
                  format_name.c_str());

@@ -1,6 +1,7 @@
 // `cqldb info --db DIR [--log N]`
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,11 +49,7 @@ int run_info(const std::vector<std::string>& args) {
       "log", po::value(&log)->default_value(0), "also list the first N import-log entries");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("info", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("info", options, positional, args, vm)) return *exit;
   if (!require_database("info", db_dir)) return kUsageError;
   db::Database database = query::open_database(db_dir);
   db::DatabaseInfo info = database.info();

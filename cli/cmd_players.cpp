@@ -2,6 +2,7 @@
 // (issue 17 A): the players of a database by player key, and the import of a player list.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,11 +34,7 @@ int run_players_import(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
-  switch (parse_options("players import", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("players import", options, positional, args, vm)) return *exit;
   { db::Database check = query::open_database(db_dir); }  // a database of this format
   auto lock = db::FileLock::try_lock(std::filesystem::path(db_dir) / db::schema::kWriterLockFile);
   if (!lock) {
@@ -87,11 +84,7 @@ int run_players(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("pattern", 1);
   po::variables_map vm;
-  switch (parse_options("players", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("players", options, positional, args, vm)) return *exit;
   { db::Database check = query::open_database(db_dir); }  // a database of this format
   const auto started = std::chrono::steady_clock::now();
   const bool is_pattern = !headers::is_plain_name(pattern);

@@ -24,7 +24,6 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "cli/query_output.h"
-#include "analysis/tablebase.h"
 #include "chess/position.h"
 #include "db/database.h"
 #include "import/pgn_cache.h"
@@ -120,23 +119,12 @@ int run_query(const std::vector<std::string>& args) {
       "explain-analyze", "run the query and print the plan and the figures of each stage (to stderr)")(
       "no-planner", "prune nothing: replay every game (header conditions are still tested, after the replay)")(
       "no-stage", po::value<std::vector<std::string>>()->composing(),
-      "switch one pruning stage off: postings, positions, headers, signatures or windows (repeatable)")(
-      "engine", po::value(&engine),
-      "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
-      "tablebases", po::value<std::string>(),
-      "Gaviota tablebase directories DIR[:DIR] for :endgameevaluation (default: "
-      "$CQLDB_TABLEBASES, else /usr/share/gaviotatb/gtb4)");
+      "switch one pruning stage off: postings, positions, headers, signatures or windows (repeatable)");
+  add_analysis_options(options, engine);
   po::positional_options_description positional;
   positional.add("script", 1);
   po::variables_map vm;
-  switch (parse_options("query", options, positional, args, vm)) {
-    case ParseOutcome::kExit:
-      return 0;
-    case ParseOutcome::kFail:
-      return 2;
-    case ParseOutcome::kRun:
-      break;
-  }
+  if (const std::optional<int> exit = parse_options("query", options, positional, args, vm)) return *exit;
   if (vm.count("script") + vm.count("expression") + vm.count("fen") != 1) {
     std::fprintf(stderr,
                  "cqldb query: give either a script file, -e TEXT or --fen FEN (see `cqldb query --help`)\n");
@@ -173,7 +161,7 @@ int run_query(const std::vector<std::string>& args) {
     std::fprintf(stderr, "cqldb query: cannot read %s\n", script_path.c_str());
     return 2;
   }
-  if (vm.count("tablebases")) analysis::tablebase::configure(vm["tablebases"].as<std::string>());
+  apply_analysis_options(vm);
   std::optional<query::Query> compiled;
   try {
     compiled.emplace(query::Query::compile(text, source_name));
@@ -236,8 +224,8 @@ int run_query(const std::vector<std::string>& args) {
     for (const std::string& name : vm["no-stage"].as<std::vector<std::string>>()) {
       if (std::find(std::begin(query::kPruningStages), std::end(query::kPruningStages), name) ==
           std::end(query::kPruningStages)) {
-        std::fprintf(stderr, "cqldb query: unknown stage '%s' (expected postings, headers, signatures or windows)\n",
-                     name.c_str());
+        std::fprintf(stderr, "cqldb query: unknown stage '%s' (expected %s)\n", name.c_str(),
+                     query::pruning_stage_names().c_str());
         return 2;
       }
       run_options.disabled.insert(name);

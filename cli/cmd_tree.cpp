@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,7 @@ int run_tree(const std::vector<std::string>& args) {
       "a header filter term as the shell's `filter` takes it (repeatable), e.g. result=1-0");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("tree", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("tree", options, positional, args, vm)) return *exit;
   if (format_name != "table" && format_name != "jsonl" && format_name != "json") {
     std::fprintf(stderr, "cqldb tree: unknown format '%s' (expected table, jsonl or json)\n", format_name.c_str());
     return 2;

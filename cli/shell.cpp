@@ -31,7 +31,6 @@
 #include "cql/keywords.h"
 #include "db/errors.h"
 #include "db/schema.h"
-#include "analysis/tablebase.h"
 #include "query/open_database.h"
 
 namespace cli {
@@ -210,22 +209,11 @@ int run_shell(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "command,c", po::value(&commands), "run these `;`-separated commands and exit")(
-      "create", "create an empty database in DIR when it holds none (then `import FILE`)")(
-      "engine", po::value(&engine),
-      "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
-      "tablebases", po::value<std::string>(),
-      "Gaviota tablebase directories DIR[:DIR] for :endgameevaluation (default: "
-      "$CQLDB_TABLEBASES, else /usr/share/gaviotatb/gtb4)");
+      "create", "create an empty database in DIR when it holds none (then `import FILE`)");
+  add_analysis_options(options, engine);
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("shell", options, positional, args, vm)) {
-    case ParseOutcome::kExit:
-      return 0;
-    case ParseOutcome::kFail:
-      return 2;
-    case ParseOutcome::kRun:
-      break;
-  }
+  if (const std::optional<int> exit = parse_options("shell", options, positional, args, vm)) return *exit;
   const bool terminal = !vm.count("command") && isatty(STDIN_FILENO);
   if (!vm.count("create") && !require_database("shell", db_dir)) return kUsageError;
   std::optional<db::Database> database;
@@ -237,7 +225,7 @@ int run_shell(const std::vector<std::string>& args) {
   }
   ShellState state(std::move(*database), database_name(db_dir), terminal, std::cout, std::cerr);
   state.engine = engine;
-  if (vm.count("tablebases")) analysis::tablebase::configure(vm["tablebases"].as<std::string>());
+  apply_analysis_options(vm);
   SigintGuard sigint;
   if (vm.count("command")) {
     bool failed = false;
