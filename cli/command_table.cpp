@@ -45,12 +45,16 @@ const std::vector<Command>& command_table() {
        "positions at plies 0..40 with the move played, for --fen, :fen and `tree`); "
        "--positions-only rebuilds just that.",
        run_reindex},
-      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn|html] [-o FILE] "
-                "[--limit N] [--threads N] [--explain | --explain-analyze] [--no-planner] "
-                "[--engine PATH]",
+      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT | --fen FEN) [--format ids|table|jsonl|pgn|html] "
+                "[-o FILE] [--sort [-]date|elo|white|black|event|id] [--limit N] [--threads N] "
+                "[--explain | --explain-analyze] [--no-planner] [--engine PATH]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
        "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
-       "comment at each matched position, or an HTML page with a board diagram of each matched position. A script error is reported as FILE:LINE:COLUMN "
+       "comment at each matched position, or an HTML page with a board diagram of each matched position. "
+       "--fen FEN finds the games that reach that exact position (the en-passant and clock "
+       "fields may be left out). --sort orders the matches (a leading - reverses: -date is "
+       "newest first); --limit N keeps the first N of that order, and the summary says "
+       "\"N of M matches\". A script error is reported as FILE:LINE:COLUMN "
        "with exit code 2; Ctrl-C stops the search and prints what was found. :evaluation and "
        ":moveevaluation run a UCI engine (--engine, $CQLDB_ENGINE, default stockfish) and "
        "cache its results in DIR/analysis-cache.sqlite.",

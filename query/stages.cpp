@@ -391,6 +391,7 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
     std::fprintf(stderr, "cqldb: warning: engine results not cached: %s\n", e.what());
   }
   if (error) std::rethrow_exception(error);
+  run.stopped_early = stop && searched < candidates.size();
   std::sort(damaged.begin(), damaged.end());
   stats.damaged = std::move(damaged);
   stats.games_replayed = replayed_games;

@@ -46,6 +46,8 @@ struct RunState {
   std::vector<Candidate> candidates{};
   /// headers: GameInfo by id when the program or the plan reads it, else empty.
   std::vector<headers::GameInfo> info{};
+  /// replay: the search stopped early because ExecuteOptions::limit matches were found.
+  bool stopped_early = false;
   /// True when `id` is in ExecuteOptions::within (or there is none).
   bool in_scope(uint32_t id) const;
 };
