@@ -16,7 +16,9 @@ const std::vector<Command>& command_table() {
        "--skip-duplicates skips a game whose main-line moves, White, Black, Date and Result "
        "equal a stored game's (or an earlier one of the same import) and counts it. "
        "--no-position-index leaves the position index to `cqldb reindex --positions-only` "
-       "or the next import.",
+       "or the next import. An import that stopped before a file's end (killed, Ctrl-C, disk "
+       "full) is continued by running it again: the same file (path, size and start) goes on "
+       "after its last committed game; --restart imports it again as new games.",
        run_import},
       {"duplicates", "--db DIR [--format table|jsonl]",
        "Lists the groups of duplicate games (same main-line moves and start position, White, "
@@ -26,11 +28,13 @@ const std::vector<Command>& command_table() {
        "Prints the number of games, rejected games, size on disk, bytes per game and format "
        "version of a database; --log N also lists the first N import-log entries.",
        run_info},
-      {"check", "--db DIR",
+      {"check", "--db DIR [--repair]",
        "Verifies a database: every game record reads, decodes and replays, has its headers "
        "row and a signature equal to the one the record gives; the posting index is current "
        "and readable. Lists each damaged game (id and reason) or file and exits with 1; "
-       "exits with 0 after a summary of what was checked when nothing is damaged.",
+       "exits with 0 after a summary of what was checked when nothing is damaged. An index "
+       "behind the games (an import killed before it caught up) is a warning with the command "
+       "to run; --repair first brings the indexes up to date, as the next import would.",
        run_check},
       {"export", "--db DIR [--id N | --from N --to M] [-o FILE]",
        "Writes games as PGN (with their variations, comments and NAGs) to FILE or stdout.",
