@@ -61,4 +61,24 @@ TEST_F(UserTrust, PlayersKeepEdwardAndEmanuelLaskerApart) {
   EXPECT_NE(r.err.find("2 players"), std::string::npos) << r.err;
 }
 
+// ---- item 7
+
+TEST_F(UserTrust, FenWithoutEnPassantAndClocksWorksEverywhere) {
+  const std::string pasted = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq";
+  const std::string full = pasted + " - 0 1";
+  const Outcome a = run({"query", "--db", db(), "--fen", pasted, "--format", "ids"});
+  const Outcome b = run({"query", "--db", db(), "--fen", full, "--format", "ids"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_GT(std::count(a.out.begin(), a.out.end(), '\n'), 100);
+  const Outcome tree = run({"tree", "--db", db(), "--fen", pasted});
+  const Outcome tree_full = run({"tree", "--db", db(), "--fen", full});
+  ASSERT_EQ(tree.code, 0) << tree.err;
+  EXPECT_EQ(tree.out.substr(0, 400), tree_full.out.substr(0, 400));
+  const Outcome shell = run({"shell", "--db", db(), "-c", "tree fen " + pasted});
+  EXPECT_EQ(shell.code, 0) << shell.err;
+  EXPECT_EQ(shell.err.find("en passant"), std::string::npos) << shell.err;
+  EXPECT_NE(shell.out.find("c5"), std::string::npos) << shell.out;
+}
+
 }  // namespace
