@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/file_lock.h"
@@ -38,6 +39,7 @@ int run_players_import(const std::vector<std::string>& args) {
     case ParseOutcome::kFail: return 2;
     case ParseOutcome::kRun: break;
   }
+  if (!require_database("players import", db_dir)) return kUsageError;
   { db::Database check = db::Database::open_readonly(db_dir); }  // a database of this format
   auto lock = db::FileLock::try_lock(std::filesystem::path(db_dir) / db::schema::kWriterLockFile);
   if (!lock) {
@@ -99,6 +101,7 @@ int run_players(const std::vector<std::string>& args) {
     case ParseOutcome::kFail: return 2;
     case ParseOutcome::kRun: break;
   }
+  if (!require_database("players", db_dir)) return kUsageError;
   { db::Database check = db::Database::open_readonly(db_dir); }
   db::sqlite::Connection sql(std::filesystem::path(db_dir) / db::schema::kHeadersFile,
                              db::sqlite::OpenMode::kReadOnly);

@@ -93,7 +93,7 @@ const std::vector<Command>& command_table() {
        ":deathyear :title.",
        run_players},
       {"serve", "--db DIR [--host 127.0.0.1] [--port 8080] [--max-queries N] [--allow-write]",
-       "Serves a web page and a JSON API over the database (issue 19): a CQL editor with the "
+       "Serves a web page and a JSON API over the database: a CQL editor with the "
        "examples and keyword help, header filters, the result list, a game viewer with the "
        "matched positions marked and the opening tree, PGN export. Listens on 127.0.0.1 only "
        "unless --host says otherwise, answers only requests naming this machine, and writes "

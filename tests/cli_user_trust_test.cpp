@@ -81,4 +81,50 @@ TEST_F(UserTrust, FenWithoutEnPassantAndClocksWorksEverywhere) {
   EXPECT_NE(shell.out.find("c5"), std::string::npos) << shell.out;
 }
 
+// ---- item 8
+
+TEST_F(UserTrust, HelpAsAUserReadsIt) {
+  const Outcome query = run({"help", "query"});
+  ASSERT_EQ(query.code, 0);
+  for (const char* option : {"--sort", "--fen", "--limit"})
+    EXPECT_NE(query.out.find(option), std::string::npos) << option << "\n" << query.out;
+  // :player's example finds games on the sample.
+  const Outcome player = run({"help", ":player"});
+  const std::smatch m = [&] {
+    std::smatch found;
+    std::regex_search(player.out, found, std::regex("try: +cqldb query --db sample-db -e '([^']*)'"));
+    return found;
+  }();
+  ASSERT_FALSE(m.empty()) << player.out;
+  const Outcome found = run({"query", "--db", db(), "-e", m[1].str(), "--format", "ids"});
+  EXPECT_GT(std::count(found.out.begin(), found.out.end(), '\n'), 10) << m[1].str() << found.err;
+  // No project-internal words in keyword help or the example menu; manual pages by name.
+  const Outcome listed = run({"help", "keywords"});
+  for (const std::string& text : {listed.out, run({"help", ":and"}).out, run({"help", ":castling"}).out,
+                                  run({"help", ":flip"}).out, run({"help", ":following"}).out,
+                                  run({"help", "serve"}).out}) {
+    EXPECT_EQ(text.find("seed 0"), std::string::npos) << text;
+    EXPECT_EQ(text.find("issue 1"), std::string::npos) << text;
+  }
+  EXPECT_NE(run({"help", ":castling"}).out.find("manual page CQL-Position-List"), std::string::npos);
+  for (const auto& e : fs::directory_iterator(std::string(CQLDB_SOURCE_DIR) + "/examples/queries")) {
+    const std::string text = cqltest::read_file(e.path());
+    EXPECT_EQ(text.find("seed 0"), std::string::npos) << e.path();
+    EXPECT_EQ(text.find("issue "), std::string::npos) << e.path();
+  }
+  // A range written backwards says so.
+  const Outcome backwards = run({"tree", "--db", db(), "--year", "2020..2010"});
+  EXPECT_EQ(backwards.code, 2);
+  EXPECT_NE(backwards.err.find("runs backwards"), std::string::npos) << backwards.err;
+  // tree and players refuse a directory without a database as query does.
+  const std::string missing = (tmp_->path / "no-such-db").string();
+  const Outcome q = run({"query", "--db", missing, "-e", "(match)"});
+  for (const char* command : {"tree", "players"}) {
+    const Outcome r = run({command, "--db", missing});
+    EXPECT_EQ(r.code, q.code) << command << r.err;
+    EXPECT_NE(r.err.find("no cqldb database at " + missing), std::string::npos) << command << r.err;
+    EXPECT_EQ(r.err.find("headers.sqlite is missing"), std::string::npos) << command << r.err;
+  }
+}
+
 }  // namespace
