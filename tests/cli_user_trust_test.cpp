@@ -127,4 +127,35 @@ TEST_F(UserTrust, HelpAsAUserReadsIt) {
   }
 }
 
+// ---- item 9
+
+TEST_F(UserTrust, ShowReachesAPositionInsideAVariation) {
+  const Outcome q =
+      run({"query", "--db", db(), "-e", "(match (position :variationsonly :mate))", "--format", "jsonl"});
+  ASSERT_EQ(q.code, 0) << q.err;
+  // The first ply path a jsonl line prints: "plies":[...,[63,1,12],...]
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(q.out, m, std::regex("\"id\":([0-9]+),.*?\\[([0-9]+),([0-9]+),([0-9]+)\\]")))
+      << q.out.substr(0, 600);
+  const std::string id = m[1], path = m[2].str() + "." + m[3].str() + "." + m[4].str();
+  const Outcome show =
+      run({"shell", "--db", db(), "-c", "(match (position :variationsonly :mate)); show " + id + " " + path});
+  ASSERT_EQ(show.code, 0) << show.out << show.err;
+  EXPECT_EQ(show.err.find("usage"), std::string::npos) << show.err;
+  EXPECT_NE(show.out.find("Position " + path + " (inside a variation, after "), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("a matched position"), std::string::npos) << show.out;
+  // The board shown is a mate.
+  std::smatch fen;
+  ASSERT_TRUE(std::regex_search(show.out, fen, std::regex("FEN: ([^\n]+)"))) << show.out;
+  chess::Position pos;
+  ASSERT_TRUE(pos.set_fen(fen[1].str()).ok()) << fen[1];
+  chess::MoveList moves;
+  chess::generate_legal(pos, moves);
+  EXPECT_EQ(moves.size(), 0u) << fen[1];
+  EXPECT_TRUE(pos.in_check()) << fen[1];
+  // A path the game does not have is a clear error, not the usage line.
+  const Outcome none = run({"shell", "--db", db(), "-c", "show " + id + " 1.9.3"});
+  EXPECT_NE(none.err.find("has no position 1.9.3"), std::string::npos) << none.err;
+}
+
 }  // namespace
