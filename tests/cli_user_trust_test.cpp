@@ -158,4 +158,47 @@ TEST_F(UserTrust, ShowReachesAPositionInsideAVariation) {
   EXPECT_NE(none.err.find("has no position 1.9.3"), std::string::npos) << none.err;
 }
 
+// ---- item 11
+
+TEST_F(UserTrust, PgnLeftoversOfOtherToolsAreRead) {
+  cqltest::TempDir work("leftovers");
+  // The first game of the sample that castles, written as another tool's fixture: a `[pgn]`
+  // line before it and its castling with U+2011 (non-breaking hyphen).
+  import::PgnSplitter splitter{import::InputStream(kSampleDir + "/players-3000.pgn.zst")};
+  import::RawGame raw;
+  std::string game;
+  while (splitter.next(raw))
+    if (raw.text.find(" O-O ") != std::string::npos) {
+      game = raw.text;
+      break;
+    }
+  ASSERT_FALSE(game.empty());
+  std::string dashed;
+  for (size_t i = 0; i < game.size(); ++i) {
+    if (game.compare(i, 3, "O-O") == 0) {
+      dashed += "O\xE2\x80\x91O";
+      i += 2;
+    } else {
+      dashed += game[i];
+    }
+  }
+  std::ofstream(work.path / "plain.pgn") << game << "\n\n";
+  std::ofstream(work.path / "fixture.pgn") << "[pgn]\n" << dashed << "\n\n[/pgn]\n";
+  const std::string plain_db = (work.path / "plain-db").string(), fixture_db = (work.path / "fixture-db").string();
+  ASSERT_EQ(run({"import", "--db", plain_db, "-q", (work.path / "plain.pgn").string()}).code, 0);
+  const Outcome imported = run({"import", "--db", fixture_db, "-q", (work.path / "fixture.pgn").string()});
+  ASSERT_EQ(imported.code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("imported 1, rejected 0"), std::string::npos) << imported.out;
+  // The same moves as the game written with ASCII hyphens.
+  const Outcome a = run({"export", "--db", plain_db, "--id", "1"});
+  const Outcome b = run({"export", "--db", fixture_db, "--id", "1"});
+  const auto movetext = [](const std::string& pgn) { return pgn.substr(pgn.find("\n1.")); };
+  EXPECT_EQ(movetext(a.out), movetext(b.out));
+  const Outcome log = run({"info", "--db", fixture_db, "--log", "20"});
+  EXPECT_NE(log.out.find("read as 'O-O'"), std::string::npos) << log.out;
+  EXPECT_NE(log.out.find("fixture.pgn line 1: "), std::string::npos) << log.out;
+  EXPECT_NE(log.out.find("(before game 1)"), std::string::npos) << log.out;
+  EXPECT_EQ(log.out.find("game 0"), std::string::npos) << log.out;
+}
+
 }  // namespace
