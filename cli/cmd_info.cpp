@@ -22,9 +22,12 @@ namespace {
 /// Prints the first `limit` rows of the import log (rejections first, then warnings).
 void print_log(const std::string& dir, int64_t limit) {
   std::printf("import log (first %lld entries, rejections first):\n", static_cast<long long>(limit));
-  for (const headers::ImportLogEntry& e : headers::HeaderStore(dir).import_log(limit))
-    std::printf("  %-8s %s game %lld line %lld: %s\n", e.kind.c_str(), e.file.c_str(),
-                static_cast<long long>(e.ordinal), static_cast<long long>(e.line), e.reason.c_str());
+  for (const headers::ImportLogEntry& e : headers::HeaderStore(dir).import_log(limit)) {
+    // Ordinal 0: a line outside any game; its reason says where ("before game 1").
+    const std::string game = e.ordinal ? " game " + std::to_string(e.ordinal) : "";
+    std::printf("  %-8s %s%s line %lld: %s\n", e.kind.c_str(), e.file.c_str(), game.c_str(),
+                static_cast<long long>(e.line), e.reason.c_str());
+  }
 }
 
 /// Prints the repairs of all imports by kind (import::is_repair_name), counted from the

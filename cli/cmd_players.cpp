@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/file_lock.h"
@@ -35,6 +36,7 @@ int run_players_import(const std::vector<std::string>& args) {
   positional.add("file", 1);
   po::variables_map vm;
   if (const std::optional<int> exit = parse_options("players import", options, positional, args, vm)) return *exit;
+  if (!require_database("players import", db_dir)) return kUsageError;
   { db::Database check = query::open_database(db_dir); }  // a database of this format
   auto lock = db::FileLock::try_lock(std::filesystem::path(db_dir) / db::schema::kWriterLockFile);
   if (!lock) {
@@ -85,6 +87,7 @@ int run_players(const std::vector<std::string>& args) {
   positional.add("pattern", 1);
   po::variables_map vm;
   if (const std::optional<int> exit = parse_options("players", options, positional, args, vm)) return *exit;
+  if (!require_database("players", db_dir)) return kUsageError;
   { db::Database check = query::open_database(db_dir); }  // a database of this format
   const auto started = std::chrono::steady_clock::now();
   const bool is_pattern = !headers::is_plain_name(pattern);

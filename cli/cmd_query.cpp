@@ -60,9 +60,9 @@ bool read_script(const std::string& path, std::string& text) {
 
 void print_summary(const query::Stats& s) {
   std::fprintf(
-      stderr, "%s%s match%s, %s game%s searched, %.2f s (%s candidates, %s positions evaluated)\n",
-      s.cancelled ? "interrupted: " : "", with_commas(s.matches).c_str(),
-      s.matches == 1 ? "" : "es", with_commas(s.games_total).c_str(), s.games_total == 1 ? "" : "s",
+      stderr, "%s%s, %s game%s searched, %.2f s (%s candidates, %s positions evaluated)\n",
+      s.cancelled ? "interrupted: " : "", query::matches_text(s).c_str(),
+      with_commas(s.games_total).c_str(), s.games_total == 1 ? "" : "s",
       s.seconds, with_commas(s.candidates).c_str(), with_commas(s.positions).c_str());
   if (!s.damaged.empty()) {
     std::string ids;
@@ -75,19 +75,6 @@ void print_summary(const query::Stats& s) {
   if (s.engine_calls || s.cache_hits)
     std::fprintf(stderr, "engine: %s searches, %s results from the analysis cache\n",
                  with_commas(s.engine_calls).c_str(), with_commas(s.cache_hits).c_str());
-}
-
-/// Reorders `matches` by `order` (headers::HeaderStore::sort_ids, as the shell's `list`).
-void sort_matches(const std::string& db_dir, headers::SortOrder order, std::vector<eval::GameMatch>& matches) {
-  std::vector<uint32_t> ids;
-  ids.reserve(matches.size());
-  for (const eval::GameMatch& m : matches) ids.push_back(m.id);
-  ids = headers::HeaderStore(db_dir).sort_ids(std::move(ids), order);
-  std::unordered_map<uint32_t, size_t> position;
-  for (size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
-  std::vector<eval::GameMatch> sorted(matches.size());
-  for (eval::GameMatch& m : matches) sorted[position.at(m.id)] = std::move(m);
-  matches.swap(sorted);
 }
 
 }  // namespace
@@ -109,10 +96,11 @@ int run_query(const std::vector<std::string>& args) {
       "fen", po::value(&fen), "the games that reach this exact position: (match (position :fen \"FEN\"))")(
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl, pgn or html (a page with a board diagram of each matched position)")(
       "output,o", po::value(&output), "file to write the results to (default or -: stdout)")(
-      "limit", po::value(&limit)->default_value(0), "stop after N matches (0 = all)")(
+      "limit", po::value(&limit)->default_value(0),
+      "keep the first N matches of the order (0 = all); without --sort the search stops at N")(
       "sort", po::value<std::string>(),
       "order the matches: date, elo, white, black, event or id; a leading - reverses (date "
-      "oldest first, elo strongest first, names A-Z; with --limit the first N found are sorted)")(
+      "oldest first, elo strongest first, names A-Z); with --limit N the first N of that order")(
       "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
       "quiet,q", "no progress display")(
       "explain", "print the plan (header SQL and bound values, signature conditions, estimates from the posting index) without running the query")(
@@ -244,6 +232,7 @@ int run_query(const std::vector<std::string>& args) {
                stderr);
   run_options.threads = threads;
   run_options.limit = limit;
+  run_options.sort = sort_order;
   run_options.cancel = &g_cancel;
   run_options.engine = engine;
   const bool show_progress = !vm.count("quiet") && isatty(STDERR_FILENO);
@@ -265,7 +254,6 @@ int run_query(const std::vector<std::string>& args) {
   if (show_progress) std::fprintf(stderr, "\r\033[K");
   const query::Stats& stats = result.stats;
   std::vector<eval::GameMatch>& matches = result.matches;
-  if (sort_order) sort_matches(db_dir, *sort_order, matches);
 
   db::GameReader reader = database.reader();
   if (*format == OutputFormat::kHtml) {  // the report shows the script above the games

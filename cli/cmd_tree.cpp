@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "cli/tree_output.h"
 #include "db/database.h"
@@ -61,6 +62,7 @@ int run_tree(const std::vector<std::string>& args) {
   if (vm.count("filter"))
     for (const std::string& t : vm["filter"].as<std::vector<std::string>>()) terms.push_back(t);
 
+  if (!require_database("tree", db_dir)) return kUsageError;
   db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
   const auto start = std::chrono::steady_clock::now();

@@ -198,6 +198,12 @@ void ensure_match_tables(sqlite::Connection& db) {
   }
   if (!has_skipped)
     db.exec("ALTER TABLE imports ADD COLUMN skipped_duplicates INTEGER NOT NULL DEFAULT 0");
+  bool has_head_hash = false;  // issue 40: resuming an interrupted import of the same file
+  {
+    sqlite::Statement columns(db, "SELECT 1 FROM pragma_table_info('files') WHERE name = 'head_hash'");
+    has_head_hash = columns.step();
+  }
+  if (!has_head_hash) db.exec("ALTER TABLE files ADD COLUMN size INTEGER; ALTER TABLE files ADD COLUMN head_hash TEXT");
   db.exec("DROP INDEX IF EXISTS games_eco");  // unused (kCreateIndexes)
   db.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
@@ -282,6 +288,11 @@ void create_indexes(sqlite::Connection& db) {
   sqlite::Transaction txn(db);
   db.exec((std::string(kCreateSegWhiteIndexSql) + ";\n" + kCreateIndexes).c_str());
   txn.commit();
+}
+
+bool has_indexes(sqlite::Connection& db) {
+  sqlite::Statement index(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_year'");
+  return index.step();
 }
 
 void drop_indexes(sqlite::Connection& db) {

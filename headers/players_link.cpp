@@ -244,21 +244,27 @@ LinkCounts link_games(db::sqlite::Connection& sql, LinkScope scope) {
 
 std::vector<PlayerSummary> list_players(db::sqlite::Connection& sql, std::string_view pattern, bool quoted) {
   const PlayerMatcher matcher(pattern, quoted);
-  // Matching spellings, grouped by key.
+  // Matching spellings, grouped into players (player_group_keys).
   std::map<std::string, PlayerSummary> by_key;
   std::unordered_map<int64_t, PlayerSummary*> of_player;
   std::unordered_map<int64_t, size_t> spelling_of_player;
   {
+    std::vector<std::pair<int64_t, std::string>> matched;
     Statement q(sql, "SELECT id, name FROM players");
     while (q.step()) {
       const std::string_view name = q.column_text(1);
-      if (!matcher.matches(name)) continue;
-      const std::string key = player_key(name);
-      PlayerSummary& s = by_key[key];
-      s.key = key;
-      spelling_of_player[q.column_int64(0)] = s.spellings.size();
-      s.spellings.emplace_back(std::string(name), 0);
-      of_player[q.column_int64(0)] = &s;
+      if (matcher.matches(name)) matched.emplace_back(q.column_int64(0), std::string(name));
+    }
+    std::vector<std::string_view> names;
+    names.reserve(matched.size());
+    for (const auto& m : matched) names.push_back(m.second);
+    const std::vector<std::string> keys = player_group_keys(names);
+    for (size_t i = 0; i < matched.size(); ++i) {
+      PlayerSummary& s = by_key[keys[i]];
+      s.key = keys[i];
+      spelling_of_player[matched[i].first] = s.spellings.size();
+      s.spellings.emplace_back(matched[i].second, 0);
+      of_player[matched[i].first] = &s;
     }
   }
   if (!of_player.empty()) {

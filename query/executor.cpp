@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <unordered_map>
 
 #include "db/database.h"
+#include "headers/header_store.h"
 #include "planner/explain.h"
 #include "query/explain.h"
 #include "query/stages.h"
@@ -19,12 +21,15 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-Result execute(const Query& query, db::Database& database, const ExecuteOptions& options) {
+Result execute(const Query& query, db::Database& database, const ExecuteOptions& given) {
   const auto start = Clock::now();
   Result result;
   Stats& stats = result.stats;
   const eval::Program& program = query.program();
   db::GameReader snapshot = database.reader();  // the game count of this run
+  // A sorted answer is cut after the sort: the stages search for every match.
+  ExecuteOptions options = given;
+  if (options.sort) options.limit = 0;
   detail::RunState run{query, database, options, stats};
   run.game_count = snapshot.game_count();
   run.after_indexes = run.game_count;
@@ -75,7 +80,21 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
               [](const eval::GameMatch& a, const eval::GameMatch& b) { return a.id < b.id; });
   }
   stats.cancelled = options.cancel && options.cancel->load();
-  if (options.limit && matches.size() > options.limit) matches.resize(options.limit);
+  stats.matches_found = matches.size();
+  stats.search_complete = !stats.cancelled && !(options.limit && run.stopped_early);
+  if (given.sort && !matches.empty()) {
+    std::vector<uint32_t> ids;
+    ids.reserve(matches.size());
+    for (const eval::GameMatch& m : matches) ids.push_back(m.id);
+    ids = headers::HeaderStore(database.path()).sort_ids(std::move(ids), *given.sort);
+    std::unordered_map<uint32_t, size_t> position;  // id -> place in the order
+    position.reserve(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
+    std::vector<eval::GameMatch> sorted(matches.size());
+    for (eval::GameMatch& m : matches) sorted[position.at(m.id)] = std::move(m);
+    matches.swap(sorted);
+  }
+  if (given.limit && matches.size() > given.limit) matches.resize(given.limit);
   stats.matches = matches.size();
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
@@ -115,6 +134,13 @@ uint64_t Stats::after_indexes() const {
 uint64_t Stats::after_signatures() const {
   const StageFigures* f = stage("signatures");
   return f ? f->out : candidates;
+}
+
+std::string matches_text(const Stats& s) {
+  const auto plural = [](uint64_t n) { return with_commas(n) + (n == 1 ? " match" : " matches"); };
+  if (s.matches == s.matches_found) return plural(s.matches);
+  if (s.search_complete) return with_commas(s.matches) + " of " + plural(s.matches_found);
+  return "the first " + plural(s.matches);
 }
 
 std::string explain_stats(const Stats& s) {

@@ -21,7 +21,10 @@
 #include <string_view>
 #include <vector>
 
+#include <optional>
+
 #include "eval/game_match.h"
+#include "headers/game_order.h"
 #include "query/query.h"
 
 namespace db {
@@ -40,7 +43,13 @@ std::string pruning_stage_names();
 /// How a query runs.
 struct ExecuteOptions {
   unsigned threads = 0;     ///< worker threads; 0 = hardware concurrency
-  uint64_t limit = 0;       ///< stop after this many matches (lowest ids first); 0 = no limit
+  /// The order of the answer (headers/game_order.h); none = ascending ids. With a sort the
+  /// whole answer is found, ordered, and then cut to `limit` (issue 40: the first N of the
+  /// sorted answer, never the first N found, sorted).
+  std::optional<headers::SortOrder> sort;
+  /// Keep this many matches; 0 = all. Without `sort` these are the lowest ids and the search
+  /// stops once it has them (Stats::search_complete is then false).
+  uint64_t limit = 0;
   const std::atomic<bool>* cancel = nullptr;  ///< set to stop early (Ctrl-C)
   /// Restrict the query to these ids (ascending), e.g. a shell's current result; null = all.
   const std::vector<uint32_t>* within = nullptr;
@@ -80,7 +89,12 @@ struct Stats {
                                  ///< `within` (the headers stage's out)
   uint64_t games_replayed = 0;   ///< games whose moves were replayed
   uint64_t positions = 0;        ///< positions evaluated
-  uint64_t matches = 0;          ///< matching games
+  uint64_t matches = 0;          ///< matching games in the answer (after ExecuteOptions::limit)
+  /// Matching games found by the search (before the limit cut): all of them when
+  /// search_complete, else at least `matches`.
+  uint64_t matches_found = 0;
+  bool search_complete = true;   ///< every candidate was searched (no early stop at the
+                                 ///< limit, not cancelled)
   double seconds = 0;            ///< wall time
   bool cancelled = false;        ///< stopped through ExecuteOptions::cancel
   uint64_t engine_calls = 0;     ///< engine searches run (:evaluation, :moveevaluation)
@@ -112,6 +126,11 @@ struct Result {
 /// query (an unreadable posting index or header store), analysis::EngineError for a missing
 /// or failing engine; a damaged game record is skipped and counted (Stats::damaged).
 Result execute(const Query& query, db::Database& database, const ExecuteOptions& options);
+
+/// How many games matched, as the command's and the shell's summaries say it: "76 matches",
+/// "3 of 76 matches" (a limit cut a complete answer), "the first 3 matches" (the search
+/// stopped at the limit, ids ascending), "1 match".
+std::string matches_text(const Stats& stats);
 
 /// The figures of a run as the text of `--explain` and the shell's `explain`.
 std::string explain_stats(const Stats& stats);

@@ -217,7 +217,8 @@ SignatureStage::SignatureStage(const RunState& run)
     : active_(run.plan && run.plan->prunes() && run.options.enabled(kName)) {}
 
 void SignatureStage::test_chunk(RunState& run, db::GameReader& reader, size_t begin, size_t end,
-                                std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch) {
+                                std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch,
+                                std::vector<uint32_t>& damaged) {
   chunk_sigs.assign(end - begin, std::string_view());
   if (!active_ || gave_up_.load(std::memory_order_relaxed)) return;
   // Prune-only: the signatures of the whole chunk first (one cursor pass, one clock reading);
@@ -244,7 +245,15 @@ void SignatureStage::test_chunk(RunState& run, db::GameReader& reader, size_t be
     const headers::GameInfo* gi = run.info.empty() ? nullptr : &run.info[candidates[i].id];
     // kHeaderFailed (the header stage is off) is not an alternative: keep it beside the kept ones.
     const unsigned header_failed = candidates[i].alternatives & kHeaderFailed;
-    const unsigned kept = run.plan->keep_encoded(sig_bytes, gi, candidates[i].alternatives & ~kHeaderFailed, scratch);
+    unsigned kept = 0;
+    try {
+      kept = run.plan->keep_encoded(sig_bytes, gi, candidates[i].alternatives & ~kHeaderFailed, scratch);
+    } catch (const sig::CorruptSignature&) {  // one damaged signature: skip its game, answer the rest
+      damaged.push_back(candidates[i].id);
+      candidates[i].alternatives = 0;
+      chunk_sigs[i - begin] = {};
+      continue;
+    }
     candidates[i].alternatives = kept ? kept | header_failed : 0;
     chunk_pruned += candidates[i].alternatives == 0;
   }
@@ -313,7 +322,7 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
         size_t begin = next_chunk.fetch_add(kChunk);
         if (begin >= candidates.size()) break;
         size_t end = std::min(candidates.size(), begin + kChunk);
-        signatures.test_chunk(run, reader, begin, end, chunk_sigs, scratch);
+        signatures.test_chunk(run, reader, begin, end, chunk_sigs, scratch, local_damaged);
         for (size_t i = begin; i < end; ++i) {
           const uint32_t id = candidates[i].id;
           const headers::GameInfo* gi = run.info.empty() ? nullptr : &run.info[id];
@@ -339,6 +348,9 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
             local_damaged.push_back(id);
             continue;
           } catch (const db::LmdbError&) {  // a damaged page under the record (MDB_PAGE_NOTFOUND)
+            local_damaged.push_back(id);
+            continue;
+          } catch (const sig::CorruptSignature&) {  // its signature, read for the ply windows
             local_damaged.push_back(id);
             continue;
           }
@@ -386,6 +398,7 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
     std::fprintf(stderr, "cqldb: warning: engine results not cached: %s\n", e.what());
   }
   if (error) std::rethrow_exception(error);
+  run.stopped_early = stop && searched < candidates.size();
   std::sort(damaged.begin(), damaged.end());
   stats.damaged = std::move(damaged);
   stats.games_replayed = replayed_games;

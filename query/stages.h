@@ -52,6 +52,8 @@ struct RunState {
   /// divided by the threads), the signatures stage's figures.
   uint64_t after_signatures = 0;
   double signature_seconds = 0;
+  /// replay: the search stopped early because ExecuteOptions::limit matches were found.
+  bool stopped_early = false;
   /// True when `id` is in ExecuteOptions::within (or there is none).
   bool in_scope(uint32_t id) const;
 };
@@ -90,9 +92,11 @@ class SignatureStage {
   bool active() const { return active_; }
   /// Tests candidates [begin, end) of `run`, clearing the alternatives of the games ruled
   /// out; `chunk_sigs[i - begin]` gets the signature bytes read (views valid while `reader`
-  /// lives), empty when not read.
+  /// lives), empty when not read. A game whose signature does not decode is skipped (its
+  /// alternatives cleared) and its id appended to `damaged` (issue 40).
   void test_chunk(RunState& run, db::GameReader& reader, size_t begin, size_t end,
-                  std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch);
+                  std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch,
+                  std::vector<uint32_t>& damaged);
   /// Games tested and pruned, and the summed time of all workers.
   uint64_t tested() const { return tested_; }
   uint64_t pruned() const { return pruned_; }

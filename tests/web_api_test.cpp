@@ -204,6 +204,24 @@ TEST_F(WebApiTest, SortAndPages) {
   get("/api/query/" + id + "?offset=abc", 400);
 }
 
+// Issue 40: max_matches with a sort keeps the first N of the sorted answer ("3 of 76"), and
+// /api/tree takes a FEN as people paste it (no en-passant and clock fields).
+TEST_F(WebApiTest, MaxMatchesKeepsTheFirstOfTheSortAndTreeTakesAShortFen) {
+  const json all = run({{"cql", "(match (position :mate))"}, {"sort", "-date"}, {"limit", 500}});
+  ASSERT_EQ(all["state"], "done");
+  const json three = run({{"cql", "(match (position :mate))"}, {"sort", "-date"}, {"max_matches", 3}, {"limit", 10}});
+  ASSERT_EQ(three["state"], "done");
+  EXPECT_EQ(three["count"], 3);
+  EXPECT_EQ(three["stats"]["found"], all["count"]);
+  EXPECT_EQ(three["stats"]["summary"], "3 of " + std::to_string(all["count"].get<int>()) + " matches");
+  ASSERT_EQ(three["rows"].size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(three["rows"][i]["id"], all["rows"][i]["id"]) << i;
+  const json pasted = get("/api/tree?fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR%20b%20KQkq");
+  const json full = get("/api/tree?fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR%20b%20KQkq%20-%200%201");
+  EXPECT_GT(pasted["moves"].size(), 3u);
+  EXPECT_EQ(pasted["moves"], full["moves"]);
+}
+
 TEST_F(WebApiTest, GameWithFensMatchesAndPgn) {
   const json state = run({{"cql", "(match (position :promote [RBNrbn]))"}, {"limit", 1}});
   ASSERT_EQ(state["state"], "done");

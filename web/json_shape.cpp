@@ -101,6 +101,8 @@ json stats_json(const query::Stats& s) {
     stages.push_back({{"name", f.name}, {"ran", f.ran}, {"in", f.in}, {"out", f.out}, {"seconds", f.seconds},
                       {"note", f.note}});
   return {{"count", s.matches},
+          {"found", s.matches_found},
+          {"summary", query::matches_text(s)},
           {"seconds", s.seconds},
           {"games", s.games_total},
           {"candidates", s.candidates},

@@ -76,6 +76,7 @@ void QueryRegistry::run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> com
     options.threads = options_.threads;
     options.analysis_cache = options_.analysis_cache;
     options.limit = run->request.limit;
+    if (options.limit) options.sort = headers::parse_sort_order(run->request.sort);
     options.cancel = &run->cancel;
     options.progress = [&run](uint64_t searched, uint64_t total, uint64_t matches) {
       run->searched = searched;

@@ -28,7 +28,10 @@ struct QueryRequest {
   std::string cql;                        ///< the CQL script (one (match ...) list)
   std::vector<std::string> filter_terms;  ///< header filter terms, e.g. "elo>=2500"
                                           ///< (headers/filter_terms.h)
-  uint64_t limit = 0;                     ///< stop after this many matches; 0 = all
+  uint64_t limit = 0;                     ///< keep this many matches; 0 = all
+  /// The order `limit` keeps the first of (a headers::parse_sort_order name, "" = ids): the
+  /// first N of the sorted answer (issue 40).
+  std::string sort;
 };
 
 /// Where a run is.

@@ -108,6 +108,7 @@ void install_query_routes(httplib::Server& http, Context& context) {
       const uint64_t offset = body.value("offset", uint64_t(0));
       const uint64_t limit = body.value("limit", uint64_t(50));
       const std::string sort = body.value("sort", std::string());
+      request.sort = sort;
       std::shared_ptr<QueryRun> run;
       try {
         run = context.registry.start(request);
