@@ -109,8 +109,9 @@ void QueryRegistry::run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> com
       run->total = result.stats.candidates;
       run->result = std::move(result);
     }
+    run->finished = true;
   }
-  run->finished = true;
+  run->finished_signal.notify_all();
 }
 
 std::shared_ptr<QueryRun> QueryRegistry::find(const std::string& id) {

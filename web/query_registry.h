@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -48,12 +49,20 @@ struct QueryRun {
   std::atomic<bool> finished{false};       ///< the thread has ended
 
   mutable std::mutex mutex;
+  std::condition_variable finished_signal; ///< notified (under `mutex`) when `finished` is set
   RunState state = RunState::kRunning;
   std::string error;                       ///< kFailed: what went wrong
   query::Result result;                    ///< when finished: the matches (ascending ids), figures
   std::string plan;                        ///< query::explain_plan of the query
   /// Orders of `result.matches` asked so far, by sort name ("-date"): indexes into matches.
   std::map<std::string, std::vector<uint32_t>> orders;
+
+  /// Waits until the run has finished or `timeout` has passed; true when finished. The
+  /// answer comes as soon as the run's thread ends (no polling interval).
+  bool wait_finished(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex);
+    return finished_signal.wait_for(lock, timeout, [this] { return finished.load(); });
+  }
 };
 
 /// Limits and timings of the registry.

@@ -1,6 +1,7 @@
 // GET /api/info, /api/game/ID, /api/game/ID.pgn, /api/board.svg, /api/tree, /api/examples,
 // /api/keywords; POST /api/game/ID/marker (only with --allow-write); the page's files.
 #include <algorithm>
+#include <chrono>
 
 #include "chess/position.h"
 #include "chess/san.h"
@@ -9,7 +10,10 @@
 #include "db/game_markers.h"
 #include "db/game_reader.h"
 #include "db/pgn_writer.h"
+#include "chess/movegen.h"
+#include "headers/filter_terms.h"
 #include "headers/game_order.h"
+#include "headers/header_store.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
 #include "render/board_svg.h"
@@ -53,6 +57,69 @@ json tree_stats_json(const posindex::TreeStats& s) {
           {"firstYear", s.first_year}, {"lastYear", s.last_year}};
 }
 
+/// What a tree route reads: the position, the index, and the games it is restricted to.
+struct TreeScope {
+  chess::Position pos;
+  std::optional<posindex::PositionIndex> index;
+  std::optional<db::GameReader> reader;
+  bool restricted = false;       ///< only the games in `within`
+  std::vector<uint32_t> within;  ///< ascending ids
+};
+
+/// Fills `scope` from the request's fen, query and filters parameters. Answers 409 (and
+/// returns false) when the database has no current position index; throws
+/// std::invalid_argument for a bad FEN or filter, std::out_of_range for an unknown query.
+bool tree_scope(Context& context, const httplib::Request& req, httplib::Response& res, TreeScope& scope) {
+  const std::string fen = req.has_param("fen") ? req.get_param_value("fen")
+                                               : "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  if (const chess::FenError err = scope.pos.set_fen(fen); !err.ok()) throw std::invalid_argument("fen: " + err.message);
+  scope.index = posindex::PositionIndex::open(context.options.db_dir);
+  if (!scope.index) {
+    send_json(res, error_json("the database has no current position index (cqldb reindex --positions-only)"), 409);
+    return false;
+  }
+  scope.reader.emplace(context.database.reader());
+  if (req.has_param("query")) {
+    std::shared_ptr<QueryRun> run = context.registry.find(req.get_param_value("query"));
+    if (!run || !run->finished) throw std::out_of_range("no finished query " + req.get_param_value("query"));
+    for (const eval::GameMatch& m : run->result.matches) scope.within.push_back(m.id);
+    scope.restricted = true;
+  }
+  if (req.has_param("filters")) {
+    const json filters = json::parse(req.get_param_value("filters"), nullptr, false);
+    if (filters.is_discarded()) throw std::invalid_argument("filters: expected a JSON object");
+    const std::vector<std::string> terms = filter_terms(filters);
+    if (!terms.empty()) {
+      std::string key;
+      for (const std::string& t : terms) key += t + "\n";
+      std::shared_ptr<const std::vector<uint32_t>> ids;
+      {
+        std::lock_guard lock(context.filter_cache_mutex);
+        if (context.filter_cache_key == key) ids = context.filter_cache_ids;
+      }
+      if (!ids) {
+        std::string error;
+        const std::optional<headers::HeaderFilter> filter = headers::compile_filter_terms(terms, error);
+        if (!filter) throw std::invalid_argument(error);
+        ids = std::make_shared<const std::vector<uint32_t>>(
+            headers::HeaderStore(context.options.db_dir).candidates(*filter, scope.reader->game_count()));
+        std::lock_guard lock(context.filter_cache_mutex);
+        context.filter_cache_key = key;
+        context.filter_cache_ids = ids;
+      }
+      if (scope.restricted) {
+        std::vector<uint32_t> both;
+        std::set_intersection(scope.within.begin(), scope.within.end(), ids->begin(), ids->end(), std::back_inserter(both));
+        scope.within = std::move(both);
+      } else {
+        scope.within = *ids;
+      }
+      scope.restricted = true;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void install_game_routes(httplib::Server& http, Context& context) {
@@ -64,6 +131,7 @@ void install_game_routes(httplib::Server& http, Context& context) {
                       {"max_queries", context.options.max_queries},
                       {"running_queries", context.registry.running()},
                       {"max_page_rows", context.options.max_page_rows},
+                      {"engine", context.engine != nullptr},
                       {"sorts", std::string(headers::sort_order_names()) + ", plies"},
                       {"filters", {"player", "white", "black", "year_min", "year_max", "elo_min", "elo_max", "eco",
                                    "result", "event", "site", "terms"}}});
@@ -138,28 +206,16 @@ void install_game_routes(httplib::Server& http, Context& context) {
   });
 
   // The opening tree of a position (index/position_tree.h, as `cqldb tree --format jsonl`),
-  // over every game or over the result of query `query`.
+  // over every game, the result of query `query`, the games passing `filters` (the page's
+  // filter fields as JSON, as POST /api/query takes them), or both.
   http.Get("/api/tree", [&context](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
-      chess::Position pos;
-      const std::string fen = req.has_param("fen") ? req.get_param_value("fen")
-                                                   : "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-      if (const chess::FenError err = pos.set_fen(fen); !err.ok()) throw std::invalid_argument("fen: " + err.message);
-      std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(context.options.db_dir);
-      if (!index) {
-        send_json(res, error_json("the database has no current position index (cqldb reindex --positions-only)"), 409);
-        return;
-      }
-      std::vector<uint32_t> within;
-      bool restricted = false;
-      if (req.has_param("query")) {
-        std::shared_ptr<QueryRun> run = context.registry.find(req.get_param_value("query"));
-        if (!run || !run->finished) throw std::out_of_range("no finished query " + req.get_param_value("query"));
-        for (const eval::GameMatch& m : run->result.matches) within.push_back(m.id);
-        restricted = true;
-      }
-      db::GameReader reader = context.database.reader();
-      const posindex::Tree tree = posindex::build_tree(*index, reader, pos, restricted ? &within : nullptr);
+      const auto started = std::chrono::steady_clock::now();
+      TreeScope scope;
+      if (!tree_scope(context, req, res, scope)) return;
+      const posindex::Tree tree =
+          posindex::build_tree(*scope.index, *scope.reader, scope.pos, scope.restricted ? &scope.within : nullptr);
+      const chess::Position& pos = scope.pos;
       json moves = json::array();
       for (const posindex::TreeMove& m : tree.moves) {
         json mj = tree_stats_json(m.stats);
@@ -176,6 +232,54 @@ void install_game_routes(httplib::Server& http, Context& context) {
       for (const posindex::TreeGame& g : tree.top_games) top.push_back(g.id);
       j["topGames"] = std::move(top);
       send_json(res, j);
+      // the server's time for the tree (the page's and web/test/bench_web.mjs's figure)
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      res.set_header("Server-Timing", "tree;dur=" + std::to_string(ms));
+    });
+  });
+
+  // The games reaching a position (the tree's games, same scope as /api/tree), highest
+  // rated first, a page at a time: {count, offset, rows} with rows as the query routes'.
+  http.Get("/api/tree/games", [&context](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      TreeScope scope;
+      if (!tree_scope(context, req, res, scope)) return;
+      const uint64_t offset = std::min<uint64_t>(number_param(req, "offset", 0), 100000);
+      const uint64_t limit = std::min<uint64_t>(number_param(req, "limit", 10), context.options.max_page_rows);
+      const posindex::Tree tree = posindex::build_tree(*scope.index, *scope.reader, scope.pos,
+                                                       scope.restricted ? &scope.within : nullptr, offset + limit);
+      json rows = json::array();
+      db::GameHeader header;
+      for (size_t i = offset; i < tree.top_games.size(); ++i) {
+        if (!scope.reader->read_header(tree.top_games[i].id, header)) continue;
+        rows.push_back(row_json(header, eval::GameMatch{tree.top_games[i].id, {}, {}}));
+      }
+      send_json(res, {{"count", tree.total.games}, {"offset", offset}, {"rows", std::move(rows)}});
+    });
+  });
+
+  // The engine line of a position (web/engine_line.h): {kind, value, depth, pv, san,
+  // engine} or {cancelled: true} when a newer request took the engine.
+  http.Get("/api/engine", [&context](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      if (!context.engine) {
+        send_json(res, error_json("the engine is off (cqldb serve --no-engine)"), 403);
+        return;
+      }
+      chess::Position pos;
+      if (const chess::FenError err = pos.set_fen(req.get_param_value("fen")); !err.ok())
+        throw std::invalid_argument("fen: " + err.message);
+      chess::MoveList legal;
+      chess::generate_legal(pos, legal);
+      if (legal.empty())
+        throw std::invalid_argument("fen: the side to move has no legal move");
+      const EngineLine line = context.engine->evaluate(pos.fen());
+      if (line.cancelled) {
+        send_json(res, {{"cancelled", true}});
+        return;
+      }
+      send_json(res, {{"kind", line.kind}, {"value", line.value}, {"depth", line.depth}, {"pv", line.pv},
+                      {"engine", line.engine}});
     });
   });
 

@@ -73,6 +73,9 @@ Server::Server(ServeOptions options) : impl_(std::make_unique<Impl>(std::move(op
   const size_t threads = impl.context.options.http_threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http.set_payload_max_length(impl.context.options.max_body_bytes);
+  // An answer is written as headers then body: without TCP_NODELAY, Nagle's algorithm holds
+  // the body until the client acknowledges the headers, which a delayed ACK postpones ~40 ms.
+  http.set_tcp_nodelay(true);
   http.set_pre_routing_handler([&impl](const httplib::Request& req, httplib::Response& res) {
     // DNS rebinding: a page of another site that resolves its name to 127.0.0.1 sends its
     // own name as Host; only this machine's names pass.
