@@ -22,23 +22,29 @@ export const keywords = () => call('/api/keywords');
 export const startQuery = (request) =>
   call('/api/query', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request) });
 
-/** The state of query `id`, with the rows offset..offset+limit in `sort` order once finished. */
-export const queryState = (id, offset, limit, sort) =>
-  call(`/api/query/${id}?offset=${offset}&limit=${limit}&sort=${encodeURIComponent(sort || '')}`);
+/** The state of query `id`, with the rows offset..offset+limit in `sort` order once finished;
+ * `waitMs` > 0 waits (on the server) until the query finishes or that time has passed. */
+export const queryState = (id, offset, limit, sort, waitMs = 0) =>
+  call(`/api/query/${id}?offset=${offset}&limit=${limit}&sort=${encodeURIComponent(sort || '')}` + (waitMs ? `&wait=${waitMs}` : ''));
 
 export const cancelQuery = (id) => call(`/api/query/${id}`, { method: 'DELETE' });
 
 /** Game `id`, with the positions query `queryId` matched (`matched`) when given. */
 export const game = (id, queryId) => call(`/api/game/${id}` + (queryId ? `?query=${queryId}` : ''));
 
-/** The opening tree of `fen`. */
-export const tree = (fen) => call(`/api/tree?fen=${encodeURIComponent(fen)}`);
-
-/** The URL of a board picture. */
-export function boardUrl(fen, { flip = false, move = '', marks = '' } = {}) {
-  let url = `/api/board.svg?fen=${encodeURIComponent(fen)}`;
-  if (flip) url += '&flip=1';
-  if (move && move.length === 4) url += `&move=${move}`;
-  if (marks) url += `&marks=${encodeURIComponent(marks)}`;
-  return url;
+function scopeParams(fen, { queryId, filters } = {}) {
+  let params = `fen=${encodeURIComponent(fen)}`;
+  if (queryId) params += `&query=${queryId}`;
+  if (filters && Object.keys(filters).length) params += `&filters=${encodeURIComponent(JSON.stringify(filters))}`;
+  return params;
 }
+
+/** The opening tree of `fen` over all games, the result `queryId` and/or the header `filters`. */
+export const tree = (fen, scope, signal) => call(`/api/tree?${scopeParams(fen, scope)}`, { signal });
+
+/** The games reaching `fen` (same scope as tree), highest rated first: {count, offset, rows}. */
+export const treeGames = (fen, scope, offset, limit, signal) =>
+  call(`/api/tree/games?${scopeParams(fen, scope)}&offset=${offset}&limit=${limit}`, { signal });
+
+/** The engine line of `fen`: {kind, value, depth, pv, engine} or {cancelled: true}. */
+export const engine = (fen, signal) => call(`/api/engine?fen=${encodeURIComponent(fen)}`, { signal });

@@ -1,97 +1,124 @@
-// The game viewer: the board (drawn by the server, /api/board.svg), the move list with
-// variations and comments and the matched positions marked, stepping by keys and buttons,
-// next/previous match, flip, and the opening tree of the shown position.
+// The game viewer: the moves of one game with its variations and comments, the positions a
+// query matched marked, stepping by keys and buttons (left/right, up/down between the
+// variations of a move, Home/End), next/previous match. It draws no board: go() reports
+// the shown node to onNode(node) and the page puts it on the board.
 import * as api from './api.js';
+import { epdOf } from './chess.js';
 
 const $ = (id) => document.getElementById(id);
-const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const escapeHtml = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 export class GameViewer {
-  constructor() {
-    this.nodes = [];     // positions in movetext order: {fen, san, uci, path, prev, next, matched, ...}
+  /** `onNode(node)` is called with each node shown: {fen, san, uci, path, matched, ...}. */
+  constructor(onNode) {
+    this.onNode = onNode;
+    this.nodes = [];     // positions in movetext order: {fen, san, uci, path, prev, next, children, matched, ...}
     this.current = 0;
-    this.flipped = false;
     this.game = null;
-    this.boardRequest = 0;
-    $('first').onclick = () => this.go(0);
-    $('back').onclick = () => this.go(this.nodes[this.current].prev);
-    $('forward').onclick = () => this.go(this.nodes[this.current].next);
-    $('last').onclick = () => this.go(this.lastOfLine());
-    $('next-match').onclick = () => this.nextMatch(1);
-    $('prev-match').onclick = () => this.nextMatch(-1);
-    $('flip').onclick = () => { this.flipped = !this.flipped; this.showBoard(); };
     $('moves').addEventListener('click', (e) => {
       const el = e.target.closest('[data-node]');
       if (el) this.go(Number(el.dataset.node));
     });
-    document.addEventListener('keydown', (e) => {
-      if (!this.game || e.target.matches('input, textarea, select')) return;
-      const keys = { ArrowLeft: () => $('back').click(), ArrowRight: () => $('forward').click(),
-                     Home: () => this.go(0), End: () => this.go(this.lastOfLine()) };
-      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
-    });
+    $('prev-match').onclick = () => this.nextMatch(-1);
+    $('next-match').onclick = () => this.nextMatch(1);
   }
 
-  /** Opens game `id`; `queryId` marks the positions that query matched. */
-  async open(id, queryId) {
+  get isOpen() { return this.game !== null; }
+
+  /** Opens game `id`; `queryId` marks the positions that query matched. Shows the node
+   * `at`: 'match' (the first matched position, else the start), a FEN whose position the
+   * game reaches (the first such node), or a node path. */
+  async open(id, queryId, at = 'match') {
     const game = await api.game(id, queryId);
     this.game = game;
+    this.queryId = queryId;
     const matched = new Set();
     if (game.matched) {
       for (const p of game.matched.plies) matched.add(String(p));
       for (const p of game.matched.variation_plies) matched.add(p);
     }
-    this.nodes = [{ fen: game.start_fen, path: '0', prev: -1, next: -1, matched: matched.has('0'), san: '' }];
-    const addLine = (moves, from, isVariation) => {
+    this.nodes = [{ fen: game.start_fen, path: '0', prev: -1, next: -1, children: [], matched: matched.has('0'), san: '', uci: '' }];
+    const addLine = (moves, from) => {
       let prev = from;
-      moves.forEach((m, k) => {
+      moves.forEach((m) => {
         const index = this.nodes.length;
-        this.nodes.push({ ...m, prev, next: -1, matched: matched.has(m.path) });
-        if (!(isVariation && k === 0)) this.nodes[prev].next = index;
-        for (const v of m.variations || []) addLine(v.moves, prev, true);
+        this.nodes.push({ ...m, prev, next: -1, children: [], matched: matched.has(m.path) });
+        if (this.nodes[prev].next < 0) this.nodes[prev].next = index;
+        this.nodes[prev].children.push(index);
+        for (const v of m.variations || []) addLine(v.moves, prev);
         prev = index;
       });
     };
-    addLine(game.moves, 0, false);
-    $('viewer').hidden = false;
+    addLine(game.moves, 0);
+    $('game-panel').hidden = false;
     const elo = (e) => (e ? ` (${e})` : '');
-    $('game-title').textContent = `${game.id}. ${game.white}${elo(game.white_elo)} – ${game.black}${elo(game.black_elo)}  ${game.result}`;
-    $('game-meta').textContent = [game.event, game.site, game.date, game.round && game.round !== '?' ? `round ${game.round}` : '',
-      [game.eco, game.opening].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+    $('game-title').textContent = `${game.white}${elo(game.white_elo)} – ${game.black}${elo(game.black_elo)}  ${game.result}`;
+    $('game-meta').textContent = [`#${game.id}`, game.event, game.site, game.date, game.round && game.round !== '?' ? `round ${game.round}` : '',
+      [game.eco, game.opening].filter(Boolean).join(' ')].filter(Boolean).join(' · ');
     $('game-pgn').href = `/api/game/${game.id}.pgn` + (queryId ? `?query=${queryId}` : '');
+    $('prev-match').hidden = $('next-match').hidden = !game.matched;
     this.renderMoves(game);
-    const firstMatch = this.nodes.findIndex((n) => n.matched);
-    this.go(0);
-    return firstMatch;
+    let start = 0;
+    if (at === 'match') start = Math.max(0, this.nodes.findIndex((n) => n.matched));
+    else if (typeof at === 'string' && at.includes('/')) {
+      const epd = epdOf(at);
+      start = Math.max(0, this.nodes.findIndex((n) => epdOf(n.fen) === epd));
+    } else if (typeof at === 'string') start = Math.max(0, this.nodes.findIndex((n) => n.path === at));
+    this.go(start, 'center');
+    return start;
+  }
+
+  close() {
+    this.game = null;
+    this.nodes = [];
+    $('game-panel').hidden = true;
+    $('moves').innerHTML = '';
   }
 
   renderMoves(game) {
     const nodeOf = new Map(this.nodes.map((n, i) => [n.path, i]));
     const line = (moves, comment) => {
-      let html = comment ? `<span class="comment">{${escapeHtml(comment)}}</span> ` : '';
+      let html = comment ? `<span class="comment">${escapeHtml(comment)}</span> ` : '';
       let numberNext = true;
       for (const m of moves) {
         const i = nodeOf.get(m.path);
-        const number = m.white ? `${m.number}. ` : numberNext ? `${m.number}… ` : '';
+        const number = m.white ? `<span class="num">${m.number}.</span>` : numberNext ? `<span class="num">${m.number}…</span>` : '';
         numberNext = false;
         const nags = (m.nags || []).map((n) => ` $${n}`).join('');
         html += `${number}<span class="mv${this.nodes[i].matched ? ' match' : ''}" data-node="${i}" data-path="${m.path}">${escapeHtml(m.san)}${nags}</span> `;
-        if (m.comment) { html += `<span class="comment">{${escapeHtml(m.comment)}}</span> `; numberNext = true; }
+        if (m.comment) { html += `<span class="comment">${escapeHtml(m.comment)}</span> `; numberNext = true; }
         for (const v of m.variations || []) {
-          html += `<span class="var">( ${line(v.moves, v.comment_before)})</span> `;
+          html += `<span class="var">(${line(v.moves, v.comment_before)})</span> `;
           numberNext = true;
         }
       }
       return html;
     };
-    const start = `<span class="mv start${this.nodes[0].matched ? ' match' : ''}" data-node="0">[start]</span> `;
-    $('moves').innerHTML = start + line(game.moves, game.comment_before) + escapeHtml(game.result);
+    const start = `<span class="mv start${this.nodes[0].matched ? ' match' : ''}" data-node="0" data-path="0">start</span> `;
+    $('moves').innerHTML = start + line(game.moves, game.comment_before) + `<span class="result">${escapeHtml(game.result)}</span>`;
   }
 
-  lastOfLine() {
-    let i = this.current;
-    while (this.nodes[i].next >= 0) i = this.nodes[i].next;
-    return i;
+  /** The node reached by playing `uci` from the shown node, or -1. */
+  childByUci(uci) {
+    const n = this.nodes[this.current];
+    return n ? (n.children.find((c) => this.nodes[c].uci === uci) ?? -1) : -1;
+  }
+
+  /** Keys: 'back', 'forward', 'first', 'last', 'up', 'down' (the previous/next variation
+   * of the shown move). */
+  step(key) {
+    const n = this.nodes[this.current];
+    if (!n) return;
+    if (key === 'back') this.go(n.prev);
+    else if (key === 'forward') this.go(n.next);
+    else if (key === 'first') this.go(0);
+    else if (key === 'last') { let i = this.current; while (this.nodes[i].next >= 0) i = this.nodes[i].next; this.go(i); }
+    else if (key === 'up' || key === 'down') {
+      if (n.prev < 0) return;
+      const siblings = this.nodes[n.prev].children;
+      const k = siblings.indexOf(this.current) + (key === 'down' ? 1 : -1);
+      if (k >= 0 && k < siblings.length) this.go(siblings[k]);
+    }
   }
 
   /** Jumps to the next (dir 1) or previous (dir -1) matched position in movetext order. */
@@ -100,53 +127,22 @@ export class GameViewer {
       if (this.nodes[i].matched) return this.go(i);
   }
 
-  go(index) {
+  go(index, scroll = 'nearest') {
     if (index === undefined || index < 0 || index >= this.nodes.length) return;
     this.current = index;
     for (const el of document.querySelectorAll('#moves .current')) el.classList.remove('current');
     const el = document.querySelector(`#moves [data-node="${index}"]`);
-    if (el) { el.classList.add('current'); el.scrollIntoView({ block: 'nearest' }); }
+    if (el) {
+      el.classList.add('current');
+      // scroll the move box only (not the page) so the move is visible
+      const box = $('moves');
+      const top = el.offsetTop;  // #moves is position: relative
+      if (scroll === 'center') box.scrollTop = top - box.clientHeight / 2;
+      else if (top < box.scrollTop) box.scrollTop = top - 4;
+      else if (top + el.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + el.offsetHeight - box.clientHeight + 4;
+    }
     const n = this.nodes[index];
-    $('position-info').textContent = index === 0 ? 'Start position' :
-      `After ${n.number}${n.white ? '.' : '…'} ${n.san} (${n.path.includes('.') ? 'variation ' + n.path : 'ply ' + n.path})` +
-      (n.matched ? ' — a matched position' : '');
-    this.showBoard();
-    this.showTree();
-  }
-
-  async showBoard() {
-    const n = this.nodes[this.current];
-    const board = $('board');
-    const request = ++this.boardRequest;
-    const response = await fetch(api.boardUrl(n.fen, { flip: this.flipped, move: n.from && n.to ? n.from + n.to : '' }));
-    const svg = await response.text();
-    if (request !== this.boardRequest) return;  // a later step already asked
-    board.innerHTML = svg;
-    board.dataset.fen = n.fen;
-    board.dataset.path = n.path;
-  }
-
-  async showTree() {
-    const fen = this.nodes[this.current].fen;
-    const body = $('tree-body');
-    if (Number(fen.split(' ')[5] || 1) > 20) {  // the position index holds the first 40 plies
-      body.textContent = 'The opening tree covers the first 20 moves.';
-      return;
-    }
-    try {
-      const tree = await api.tree(fen);
-      if (fen !== this.nodes[this.current].fen) return;
-      if (!tree.games) { body.textContent = 'No game of the database reaches this position.'; return; }
-      const pct = (x, t) => (t ? (100 * x / t).toFixed(0) : 0);
-      let html = `<div class="meta">${tree.games} games reach it</div><table><tr><th>Move</th><th>Games</th><th>W / D / B</th><th>Elo</th></tr>`;
-      for (const m of tree.moves.slice(0, 12)) {
-        html += `<tr><td>${escapeHtml(m.san)}</td><td>${m.games}</td><td><span class="bar" title="${pct(m.white, m.games)}% / ${pct(m.draws, m.games)}% / ${pct(m.black, m.games)}%">` +
-          `<span class="w" style="width:${pct(m.white, m.games)}%"></span><span class="d" style="width:${pct(m.draws, m.games)}%"></span>` +
-          `<span class="b" style="width:${pct(m.black, m.games)}%"></span></span></td><td>${m.averageRating || ''}</td></tr>`;
-      }
-      body.innerHTML = html + '</table>';
-    } catch (e) {
-      body.textContent = e.error || 'no opening tree';
-    }
+    $('moves').dataset.path = n.path;
+    this.onNode(n);
   }
 }
