@@ -361,7 +361,7 @@ TEST_F(WebApiTest, TreeFiltersAndItsGames) {
   EXPECT_GE(rating(page1["rows"][4]), rating(page2["rows"][0]));
   EXPECT_EQ(page1["rows"][0]["id"], all["topGames"][0]);
 
-  auto started = client().Post("/api/query", R"({"cql": "(match (position :mate))"})", "application/json");
+  auto started = client().Post("/api/query", R"j({"cql": "(match (position :mate))"})j", "application/json");
   ASSERT_TRUE(started);
   const std::string id = json::parse(started->body)["id"];
   const json done = get("/api/query/" + id + "?wait=5000");

@@ -161,6 +161,8 @@ function refreshEngine() {
       const move = moveOfUci(p, uci);
       if (!move) break;
       const played = play(p, move);
+      if (p.turn === 'white') san.push(`${p.fullmoves}.`);
+      else if (!san.length) san.push(`${p.fullmoves}…`);
       san.push(played.san);
       p = played.pos;
     }
