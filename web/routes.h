@@ -17,6 +17,7 @@
 #include "db/database.h"
 #include "web/engine_line.h"
 #include "web/query_registry.h"
+#include "web/tree_cache.h"
 #include "web/server.h"
 
 namespace web {
@@ -27,6 +28,7 @@ struct Context {
   db::Database database;
   QueryRegistry registry;
   std::unique_ptr<EngineService> engine;  ///< null with --no-engine
+  TreeCache tree_cache;                   ///< the last trees the tree routes built
   /// The ids passing the last header filters asked for by a tree route (terms joined by
   /// '\n'), so stepping through positions under one filter reads the headers once.
   std::mutex filter_cache_mutex;

@@ -1,8 +1,12 @@
 // GET /api/info, /api/game/ID, /api/game/ID.pgn, /api/board.svg, /api/tree, /api/examples,
 // /api/keywords; POST /api/game/ID/marker (only with --allow-write); the page's files.
+#include <zlib.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <map>
+#include <mutex>
 
 #include "chess/position.h"
 #include "chess/san.h"
@@ -58,6 +62,32 @@ json tree_stats_json(const posindex::TreeStats& s) {
           {"firstYear", s.first_year}, {"lastYear", s.last_year}};
 }
 
+/// The gzip encoding of `asset`, made on first use and kept.
+const std::string& gzipped_asset(const Asset& asset) {
+  static std::mutex mutex;
+  static std::map<std::string_view, std::string> done;
+  std::lock_guard lock(mutex);
+  auto [it, added] = done.try_emplace(asset.name);
+  if (!added) return it->second;
+  z_stream stream{};
+  if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16 /* gzip */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("zlib: deflateInit2 failed");
+  std::string& out = it->second;
+  out.resize(deflateBound(&stream, uLong(asset.content.size())));
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(asset.content.data()));
+  stream.avail_in = uInt(asset.content.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = uInt(out.size());
+  const int status = deflate(&stream, Z_FINISH);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END) {
+    done.erase(it);
+    throw std::runtime_error("zlib: deflate failed");
+  }
+  return out;
+}
+
 /// CPU time of the calling thread in milliseconds.
 double thread_cpu_ms() {
   timespec t{};
@@ -72,7 +102,15 @@ struct TreeScope {
   std::optional<db::GameReader> reader;
   bool restricted = false;       ///< only the games in `within`
   std::vector<uint32_t> within;  ///< ascending ids
+  std::string key;               ///< position, query, filter terms and game count (TreeCache)
 };
+
+/// The tree of `scope` with at least `top_games` top games (web/tree_cache.h).
+std::shared_ptr<const posindex::Tree> scope_tree(Context& context, const TreeScope& scope, size_t top_games) {
+  return context.tree_cache.get(scope.key, top_games, [&](size_t top) {
+    return posindex::build_tree(*scope.index, *scope.reader, scope.pos, scope.restricted ? &scope.within : nullptr, top);
+  });
+}
 
 /// Fills `scope` from the request's fen, query and filters parameters. Answers 409 (and
 /// returns false) when the database has no current position index; throws
@@ -87,7 +125,9 @@ bool tree_scope(Context& context, const httplib::Request& req, httplib::Response
     return false;
   }
   scope.reader.emplace(context.database.reader());
+  scope.key = scope.pos.fen() + "|" + std::to_string(scope.reader->game_count()) + "|";
   if (req.has_param("query")) {
+    scope.key += req.get_param_value("query");
     std::shared_ptr<QueryRun> run = context.registry.find(req.get_param_value("query"));
     if (!run || !run->finished) throw std::out_of_range("no finished query " + req.get_param_value("query"));
     for (const eval::GameMatch& m : run->result.matches) scope.within.push_back(m.id);
@@ -100,6 +140,7 @@ bool tree_scope(Context& context, const httplib::Request& req, httplib::Response
     if (!terms.empty()) {
       std::string key;
       for (const std::string& t : terms) key += t + "\n";
+      scope.key += "|" + key;
       std::shared_ptr<const std::vector<uint32_t>> ids;
       {
         std::lock_guard lock(context.filter_cache_mutex);
@@ -222,8 +263,8 @@ void install_game_routes(httplib::Server& http, Context& context) {
       const double cpu_started = thread_cpu_ms();
       TreeScope scope;
       if (!tree_scope(context, req, res, scope)) return;
-      const posindex::Tree tree =
-          posindex::build_tree(*scope.index, *scope.reader, scope.pos, scope.restricted ? &scope.within : nullptr);
+      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, posindex::Tree::kTopGames);
+      const posindex::Tree& tree = *kept;
       const chess::Position& pos = scope.pos;
       json moves = json::array();
       for (const posindex::TreeMove& m : tree.moves) {
@@ -238,7 +279,7 @@ void install_game_routes(httplib::Server& http, Context& context) {
       j["ended"] = tree.ended;
       j["moves"] = std::move(moves);
       json top = json::array();
-      for (const posindex::TreeGame& g : tree.top_games) top.push_back(g.id);
+      for (size_t i = 0; i < tree.top_games.size() && i < posindex::Tree::kTopGames; ++i) top.push_back(tree.top_games[i].id);
       j["topGames"] = std::move(top);
       send_json(res, j);
       // the server's time for the tree, wall and this thread's CPU (web/test/bench_web.mjs's
@@ -256,11 +297,11 @@ void install_game_routes(httplib::Server& http, Context& context) {
       if (!tree_scope(context, req, res, scope)) return;
       const uint64_t offset = std::min<uint64_t>(number_param(req, "offset", 0), 100000);
       const uint64_t limit = std::min<uint64_t>(number_param(req, "limit", 10), context.options.max_page_rows);
-      const posindex::Tree tree = posindex::build_tree(*scope.index, *scope.reader, scope.pos,
-                                                       scope.restricted ? &scope.within : nullptr, offset + limit);
+      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, offset + limit);
+      const posindex::Tree& tree = *kept;
       json rows = json::array();
       db::GameHeader header;
-      for (size_t i = offset; i < tree.top_games.size(); ++i) {
+      for (size_t i = offset; i < tree.top_games.size() && i < offset + limit; ++i) {
         if (!scope.reader->read_header(tree.top_games[i].id, header)) continue;
         rows.push_back(row_json(header, eval::GameMatch{tree.top_games[i].id, {}, {}}));
       }
@@ -342,18 +383,30 @@ void install_game_routes(httplib::Server& http, Context& context) {
     });
   });
 
-  auto page = [](const std::string& name, httplib::Response& res) {
+  auto page = [](const httplib::Request& req, const std::string& name, httplib::Response& res) {
     const Asset* asset = find_asset("assets/" + name);
     if (!asset) {
       send_json(res, error_json("no file " + name), 404);
       return;
     }
-    res.set_content(std::string(asset->content), content_type_of(asset->name));
+    // httplib compresses a text answer for each request, with brotli at its slowest setting
+    // when the client takes it (about 1 s for app.js on a busy machine): the page's files are
+    // gzipped once (gzipped_asset) and sent as they are, with the client's Accept-Encoding
+    // taken off the request so httplib does not compress them again.
+    const bool gzip = req.get_header_value("Accept-Encoding").find("gzip") != std::string::npos;
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+    if (gzip) {
+      res.set_content(gzipped_asset(*asset), content_type_of(asset->name));
+      res.set_header("Content-Encoding", "gzip");
+    } else {
+      res.set_content(std::string(asset->content), content_type_of(asset->name));
+    }
+    res.set_header("Vary", "Accept-Encoding");
     res.set_header("Cache-Control", "no-cache");
   };
-  http.Get("/", [page](const httplib::Request&, httplib::Response& res) { page("index.html", res); });
+  http.Get("/", [page](const httplib::Request& req, httplib::Response& res) { page(req, "index.html", res); });
   http.Get(R"(/assets/([a-z0-9_-]{1,40}\.(js|css|html|svg)))",
-           [page](const httplib::Request& req, httplib::Response& res) { page(req.matches[1], res); });
+           [page](const httplib::Request& req, httplib::Response& res) { page(req, req.matches[1], res); });
 }
 
 }  // namespace web

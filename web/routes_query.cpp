@@ -131,7 +131,7 @@ void install_query_routes(httplib::Server& http, Context& context) {
       // whitespace): a failed write means the client went away, and the query is cancelled.
       res.status = 200;
       res.set_chunked_content_provider(
-          "application/json", [&context, run, offset, limit, sort](size_t, httplib::DataSink& sink) {
+          "application/json; charset=utf-8", [&context, run, offset, limit, sort](size_t, httplib::DataSink& sink) {
             while (!run->wait_finished(std::chrono::milliseconds(200))) {
               run->last_seen_ms = steady_ms();
               if (!sink.write(" ", 1)) {

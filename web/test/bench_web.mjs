@@ -1,8 +1,9 @@
 // Figures of the page's targets (issue 39) on any database, loopback only:
 //   node bench_web.mjs --cqldb BUILD/cqldb --db DB [--repeat 5]
-// Starts `cqldb serve`, then prints, each the median of --repeat runs:
+// Starts `cqldb serve`, then prints (medians of --repeat runs unless said otherwise):
 //   - the tree of each position along 1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6 (a move
-//     click): the server's time (Server-Timing) and the time over HTTP;
+//     click): the server's wall and CPU time (Server-Timing) of the first request, which
+//     builds it, and of the others (kept by the server), and the times over HTTP;
 //   - the game list of those positions (/api/tree/games, the first page);
 //   - a small query (the exact position after 5...a6, the position index) answered over HTTP:
 //     POST, then GET ?wait= until done;
@@ -46,12 +47,14 @@ try {
       await (await fetch(`${base}/api/tree/games?fen=${encodeURIComponent(fen)}&limit=10`)).json();
       gamesMs.push(performance.now() - t0);
     }
-    worstServer = Math.max(worstServer, median(serverMs));
-    worstCpu = Math.max(worstCpu, median(cpuMs));
-    console.log(`tree ${fen.split(' ')[0].padEnd(58)} ${String(games).padStart(7)} games: server ${median(serverMs).toFixed(1)} (CPU ${median(cpuMs).toFixed(1)}), ` +
-      `HTTP ${median(httpMs).toFixed(1)}, game list ${median(gamesMs).toFixed(1)}`);
+    // the first request builds the tree (a move click); the others find it kept (TreeCache)
+    worstServer = Math.max(worstServer, serverMs[0]);
+    worstCpu = Math.max(worstCpu, cpuMs[0]);
+    console.log(`tree ${fen.split(' ')[0].padEnd(58)} ${String(games).padStart(7)} games: built ${serverMs[0].toFixed(1)} ` +
+      `(CPU ${cpuMs[0].toFixed(1)}), kept ${median(serverMs.slice(1)).toFixed(1)}; HTTP first ${httpMs[0].toFixed(1)}, ` +
+      `again ${median(httpMs.slice(1)).toFixed(1)}; game list ${median(gamesMs).toFixed(1)}`);
   }
-  console.log(`tree: worst server time along the line ${worstServer.toFixed(1)} ms, CPU ${worstCpu.toFixed(1)} ms (target <= 50)`);
+  console.log(`tree: worst server time of a move click (tree built) along the line ${worstServer.toFixed(1)} ms, CPU ${worstCpu.toFixed(1)} ms (target <= 50)`);
   const queryMs = [], searchMs = [];
   for (let i = 0; i < repeat; ++i) {
     const t0 = performance.now();

@@ -173,11 +173,12 @@ function refreshEngine() {
 
 // ---------------------------------------------------------------- views and URL
 
-function setView(view) {
+function setView(view, refresh = true) {
   state.view = view;
   for (const a of document.querySelectorAll('.tabs a')) a.classList.toggle('active', a.dataset.view === view);
   $('search-panel').hidden = view !== 'search';
   document.body.dataset.view = view;
+  if (!refresh) return;
   refreshTree();
   updateUrl();
 }
@@ -498,8 +499,8 @@ async function init() {
   state.view = params.get('view') === 'search' ? 'search' : 'explorer';
   if (params.has('cql')) editor.text = params.get('cql');
   state.sort = params.get('sort') || '';
-  setView(state.view);
-  showPosition(lineFen(), at ? moves[at - 1].uci : '');
+  setView(state.view, false);
+  showPosition(lineFen(), at ? moves[at - 1].uci : '');  // asks for the tree once
   document.body.dataset.ready = '1';  // the board and the tree request are up: the first paint
   const [info, examples, keywords] = await Promise.all([api.info(), api.examples(), api.keywords()]);
   $('db-info').textContent = `${info.database}: ${info.games.toLocaleString()} games${info.allow_write ? '' : ' (read-only)'}`;
