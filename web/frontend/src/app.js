@@ -41,7 +41,7 @@ function currentFen() { return boardSource === 'game' && viewer.isOpen ? viewer.
 function showPosition(fen, lastUci = '', matched = false, node = null) {
   board.show(fen, { lastMove: lastUci, matched });
   if (document.activeElement !== $('fen')) $('fen').value = fen;
-  if (boardSource === 'line' && document.activeElement !== $('pgn')) $('pgn').value = lineText();
+  if (document.activeElement !== $('pgn')) $('pgn').value = node ? gameLineText(node) : lineText();
   $('position-info').textContent = node
     ? (node.path === '0' ? 'Start of the game' : `After ${node.number}${node.white ? '.' : '…'} ${node.san}`) + (matched ? ' — matched position' : '')
     : line.cursor ? `After ${moveNumber(line.cursor)} ${line.moves[line.cursor - 1].san}` : '';
@@ -68,6 +68,13 @@ function lineText() {
     text += m.san + ' ';
   });
   return text.trim();
+}
+
+/** The moves of the open game from its start to `node` (variations included), numbered. */
+function gameLineText(node) {
+  const path = [];
+  for (let n = node; n && n.prev >= 0; n = viewer.nodes[n.prev]) path.unshift(n);
+  return path.map((n, k) => (n.white ? `${n.number}. ` : k === 0 ? `${n.number}... ` : '') + n.san).join(' ');
 }
 
 function setLine(root, moves, cursor) {
@@ -420,10 +427,11 @@ $('fen').addEventListener('change', () => {
 });
 $('pgn').addEventListener('change', () => {
   try {
-    const moves = playSanText(INITIAL_FEN, $('pgn').value);
+    const root = boardSource === 'game' && viewer.isOpen ? viewer.nodes[0].fen : INITIAL_FEN;
+    const moves = playSanText(root, $('pgn').value);
     $('fen-error').hidden = true;
     if (viewer.isOpen) closeGame();
-    setLine(INITIAL_FEN, moves);
+    setLine(root, moves);
   } catch (e) {
     $('fen-error').hidden = false;
     $('fen-error').textContent = e.message;
