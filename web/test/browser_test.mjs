@@ -102,6 +102,19 @@ try {
   if (!/^1\. e4 c5 2\. Nf3 \S+$/.test(pgnBox)) fail(`moves box shows '${pgnBox}'`);
   log(`clicked tree move ${firstMove.uci}: ${clickedTotal} games, moves box '${pgnBox}'`);
 
+  // ---- the games reaching the position: highest rated first, one opens at the position
+  await page.waitForSelector('#tree-games tr[data-id]');
+  const listed = await page.$$eval('#tree-games tr[data-id]', (rows) => rows.map((r) => r.dataset.id));
+  const apiList = await (await fetch(`${base}/api/tree/games?fen=${encodeURIComponent(afterClick)}&limit=10`)).json();
+  if (!sameList(listed, apiList.rows.map((r) => String(r.id)))) fail(`game list [${listed}] differs from /api/tree/games`);
+  await page.click('#tree-games tr[data-id]');
+  await page.waitForSelector('#game-panel:not([hidden]) #moves .mv.current');
+  const epd = (f) => f.split(' ').slice(0, 4).join(' ');
+  if (epd(await boardFen(page)) !== epd(afterClick)) fail(`game ${listed[0]} opened at ${await boardFen(page)}, not at the explorer's position`);
+  log(`game list: ${listed.length} of ${apiList.count}, game ${listed[0]} opens at the position`);
+  await page.click('#close-game');
+  await page.waitForSelector('#game-panel', { state: 'hidden' });
+
   // ---- keys: left/right, Home/End, f flips
   await page.evaluate(() => document.activeElement?.blur());
   await page.keyboard.press('ArrowLeft');
@@ -114,6 +127,19 @@ try {
   if (!(await page.$('#board.orientation-black'))) fail('f did not flip the board');
   await page.keyboard.press('f');
   log('keys: ArrowLeft, Home, End step through the line; f flips');
+
+  // ---- a promotion asks for the piece: a7-a8, then the knight
+  const promoFen = '4k3/P7/8/8/8/8/8/4K3 w - - 0 1';
+  await page.fill('#fen', promoFen);
+  await page.press('#fen', 'Enter');
+  await page.locator('#fen').blur();
+  await page.waitForFunction((f) => document.querySelector('#board').dataset.fen === f, promoFen);
+  await drag(page, 'a7', 'a8');
+  await page.waitForSelector('#board .promotion');
+  await page.click('#board .promotion button[data-letter="n"]');
+  await page.waitForFunction(() => document.querySelector('#board').dataset.fen.startsWith('N3k3/8/'));
+  if (!(await page.inputValue('#pgn')).includes('a8=N')) fail(`promotion: moves box '${await page.inputValue('#pgn')}'`);
+  log('promotion: a7-a8 asked for the piece, a8=N played');
 
   // ---- paste a FEN
   const fenInput = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
