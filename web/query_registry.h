@@ -68,7 +68,8 @@ struct QueryRun {
 /// Limits and timings of the registry.
 struct RegistryOptions {
   size_t max_running = 4;       ///< concurrent runs; start() refuses more
-  size_t max_kept = 64;         ///< finished runs kept for paging (oldest dropped first)
+  size_t max_kept = 256;        ///< finished runs kept for paging (those asked about least
+                                ///< recently dropped first)
   int idle_cancel_seconds = 20; ///< a running query nobody asked about for this long is cancelled
   unsigned threads = 0;         ///< worker threads per run (0 = all cores)
   bool analysis_cache = false;  ///< keep engine results in the database directory (a write)
@@ -93,7 +94,8 @@ class QueryRegistry {
   /// Cancels run `id`; false when unknown.
   bool cancel(const std::string& id);
   /// Cancels running runs idle for idle_cancel_seconds, joins finished threads and drops the
-  /// oldest finished runs beyond max_kept. Called by the server about every second.
+  /// finished runs beyond max_kept that were asked about least recently. Called by the
+  /// server about every second.
   void sweep();
   /// Runs running now.
   size_t running() const;

@@ -38,7 +38,7 @@ struct Context {
       : options(std::move(o)),
         database(std::move(d)),
         registry(database, options.db_dir,
-                 RegistryOptions{options.max_queries, 64, options.idle_cancel_seconds, options.query_threads,
+                 RegistryOptions{options.max_queries, 256, options.idle_cancel_seconds, options.query_threads,
                                  options.allow_write}) {
     if (options.engine)
       engine = std::make_unique<EngineService>(
