@@ -142,7 +142,11 @@ function refreshTree() {
   $('tree-games').hidden = !explorer.showGames;
   $('tree-note').textContent = useResult ? `over the ${state.count.toLocaleString()} games of the result` :
     Object.keys(scope.filters).length ? 'over the filtered games' : '';
-  explorer.show(currentFen(), scope);
+  // Stepping through a game asks for the tree of the position the user stops at, not of each
+  // one passed (a tree after the indexed 40 plies replays candidates: 75-220 ms CPU at 344k).
+  const fen = currentFen();
+  if (boardSource === 'game') treeTimer = setTimeout(() => explorer.show(fen, scope), 150);
+  else explorer.show(fen, scope);
 }
 
 let engineOn = false, engineRequest = null;
