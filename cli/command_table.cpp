@@ -92,10 +92,12 @@ const std::vector<Command>& command_table() {
        "and links games to it by FIDE id tag, else by name, for :country :gender :birthyear "
        ":deathyear :title.",
        run_players},
-      {"serve", "--db DIR [--host 127.0.0.1] [--port 8080] [--max-queries N] [--allow-write]",
-       "Serves a web page and a JSON API over the database: a CQL editor with the "
-       "examples and keyword help, header filters, the result list, a game viewer with the "
-       "matched positions marked and the opening tree, PGN export. Listens on 127.0.0.1 only "
+      {"serve", "--db DIR [--host 127.0.0.1] [--port 8080] [--max-queries N] [--allow-write] [--no-engine]",
+       "Serves a web page and a JSON API over the database: the opening explorer "
+       "(a board to play on, the tree of its position, the games reaching it), a board that "
+       "writes the query (this position, this pattern), a CQL editor with the examples and "
+       "keyword help, header filters, the result list, a game viewer with the matched positions "
+       "marked, an engine line (off with --no-engine), PGN export. Listens on 127.0.0.1 only "
        "unless --host says otherwise, answers only requests naming this machine, and writes "
        "nothing unless --allow-write (game markers). README \"The web interface\" lists the API.",
        run_serve},

@@ -345,6 +345,69 @@ bool have_stockfish() {
   return std::system("command -v stockfish >/dev/null 2>&1 || test -x /usr/games/stockfish") == 0;
 }
 
+// The explorer's routes (issue 39): the tree over the header filters counts the games a
+// :fen query finds under the same filters; its game list pages through them highest rated
+// first; a poll with wait= returns as soon as the query has finished.
+TEST_F(WebApiTest, TreeFiltersAndItsGames) {
+  const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  const std::string e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+  const json filters = {{"player", "Alekhine"}, {"year_min", 1920}};
+  const std::string encoded = httplib::detail::encode_query_param(filters.dump());
+  const json all = get("/api/tree?fen=" + httplib::detail::encode_query_param(e4));
+  const json tree = get("/api/tree?fen=" + httplib::detail::encode_query_param(e4) + "&filters=" + encoded);
+  const json query = run({{"cql", "(match (position :fen \"" + e4 + "\"))"}, {"filters", filters}, {"limit", 500}});
+  ASSERT_EQ(query["state"], "done");
+  EXPECT_GT(tree["games"].get<int>(), 0);
+  EXPECT_LT(tree["games"].get<int>(), all["games"].get<int>());
+  EXPECT_EQ(tree["games"], query["count"]);
+  // the same filters again (cached ids) and with a result: the tree of the result's games
+  EXPECT_EQ(get("/api/tree?fen=" + httplib::detail::encode_query_param(e4) + "&filters=" + encoded)["games"], tree["games"]);
+  const json within = get("/api/tree?fen=" + httplib::detail::encode_query_param(start) + "&query=" + query["id"].get<std::string>());
+  EXPECT_EQ(within["games"], query["count"]);
+  get("/api/tree?filters=" + httplib::detail::encode_query_param(R"({"colour":"white"})"), 400);
+
+  const json page1 = get("/api/tree/games?fen=" + httplib::detail::encode_query_param(e4) + "&limit=5");
+  const json page2 = get("/api/tree/games?fen=" + httplib::detail::encode_query_param(e4) + "&offset=5&limit=5");
+  EXPECT_EQ(page1["count"], all["games"]);
+  ASSERT_EQ(page1["rows"].size(), 5u);
+  ASSERT_EQ(page2["rows"].size(), 5u);
+  auto rating = [](const json& r) {
+    const int w = r["white_elo"].is_null() ? 0 : r["white_elo"].get<int>();
+    const int b = r["black_elo"].is_null() ? 0 : r["black_elo"].get<int>();
+    return w && b ? (w + b) / 2 : w + b;
+  };
+  for (size_t i = 1; i < 5; ++i) EXPECT_GE(rating(page1["rows"][i - 1]), rating(page1["rows"][i]));
+  EXPECT_GE(rating(page1["rows"][4]), rating(page2["rows"][0]));
+  EXPECT_EQ(page1["rows"][0]["id"], all["topGames"][0]);
+
+  auto started = client().Post("/api/query", R"j({"cql": "(match (position :mate))"})j", "application/json");
+  ASSERT_TRUE(started);
+  const std::string id = json::parse(started->body)["id"];
+  const json done = get("/api/query/" + id + "?wait=5000");
+  EXPECT_EQ(done["state"], "done");
+}
+
+TEST_F(WebApiTest, EngineLineAndNoEngine) {
+  get("/api/engine?fen=bad", 400);
+  if (have_stockfish()) {
+    const json line = get("/api/engine?fen=" + httplib::detail::encode_query_param(
+                                                   "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    EXPECT_EQ(line["kind"], "cp") << line.dump();
+    EXPECT_FALSE(line["pv"].get<std::string>().empty());
+    EXPECT_GT(line["depth"].get<int>(), 0);
+  }
+  web::ServeOptions options;
+  options.db_dir = db_dir();
+  options.port = 0;
+  options.engine = false;
+  RunningServer quiet(options);
+  httplib::Client c("127.0.0.1", quiet.port());
+  auto r = c.Get("/api/engine?fen=8/8/8/8/8/8/8/K6k%20w%20-%20-%200%201");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_EQ(json::parse(c.Get("/api/info")->body)["engine"], false);
+}
+
 TEST_F(WebApiTest, DeleteCancelsALongQueryAndTheLimitHolds) {
   CQLDB_REQUIRE_DEPENDENCY(have_stockfish(), "no stockfish (the long query searches with the engine)");
   auto r = client().Post("/api/query", json({{"cql", kLongQuery}}).dump(), "application/json");

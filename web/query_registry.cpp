@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "cql/parser.h"
@@ -110,8 +111,9 @@ void QueryRegistry::run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> com
       run->total = result.stats.candidates;
       run->result = std::move(result);
     }
+    run->finished = true;
   }
-  run->finished = true;
+  run->finished_signal.notify_all();
 }
 
 std::shared_ptr<QueryRun> QueryRegistry::find(const std::string& id) {
@@ -140,19 +142,21 @@ size_t QueryRegistry::running() const {
 void QueryRegistry::sweep() {
   std::lock_guard lock(mutex_);
   const int64_t now = steady_ms();
-  std::vector<std::pair<uint64_t, std::string>> finished;
+  // (last asked about, serial, id): the runs nobody asked about for longest go first, so a
+  // client still paging through its result keeps it while many others run queries.
+  std::vector<std::tuple<int64_t, uint64_t, std::string>> finished;
   for (auto& [id, entry] : runs_) {
     QueryRun& run = *entry.run;
     if (!run.finished && now - run.last_seen_ms > int64_t(options_.idle_cancel_seconds) * 1000)
       run.cancel = true;  // the client went away
     if (run.finished) {
       if (entry.thread.joinable()) entry.thread.join();
-      finished.emplace_back(entry.serial, id);
+      finished.emplace_back(run.last_seen_ms.load(), entry.serial, id);
     }
   }
   if (finished.size() <= options_.max_kept) return;
   std::sort(finished.begin(), finished.end());
-  for (size_t i = 0; i + options_.max_kept < finished.size(); ++i) runs_.erase(finished[i].second);
+  for (size_t i = 0; i + options_.max_kept < finished.size(); ++i) runs_.erase(std::get<2>(finished[i]));
 }
 
 std::vector<uint32_t> QueryRegistry::order(QueryRun& run, const std::string& sort) {

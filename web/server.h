@@ -27,6 +27,9 @@ struct ServeOptions {
   int idle_cancel_seconds = 20;     ///< a running query nobody polls for this long is cancelled
   unsigned query_threads = 0;       ///< search threads per query (0 = all cores)
   size_t http_threads = 32;         ///< connections served at once
+  bool engine = true;               ///< GET /api/engine (the page's engine line); --no-engine: off
+  std::string engine_name;          ///< engine name or path; "" = $CQLDB_ENGINE or stockfish
+  int64_t engine_movetime_ms = 1000;///< how long one engine-line search runs
 };
 
 /// The HTTP server over one database.
