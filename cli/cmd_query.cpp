@@ -17,7 +17,6 @@
 #include <iterator>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "cli/command.h"
@@ -77,38 +76,48 @@ void print_summary(const query::Stats& s) {
                  with_commas(s.engine_calls).c_str(), with_commas(s.cache_hits).c_str());
 }
 
-}  // namespace
-
-int run_query(const std::vector<std::string>& args) {
-  namespace po = boost::program_options;
-  std::string db_dir, script_path, expression, fen, format_name = "table", output, engine;
+/// What `cqldb query` was asked, after its options were read and checked.
+struct QueryCommand {
+  std::string db_dir, pgn_file, script_path, text, source_name, output, engine;
+  OutputFormat format = OutputFormat::kTable;
+  bool format_given = false;  ///< --format was given (else :output FILE switches to pgn)
+  bool from_script = false;   ///< the text came from a script file (its :pgn may be beside it)
+  std::optional<headers::SortOrder> sort_order;
   uint64_t limit = 0;
   unsigned threads = 0;
+  bool quiet = false, explain = false, explain_analyze = false, no_planner = false;
+  std::vector<std::string> no_stages;
+};
+
+/// Reads and checks the options into `cmd` and the script text; the exit code when the
+/// command is done (--help, a usage error), nullopt when it should run.
+std::optional<int> read_query_command(const std::vector<std::string>& args, QueryCommand& cmd) {
+  namespace po = boost::program_options;
+  std::string expression, fen, format_name = "table";
   po::options_description options("Options");
-  std::string pgn_file;
-  options.add_options()("db", po::value(&db_dir), "database directory")(
-      "pgn", po::value(&pgn_file),
+  options.add_options()("db", po::value(&cmd.db_dir), "database directory")(
+      "pgn", po::value(&cmd.pgn_file),
       "search this PGN file instead of --db: imported once into a cached database beside it "
       "(or under $XDG_CACHE_HOME/cqldb), reused while the file is unchanged (also :pgn FILE in "
       "the script)")(
-      "script", po::value(&script_path), "CQL script file (- = stdin)")(
+      "script", po::value(&cmd.script_path), "CQL script file (- = stdin)")(
       "expression,e", po::value(&expression), "the CQL script given as text")(
       "fen", po::value(&fen), "the games that reach this exact position: (match (position :fen \"FEN\"))")(
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl, pgn or html (a page with a board diagram of each matched position)")(
-      "output,o", po::value(&output), "file to write the results to (default or -: stdout)")(
-      "limit", po::value(&limit)->default_value(0),
+      "output,o", po::value(&cmd.output), "file to write the results to (default or -: stdout)")(
+      "limit", po::value(&cmd.limit)->default_value(0),
       "keep the first N matches of the order (0 = all); without --sort the search stops at N")(
       "sort", po::value<std::string>(),
       "order the matches: date, elo, white, black, event or id; a leading - reverses (date "
       "oldest first, elo strongest first, names A-Z); with --limit N the first N of that order")(
-      "threads", po::value(&threads)->default_value(0), "search threads (0 = all cores)")(
+      "threads", po::value(&cmd.threads)->default_value(0), "search threads (0 = all cores)")(
       "quiet,q", "no progress display")(
       "explain", "print the plan (header SQL and bound values, signature conditions, estimates from the posting index) without running the query")(
       "explain-analyze", "run the query and print the plan and the figures of each stage (to stderr)")(
       "no-planner", "prune nothing: replay every game (header conditions are still tested, after the replay)")(
       "no-stage", po::value<std::vector<std::string>>()->composing(),
       "switch one pruning stage off: postings, positions, headers, signatures or windows (repeatable)");
-  add_analysis_options(options, engine);
+  add_analysis_options(options, cmd.engine);
   po::positional_options_description positional;
   positional.add("script", 1);
   po::variables_map vm;
@@ -116,15 +125,14 @@ int run_query(const std::vector<std::string>& args) {
   if (vm.count("script") + vm.count("expression") + vm.count("fen") != 1) {
     std::fprintf(stderr,
                  "cqldb query: give either a script file, -e TEXT or --fen FEN (see `cqldb query --help`)\n");
-    return 2;
+    return kUsageError;
   }
-  std::optional<headers::SortOrder> sort_order;
   if (vm.count("sort")) {
-    sort_order = headers::parse_sort_order(vm["sort"].as<std::string>());
-    if (!sort_order) {
+    cmd.sort_order = headers::parse_sort_order(vm["sort"].as<std::string>());
+    if (!cmd.sort_order) {
       std::fprintf(stderr, "cqldb query: cannot sort by '%s' (expected %s)\n", vm["sort"].as<std::string>().c_str(),
                    std::string(headers::sort_order_names()).c_str());
-      return 2;
+      return kUsageError;
     }
   }
   if (vm.count("fen")) {
@@ -133,109 +141,106 @@ int run_query(const std::vector<std::string>& args) {
     const chess::FenError err = check.set_fen(fen);
     if (!err.ok() || fen.find('"') != std::string::npos) {
       std::fprintf(stderr, "cqldb query: --fen: %s\n", err.ok() ? "a FEN has no '\"'" : err.message.c_str());
-      return 2;
+      return kUsageError;
     }
     expression = "(match (position :fen \"" + fen + "\"))";
   }
-  std::optional<OutputFormat> format = parse_output_format(format_name);
+  const std::optional<OutputFormat> format = parse_output_format(format_name);
   if (!format) {
     std::fprintf(stderr, "cqldb query: unknown format '%s' (expected %s)\n", format_name.c_str(),
                  std::string(output_format_names()).c_str());
-    return 2;
+    return kUsageError;
   }
-  std::string text = expression;
-  std::string source_name = vm.count("expression") ? "-e" : vm.count("fen") ? "--fen" : script_path;
-  if (vm.count("script") && !read_script(script_path, text)) {
-    std::fprintf(stderr, "cqldb query: cannot read %s\n", script_path.c_str());
-    return 2;
+  cmd.format = *format;
+  cmd.format_given = !vm["format"].defaulted();
+  cmd.text = expression;
+  cmd.from_script = vm.count("script") != 0;
+  cmd.source_name = vm.count("expression") ? "-e" : vm.count("fen") ? "--fen" : cmd.script_path;
+  if (cmd.from_script && !read_script(cmd.script_path, cmd.text)) {
+    std::fprintf(stderr, "cqldb query: cannot read %s\n", cmd.script_path.c_str());
+    return kUsageError;
   }
+  cmd.quiet = vm.count("quiet") != 0;
+  cmd.explain = vm.count("explain") != 0;
+  cmd.explain_analyze = vm.count("explain-analyze") != 0;
+  cmd.no_planner = vm.count("no-planner") != 0;
+  if (vm.count("no-stage")) cmd.no_stages = vm["no-stage"].as<std::vector<std::string>>();
   apply_analysis_options(vm);
-  std::optional<query::Query> compiled;
-  try {
-    compiled.emplace(query::Query::compile(text, source_name));
-  } catch (const query::QueryError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  return std::nullopt;
+}
 
-  // CQL 1.0's :pgn FILE and :output FILE (query::Query::files); the command line wins.
-  const query::ScriptFiles files = compiled->files();
-  if (!db_dir.empty() && !pgn_file.empty()) {
+/// The database to search: --db DIR, or the cached database of --pgn FILE or the script's
+/// CQL 1.0 `:pgn FILE` (import/pgn_cache.h; the command line wins); also takes the script's
+/// `:output FILE`. Sets cmd.db_dir; the exit code of a usage error, else nullopt.
+std::optional<int> choose_database(QueryCommand& cmd, const query::ScriptFiles& files) {
+  if (!cmd.db_dir.empty() && !cmd.pgn_file.empty()) {
     std::fprintf(stderr, "cqldb query: give either --db DIR or --pgn FILE\n");
     return kUsageError;
   }
-  if (db_dir.empty() && pgn_file.empty()) pgn_file = files.pgn;
-  else if (!files.pgn.empty() && !db_dir.empty())
+  if (cmd.db_dir.empty() && cmd.pgn_file.empty()) cmd.pgn_file = files.pgn;
+  else if (!files.pgn.empty() && !cmd.db_dir.empty())
     std::fprintf(stderr, "note: the script's :pgn %s is not searched: --db %s is\n", files.pgn.c_str(),
-                 db_dir.c_str());
-  if (db_dir.empty() && pgn_file.empty()) {
+                 cmd.db_dir.c_str());
+  if (cmd.db_dir.empty() && cmd.pgn_file.empty()) {
     std::fprintf(stderr, "cqldb query: give --db DIR, or a PGN file (--pgn FILE or :pgn FILE in the script)\n");
     return kUsageError;
   }
-  if (!pgn_file.empty()) {
-    if (!std::filesystem::is_regular_file(pgn_file) && vm.count("script") && !files.pgn.empty() &&
-        pgn_file == files.pgn) {  // a script's :pgn may be relative to the script's directory
-      const std::filesystem::path beside = std::filesystem::path(script_path).parent_path() / pgn_file;
-      if (std::filesystem::is_regular_file(beside)) pgn_file = beside.string();
+  if (!cmd.pgn_file.empty()) {
+    std::string& pgn = cmd.pgn_file;
+    if (!std::filesystem::is_regular_file(pgn) && cmd.from_script && !files.pgn.empty() &&
+        pgn == files.pgn) {  // a script's :pgn may be relative to the script's directory
+      const std::filesystem::path beside = std::filesystem::path(cmd.script_path).parent_path() / pgn;
+      if (std::filesystem::is_regular_file(beside)) pgn = beside.string();
     }
-    if (!std::filesystem::is_regular_file(pgn_file)) {
-      std::fprintf(stderr, "cqldb query: cannot read the PGN file %s\n", pgn_file.c_str());
+    if (!std::filesystem::is_regular_file(pgn)) {
+      std::fprintf(stderr, "cqldb query: cannot read the PGN file %s\n", pgn.c_str());
       return kUsageError;
     }
-    const import::PgnCache cache = import::cached_database(pgn_file);
+    const import::PgnCache cache = import::cached_database(pgn);
     if (cache.imported) {
-      std::fprintf(stderr, "importing %s once into %s (reused while the file is unchanged)\n", pgn_file.c_str(),
+      std::fprintf(stderr, "importing %s once into %s (reused while the file is unchanged)\n", pgn.c_str(),
                    cache.dir.c_str());
       std::fprintf(stderr, "imported %s games, rejected %s\n", with_commas(cache.summary.imported).c_str(),
                    with_commas(cache.summary.rejected).c_str());
     } else {
-      std::fprintf(stderr, "searching %s through its cached database %s\n", pgn_file.c_str(), cache.dir.c_str());
+      std::fprintf(stderr, "searching %s through its cached database %s\n", pgn.c_str(), cache.dir.c_str());
     }
-    db_dir = cache.dir.string();
+    cmd.db_dir = cache.dir.string();
   }
-  if (output.empty() && !files.output.empty()) {
-    output = files.output;  // :output FILE: the matching games as PGN with {MATCH} comments
-    if (vm["format"].defaulted()) format = OutputFormat::kPgn;
+  if (cmd.output.empty() && !files.output.empty()) {
+    cmd.output = files.output;  // :output FILE: the matching games as PGN with {MATCH} comments
+    if (!cmd.format_given) cmd.format = OutputFormat::kPgn;
   }
-  if (!require_database("query", db_dir)) return kUsageError;
-  db::Database database = query::open_database(db_dir);
-  OutputTarget target(output);
-  if (!target.ok()) {
-    std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
-    return 1;
-  }
-  std::ostream& out = target.stream();
+  if (!require_database("query", cmd.db_dir)) return kUsageError;
+  return std::nullopt;
+}
 
-  query::ExecuteOptions run_options;
-  if (vm.count("no-planner")) run_options.planner_off();
-  if (vm.count("no-stage")) {
-    for (const std::string& name : vm["no-stage"].as<std::vector<std::string>>()) {
-      if (std::find(std::begin(query::kPruningStages), std::end(query::kPruningStages), name) ==
-          std::end(query::kPruningStages)) {
-        std::fprintf(stderr, "cqldb query: unknown stage '%s' (expected %s)\n", name.c_str(),
-                     query::pruning_stage_names().c_str());
-        return 2;
-      }
-      run_options.disabled.insert(name);
+/// The stages switched off by --no-planner and --no-stage; false after printing the error
+/// for an unknown stage name.
+bool switch_stages_off(const QueryCommand& cmd, query::ExecuteOptions& run_options) {
+  if (cmd.no_planner) run_options.planner_off();
+  for (const std::string& name : cmd.no_stages) {
+    if (std::find(std::begin(query::kPruningStages), std::end(query::kPruningStages), name) ==
+        std::end(query::kPruningStages)) {
+      std::fprintf(stderr, "cqldb query: unknown stage '%s' (expected %s)\n", name.c_str(),
+                   query::pruning_stage_names().c_str());
+      return false;
     }
+    run_options.disabled.insert(name);
   }
-  if (vm.count("explain")) {  // the plan and the estimates, without running the query
-    std::string plan_text = query::explain_plan(*compiled, run_options.enabled("signatures"));
-    plan_text += query::explain_bound_values(*compiled) + query::explain_estimates(*compiled, database);
-    out << plan_text;
-    out.flush();
-    return out ? 0 : 1;
-  }
-  const bool explain = vm.count("explain-analyze") != 0;
-  if (explain)
-    std::fputs((query::explain_plan(*compiled, run_options.enabled("signatures")) + query::explain_bound_values(*compiled)).c_str(),
-               stderr);
-  run_options.threads = threads;
-  run_options.limit = limit;
-  run_options.sort = sort_order;
+  return true;
+}
+
+/// Runs the query with a progress line on a terminal and Ctrl-C as cancel (the matches found
+/// so far are kept).
+query::Result run_with_progress(const QueryCommand& cmd, const query::Query& compiled, db::Database& database,
+                                query::ExecuteOptions& run_options) {
+  run_options.threads = cmd.threads;
+  run_options.limit = cmd.limit;
+  run_options.sort = cmd.sort_order;
   run_options.cancel = &g_cancel;
-  run_options.engine = engine;
-  const bool show_progress = !vm.count("quiet") && isatty(STDERR_FILENO);
+  run_options.engine = cmd.engine;
+  const bool show_progress = !cmd.quiet && isatty(STDERR_FILENO);
   if (show_progress)
     run_options.progress = [](uint64_t searched, uint64_t total, uint64_t matches) {
       std::fprintf(stderr, "\rsearching: %s / %s games, %s matches ", with_commas(searched).c_str(),
@@ -245,31 +250,69 @@ int run_query(const std::vector<std::string>& args) {
   auto previous = std::signal(SIGINT, on_query_sigint);
   query::Result result;
   try {
-    result = query::execute(*compiled, database, run_options);
+    result = query::execute(compiled, database, run_options);
   } catch (...) {
     std::signal(SIGINT, previous);
     throw;
   }
   std::signal(SIGINT, previous);
   if (show_progress) std::fprintf(stderr, "\r\033[K");
-  const query::Stats& stats = result.stats;
-  std::vector<eval::GameMatch>& matches = result.matches;
+  return result;
+}
 
+/// Writes the matches in the chosen format (html shows the script above the games).
+void write_results(const QueryCommand& cmd, const query::Query& compiled, db::Database& database,
+                   const std::vector<eval::GameMatch>& matches, std::ostream& out) {
   db::GameReader reader = database.reader();
-  if (*format == OutputFormat::kHtml) {  // the report shows the script above the games
+  if (cmd.format == OutputFormat::kHtml) {
     render::HtmlReportOptions report;
-    report.query_text = compiled->text();
+    report.query_text = compiled.text();
     render::write_html_report(out, reader, matches, report);
   } else {
-    write_matches(out, *format, reader, matches);
+    write_matches(out, cmd.format, reader, matches);
   }
   out.flush();
+}
+
+}  // namespace
+
+int run_query(const std::vector<std::string>& args) {
+  QueryCommand cmd;
+  if (const std::optional<int> exit = read_query_command(args, cmd)) return *exit;
+  std::optional<query::Query> compiled;
+  try {
+    compiled.emplace(query::Query::compile(cmd.text, cmd.source_name));
+  } catch (const query::QueryError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return kUsageError;
+  }
+  if (const std::optional<int> exit = choose_database(cmd, compiled->files())) return *exit;
+  db::Database database = query::open_database(cmd.db_dir);
+  OutputTarget target(cmd.output);
+  if (!target.ok()) {
+    std::fprintf(stderr, "cqldb query: cannot write %s\n", cmd.output.c_str());
+    return 1;
+  }
+  std::ostream& out = target.stream();
+  query::ExecuteOptions run_options;
+  if (!switch_stages_off(cmd, run_options)) return kUsageError;
+  const std::string plan = query::explain_plan(*compiled, run_options.enabled("signatures")) +
+                           query::explain_bound_values(*compiled);
+  if (cmd.explain) {  // the plan and the estimates, without running the query
+    out << plan << query::explain_estimates(*compiled, database);
+    out.flush();
+    return out ? 0 : 1;
+  }
+  if (cmd.explain_analyze) std::fputs(plan.c_str(), stderr);
+  query::Result result = run_with_progress(cmd, *compiled, database, run_options);
+  const query::Stats& stats = result.stats;
+  write_results(cmd, *compiled, database, result.matches, out);
   print_summary(stats);
   if (stats.matches == 0) {  // SPEC "Player names": a quoted plain name that only a substring finds
-    for (const std::string& hint : headers::players::quoted_name_hints(db_dir, compiled->script()))
+    for (const std::string& hint : headers::players::quoted_name_hints(cmd.db_dir, compiled->script()))
       std::fprintf(stderr, "%s\n", hint.c_str());
   }
-  if (explain) std::fputs(query::explain_stats(stats).c_str(), stderr);
+  if (cmd.explain_analyze) std::fputs(query::explain_stats(stats).c_str(), stderr);
   if (!out) {
     std::fprintf(stderr, "cqldb query: writing the results failed\n");
     return 1;

@@ -51,33 +51,37 @@ void add_annotations(ordered_json& j, const db::RecordView& record) {
 }  // namespace
 
 ordered_json match_json(const db::GameHeader& h, const eval::GameMatch& m, const db::RecordView* annotations) {
-  ordered_json j;
-  j["id"] = m.id;
-  j["file"] = text(h.source_file);
-  j["ordinal"] = h.ordinal;
-  j["white"] = text(h.white);
-  j["black"] = text(h.black);
-  j["event"] = text(h.event);
-  j["site"] = text(h.site);
-  j["date"] = text(h.date);
-  j["round"] = text(h.round);
-  j["result"] = text(h.result);
+  ordered_json j = ordered_json::object();
+  // Keys are appended in the shape's order (the object is a vector of pairs): no lookup.
+  ordered_json::object_t& o = j.get_ref<ordered_json::object_t&>();
+  o.reserve(24);
+  auto add = [&o](const char* key, ordered_json value) { o.emplace_back(key, std::move(value)); };
+  add("id", m.id);
+  add("file", text(h.source_file));
+  add("ordinal", h.ordinal);
+  add("white", text(h.white));
+  add("black", text(h.black));
+  add("event", text(h.event));
+  add("site", text(h.site));
+  add("date", text(h.date));
+  add("round", text(h.round));
+  add("result", text(h.result));
   // issue 17: both Elos (null when none), ECO and opening name ("" when none): the code and
   // name import classified (issue 17 A), else the [ECO] and [Opening] tags
-  j["white_elo"] = elo(h.white_elo);
-  j["black_elo"] = elo(h.black_elo);
-  j["eco"] = text(h.eco_class.empty() ? h.eco : h.eco_class);
+  add("white_elo", elo(h.white_elo));
+  add("black_elo", elo(h.black_elo));
+  add("eco", text(h.eco_class.empty() ? h.eco : h.eco_class));
   std::string_view opening = h.opening;
   if (opening.empty())
     for (const auto& [name, value] : h.other_tags)
       if (name == "Opening") opening = value;
-  j["opening"] = text(opening);
-  j["game_plies"] = h.plies;
+  add("opening", text(opening));
+  add("game_plies", h.plies);
   // issue 23: the time control tag (null when none), clocks and evaluations when present
   ordered_json time_control = nullptr;
   for (const auto& [name, value] : h.other_tags)
     if (name == "TimeControl") time_control = text(value);
-  j["time_control"] = std::move(time_control);
+  add("time_control", std::move(time_control));
   if (annotations) add_annotations(j, *annotations);
   // main-line plies as numbers, variation positions as ply paths ([31,1,2]), merged in the
   // order of the main-line ply (a main-line ply before the variations leaving there)
@@ -88,7 +92,7 @@ ordered_json match_json(const db::GameHeader& h, const eval::GameMatch& m, const
     if (k == paths.size() || (i < m.plies.size() && m.plies[i] <= paths[k].front())) plies.push_back(m.plies[i++]);
     else plies.push_back(paths[k++]);
   }
-  j["plies"] = std::move(plies);
+  add("plies", std::move(plies));
   return j;
 }
 

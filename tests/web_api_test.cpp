@@ -270,6 +270,26 @@ TEST_F(WebApiTest, BoardSvg) {
   get("/api/board.svg?marks=z9", 400);
 }
 
+/// GET /api/tree answers the same JSON as `cqldb tree --format jsonl` (index/tree_json.h, the
+/// lichess explorer shape: `game` and `topGames` entries are objects, with `score`).
+TEST_F(WebApiTest, TreeIsTheCommandLinesTree) {
+  for (const std::string moves : {"", "1.e4 c5", "1.d4 Nf6 2.c4 e6"}) {
+    const auto cli = cqltest::run_cqldb({"tree", "--db", db_dir().string(), "--moves", moves, "--format", "jsonl"},
+                                        tmp_->path);
+    ASSERT_EQ(cli.code, 0) << cli.err;
+    const json expected = json::parse(cli.out);
+    std::string fen;  // a FEN's only character to escape in a query string is the blank
+    for (char c : expected["fen"].get<std::string>()) fen += c == ' ' ? std::string("%20") : std::string(1, c);
+    auto r = client().Get("/api/tree?fen=" + fen);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+    EXPECT_EQ(r->body + "\n", cli.out) << moves;  // byte for byte, keys in the same order
+    ASSERT_FALSE(expected["moves"].empty());
+    EXPECT_TRUE(expected["moves"][0]["game"].is_object()) << moves;
+    EXPECT_TRUE(expected["moves"][0].contains("score")) << moves;
+  }
+}
+
 TEST_F(WebApiTest, InfoExamplesKeywordsTreeAndPage) {
   const json info = get("/api/info");
   EXPECT_EQ(info["games"], 3099);
