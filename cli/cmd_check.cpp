@@ -4,7 +4,7 @@
 // - every game record (games.mdb): it reads (no damaged LMDB page), decodes (RecordView::
 //   parse), and its main line and variations replay with the replay rule of the queries
 //   (db::is_playable_stored, the stored-move rule of db/stored_move.h); its headers row
-//   exists in headers.sqlite and counts the record's plies;
+//   exists in the header store and counts the record's plies;
 // - every signature: present, decodes (sig::decode), and equals the encoding of the one
 //   the builder recomputes from the record (sig::compute_signature);
 // - the posting index (postings.bin): present, of the current format and signature
@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
+#include "query/open_database.h"
 #include "db/errors.h"
 #include "db/game_reader.h"
 #include "db/game_writer.h"
@@ -153,7 +155,7 @@ void check_games(db::GameReader& reader, CheckReport& report) {
     try {
       reader.read_header(id, header);
       if (header.plies != view.main_line_size())
-        report.damaged.push_back({id, "headers: headers.sqlite counts " + std::to_string(header.plies) +
+        report.damaged.push_back({id, "headers: " + std::string(db::schema::kHeadersFile) + " counts " + std::to_string(header.plies) +
                                           " plies, the record " +
                                           std::to_string(view.main_line_size())});
     } catch (const db::CorruptRecord& e) {
@@ -292,11 +294,7 @@ int run_check(const std::vector<std::string>& args) {
                 "import that was killed or ran out of disk space), then check");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("check", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("check", options, positional, args, vm)) return *exit;
   if (!require_database("check", db_dir)) return kUsageError;
   const auto start = std::chrono::steady_clock::now();
   if (vm.count("repair")) {  // the indexes catch up, as the next import would do
@@ -311,7 +309,7 @@ int run_check(const std::vector<std::string>& args) {
                   with_commas(positions.added).c_str());
     }
   }
-  db::Database database = db::Database::open_readonly(db_dir);
+  db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
   CheckReport report;
   check_games(reader, report);

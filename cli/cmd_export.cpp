@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
+#include "query/open_database.h"
 #include "db/pgn_writer.h"
 
 namespace cli {
@@ -25,11 +27,7 @@ int run_export(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "PGN file to write (default or -: stdout)");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("export", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("export", options, positional, args, vm)) return *exit;
   if (vm.count("id") && (vm.count("from") || vm.count("to"))) {
     std::fprintf(stderr, "cqldb export: give either --id N or --from N --to M, not both\n");
     return kUsageError;
@@ -41,7 +39,7 @@ int run_export(const std::vector<std::string>& args) {
   }
   if (vm.count("id")) from = to = id;
   if (!require_database("export", db_dir)) return kUsageError;
-  db::Database database = db::Database::open_readonly(db_dir);
+  db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
   if (vm.count("id") && (id == 0 || id > reader.game_count())) {
     std::fprintf(stderr, "cqldb export: no game %u (the database has %u games)\n", id,

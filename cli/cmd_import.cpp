@@ -1,6 +1,7 @@
 // `cqldb import --db DIR FILE...`
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,11 +100,7 @@ int run_import(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
-  switch (parse_options("import", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("import", options, positional, args, vm)) return *exit;
 
   db::Database database = db::Database::create_or_open(db_dir);
   import::ImportOptions opts;

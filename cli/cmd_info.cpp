@@ -1,6 +1,7 @@
 // `cqldb info --db DIR [--log N]`
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
+#include "query/open_database.h"
 #include "db/schema.h"
 #include "headers/header_store.h"
 #include "import/pgn_diagnostic.h"
@@ -50,13 +52,9 @@ int run_info(const std::vector<std::string>& args) {
       "log", po::value(&log)->default_value(0), "also list the first N import-log entries");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("info", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("info", options, positional, args, vm)) return *exit;
   if (!require_database("info", db_dir)) return kUsageError;
-  db::Database database = db::Database::open_readonly(db_dir);
+  db::Database database = query::open_database(db_dir);
   db::DatabaseInfo info = database.info();
   const DatabaseSize size = database_size(db_dir, info.games_bytes, info.headers_bytes);
   const uint64_t postings_bytes = size.postings_bytes;
@@ -67,8 +65,8 @@ int run_info(const std::vector<std::string>& args) {
   std::printf("warnings:        %s\n", with_commas(info.warnings).c_str());
   if (info.warnings) print_repairs(db_dir);
   std::printf("files imported:  %s\n", with_commas(info.files).c_str());
-  std::printf("size on disk:    %s (games.mdb %s, headers.sqlite %s, postings.bin %s)\n",
-              human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(),
+  std::printf("size on disk:    %s (games.mdb %s, %s %s, postings.bin %s)\n",
+              human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(), db::schema::kHeadersFile,
               human_bytes(info.headers_bytes).c_str(),
               postings_bytes ? human_bytes(postings_bytes).c_str() : "missing: cqldb reindex --postings-only");
   if (info.games_with_clocks || info.games_with_evals || info.annotation_bytes)

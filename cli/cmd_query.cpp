@@ -22,19 +22,17 @@
 
 #include "cli/command.h"
 #include "cli/conventions.h"
-#include "cli/explain.h"
-#include "cli/script_files.h"
 #include "cli/options.h"
 #include "cli/query_output.h"
-#include "analysis/tablebase.h"
 #include "chess/position.h"
 #include "db/database.h"
+#include "import/pgn_cache.h"
 #include "headers/game_order.h"
 #include "headers/header_store.h"
-#include "db/schema.h"
-#include "db/sqlite_db.h"
 #include "headers/player_hints.h"
 #include "query/executor.h"
+#include "query/explain.h"
+#include "query/open_database.h"
 #include "query/query.h"
 #include "render/html_report.h"
 
@@ -109,23 +107,12 @@ int run_query(const std::vector<std::string>& args) {
       "explain-analyze", "run the query and print the plan and the figures of each stage (to stderr)")(
       "no-planner", "prune nothing: replay every game (header conditions are still tested, after the replay)")(
       "no-stage", po::value<std::vector<std::string>>()->composing(),
-      "switch one pruning stage off: postings, positions, headers, signatures or windows (repeatable)")(
-      "engine", po::value(&engine),
-      "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
-      "tablebases", po::value<std::string>(),
-      "Gaviota tablebase directories DIR[:DIR] for :endgameevaluation (default: "
-      "$CQLDB_TABLEBASES, else /usr/share/gaviotatb/gtb4)");
+      "switch one pruning stage off: postings, positions, headers, signatures or windows (repeatable)");
+  add_analysis_options(options, engine);
   po::positional_options_description positional;
   positional.add("script", 1);
   po::variables_map vm;
-  switch (parse_options("query", options, positional, args, vm)) {
-    case ParseOutcome::kExit:
-      return 0;
-    case ParseOutcome::kFail:
-      return 2;
-    case ParseOutcome::kRun:
-      break;
-  }
+  if (const std::optional<int> exit = parse_options("query", options, positional, args, vm)) return *exit;
   if (vm.count("script") + vm.count("expression") + vm.count("fen") != 1) {
     std::fprintf(stderr,
                  "cqldb query: give either a script file, -e TEXT or --fen FEN (see `cqldb query --help`)\n");
@@ -162,7 +149,7 @@ int run_query(const std::vector<std::string>& args) {
     std::fprintf(stderr, "cqldb query: cannot read %s\n", script_path.c_str());
     return 2;
   }
-  if (vm.count("tablebases")) analysis::tablebase::configure(vm["tablebases"].as<std::string>());
+  apply_analysis_options(vm);
   std::optional<query::Query> compiled;
   try {
     compiled.emplace(query::Query::compile(text, source_name));
@@ -171,8 +158,8 @@ int run_query(const std::vector<std::string>& args) {
     return 2;
   }
 
-  // CQL 1.0's :pgn FILE and :output FILE (cli/script_files.h); the command line wins.
-  const ScriptFiles files = script_files(text, source_name);
+  // CQL 1.0's :pgn FILE and :output FILE (query::Query::files); the command line wins.
+  const query::ScriptFiles files = compiled->files();
   if (!db_dir.empty() && !pgn_file.empty()) {
     std::fprintf(stderr, "cqldb query: give either --db DIR or --pgn FILE\n");
     return kUsageError;
@@ -195,14 +182,23 @@ int run_query(const std::vector<std::string>& args) {
       std::fprintf(stderr, "cqldb query: cannot read the PGN file %s\n", pgn_file.c_str());
       return kUsageError;
     }
-    db_dir = cached_database(pgn_file).string();
+    const import::PgnCache cache = import::cached_database(pgn_file);
+    if (cache.imported) {
+      std::fprintf(stderr, "importing %s once into %s (reused while the file is unchanged)\n", pgn_file.c_str(),
+                   cache.dir.c_str());
+      std::fprintf(stderr, "imported %s games, rejected %s\n", with_commas(cache.summary.imported).c_str(),
+                   with_commas(cache.summary.rejected).c_str());
+    } else {
+      std::fprintf(stderr, "searching %s through its cached database %s\n", pgn_file.c_str(), cache.dir.c_str());
+    }
+    db_dir = cache.dir.string();
   }
   if (output.empty() && !files.output.empty()) {
     output = files.output;  // :output FILE: the matching games as PGN with {MATCH} comments
     if (vm["format"].defaulted()) format = OutputFormat::kPgn;
   }
   if (!require_database("query", db_dir)) return kUsageError;
-  db::Database database = db::Database::open_readonly(db_dir);
+  db::Database database = query::open_database(db_dir);
   OutputTarget target(output);
   if (!target.ok()) {
     std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
@@ -216,8 +212,8 @@ int run_query(const std::vector<std::string>& args) {
     for (const std::string& name : vm["no-stage"].as<std::vector<std::string>>()) {
       if (std::find(std::begin(query::kPruningStages), std::end(query::kPruningStages), name) ==
           std::end(query::kPruningStages)) {
-        std::fprintf(stderr, "cqldb query: unknown stage '%s' (expected postings, headers, signatures or windows)\n",
-                     name.c_str());
+        std::fprintf(stderr, "cqldb query: unknown stage '%s' (expected %s)\n", name.c_str(),
+                     query::pruning_stage_names().c_str());
         return 2;
       }
       run_options.disabled.insert(name);
@@ -225,14 +221,14 @@ int run_query(const std::vector<std::string>& args) {
   }
   if (vm.count("explain")) {  // the plan and the estimates, without running the query
     std::string plan_text = query::explain_plan(*compiled, run_options.enabled("signatures"));
-    plan_text += explain_bound_values(*compiled) + explain_estimates(*compiled, database);
+    plan_text += query::explain_bound_values(*compiled) + query::explain_estimates(*compiled, database);
     out << plan_text;
     out.flush();
     return out ? 0 : 1;
   }
   const bool explain = vm.count("explain-analyze") != 0;
   if (explain)
-    std::fputs((query::explain_plan(*compiled, run_options.enabled("signatures")) + explain_bound_values(*compiled)).c_str(),
+    std::fputs((query::explain_plan(*compiled, run_options.enabled("signatures")) + query::explain_bound_values(*compiled)).c_str(),
                stderr);
   run_options.threads = threads;
   run_options.limit = limit;
@@ -270,8 +266,7 @@ int run_query(const std::vector<std::string>& args) {
   out.flush();
   print_summary(stats);
   if (stats.matches == 0) {  // SPEC "Player names": a quoted plain name that only a substring finds
-    db::sqlite::Connection sql(std::filesystem::path(db_dir) / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
-    for (const std::string& hint : headers::players::quoted_name_hints(sql, compiled->text()))
+    for (const std::string& hint : headers::players::quoted_name_hints(db_dir, compiled->script()))
       std::fprintf(stderr, "%s\n", hint.c_str());
   }
   if (explain) std::fputs(query::explain_stats(stats).c_str(), stderr);

@@ -44,14 +44,7 @@ int run_serve(const std::vector<std::string>& args) {
       "allow-write", "allow writes through the web (game markers); read-only without it");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("serve", options, positional, args, vm)) {
-    case ParseOutcome::kExit:
-      return 0;
-    case ParseOutcome::kFail:
-      return kUsageError;
-    case ParseOutcome::kRun:
-      break;
-  }
+  if (const std::optional<int> exit = parse_options("serve", options, positional, args, vm)) return *exit;
   if (!require_database("serve", db_dir)) return kUsageError;
   if (serve.max_queries == 0 || serve.port < 0 || serve.port > 65535) {
     std::fprintf(stderr, "cqldb serve: --max-queries must be at least 1 and --port 0..65535\n");

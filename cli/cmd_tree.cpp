@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@
 #include "headers/header_store.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
+#include "index/tree_json.h"
+#include "query/open_database.h"
+#include "query/result_json.h"
 
 namespace cli {
 
@@ -35,11 +39,7 @@ int run_tree(const std::vector<std::string>& args) {
       "a header filter term as the shell's `filter` takes it (repeatable), e.g. result=1-0");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("tree", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("tree", options, positional, args, vm)) return *exit;
   if (format_name != "table" && format_name != "jsonl" && format_name != "json") {
     std::fprintf(stderr, "cqldb tree: unknown format '%s' (expected table, jsonl or json)\n", format_name.c_str());
     return 2;
@@ -63,7 +63,7 @@ int run_tree(const std::vector<std::string>& args) {
     for (const std::string& t : vm["filter"].as<std::vector<std::string>>()) terms.push_back(t);
 
   if (!require_database("tree", db_dir)) return kUsageError;
-  db::Database database = db::Database::open_readonly(db_dir);
+  db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
   const auto start = std::chrono::steady_clock::now();
   std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(db_dir);
@@ -96,7 +96,7 @@ int run_tree(const std::vector<std::string>& args) {
                  with_commas(tree.total.games).c_str(), within ? " among the filtered games" : "",
                  with_commas(tree.index_hits).c_str(), with_commas(tree.replayed).c_str(), ms);
   } else {
-    std::printf("%s\n", format_tree_json(tree, pos, reader).c_str());
+    std::printf("%s\n", query::json_text(posindex::tree_json(tree, pos, reader)).c_str());
   }
   return 0;
 }

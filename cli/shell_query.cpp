@@ -7,7 +7,7 @@
 #include <iterator>
 #include <optional>
 
-#include "cli/explain.h"
+#include "query/explain.h"
 #include "cli/options.h"
 #include "cli/shell_commands.h"
 #include "cli/shell_input.h"
@@ -230,9 +230,9 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& command_input
   if (program.negated()) out << "negated: a game matches when the rest of the list does not\n";
   // The planner's signature conditions and the estimates; with `analyze` the figures of a
   // real run over all games.
-  out << query::explain_plan(*compiled, true) << explain_bound_values(*compiled);
+  out << query::explain_plan(*compiled, true) << query::explain_bound_values(*compiled);
   if (!analyze) {
-    out << explain_estimates(*compiled, state.database());
+    out << query::explain_estimates(*compiled, state.database());
     return CommandStatus::kOk;
   }
   query::ExecuteOptions options;

@@ -1,6 +1,7 @@
 // The opening tree on the command line and in the shell (issue 18): reading the position
-// (--fen, --moves), and printing a posindex::Tree as a table or as JSON in the shape of
-// lichess's opening explorer (STYLE.md), with our fields beside theirs.
+// (--fen, --moves), and printing a posindex::Tree as a table. Its JSON (the shape of
+// lichess's opening explorer, shared with the web API) is posindex::tree_json
+// (index/tree_json.h).
 #pragma once
 
 #include <cstdint>
@@ -28,10 +29,5 @@ bool play_san_moves(chess::Position& pos, std::string_view moves, std::string& e
 /// White's score %, average Elo of the mover, performance, years, best game), then totals.
 /// `reader` gives the players of the best games.
 std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader);
-
-/// The tree as one JSON object (lichess explorer fields white, draws, black, moves[{uci, san,
-/// white, draws, black, averageRating, performance, game}], topGames; ours beside them:
-/// fen, games, ended, score, firstYear, lastYear).
-std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader);
 
 }  // namespace cli

@@ -18,6 +18,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <optional>
@@ -34,6 +35,10 @@ namespace query {
 
 /// The names of the pruning stages, in the order they run.
 inline constexpr const char* kPruningStages[] = {"positions", "postings", "headers", "signatures", "windows"};
+
+/// The names of kPruningStages for help and error messages: "positions, postings, headers,
+/// signatures or windows".
+std::string pruning_stage_names();
 
 /// How a query runs.
 struct ExecuteOptions {
@@ -76,12 +81,12 @@ struct StageFigures {
 };
 
 /// Figures of one run.
+/// The figures of each stage (games in and out, time) are in `stages`, and only there;
+/// the fields beside them are the run's totals.
 struct Stats {
   uint64_t games_total = 0;      ///< games in the database snapshot
-  uint64_t after_postings = 0;   ///< games the posting index kept (games_total without it)
-  uint64_t candidates = 0;       ///< games passing the posting index, the header filter and
-                                 ///< `within`
-  uint64_t after_signatures = 0; ///< candidates the signature test kept
+  uint64_t candidates = 0;       ///< games passing the index stages, the header filter and
+                                 ///< `within` (the headers stage's out)
   uint64_t games_replayed = 0;   ///< games whose moves were replayed
   uint64_t positions = 0;        ///< positions evaluated
   uint64_t matches = 0;          ///< matching games in the answer (after ExecuteOptions::limit)
@@ -90,11 +95,6 @@ struct Stats {
   uint64_t matches_found = 0;
   bool search_complete = true;   ///< every candidate was searched (no early stop at the
                                  ///< limit, not cancelled)
-  bool postings_used = false;    ///< the database has a current posting index and it was asked
-  double postings_seconds = 0;   ///< time in the posting index
-  double header_seconds = 0;     ///< time in SQLite
-  double signature_seconds = 0;  ///< time reading and testing signatures
-  double replay_seconds = 0;     ///< time replaying and evaluating
   double seconds = 0;            ///< wall time
   bool cancelled = false;        ///< stopped through ExecuteOptions::cancel
   uint64_t engine_calls = 0;     ///< engine searches run (:evaluation, :moveevaluation)
@@ -104,6 +104,16 @@ struct Stats {
   std::vector<uint32_t> damaged;
   std::vector<StageFigures> stages;  ///< every stage in order, with its figures
   bool planner_on = true;        ///< some pruning stage was enabled
+
+  /// The figures of the stage named `name` (StageFigures::name); null when the run had no
+  /// such stage (signatures, windows and replay exist only for a query with a position list).
+  const StageFigures* stage(std::string_view name) const;
+  /// Read from `stages`: the games the index stages kept (the out of the last of positions
+  /// and postings that ran; games_total when neither ran).
+  uint64_t after_indexes() const;
+  /// Read from `stages`: the candidates the signature test kept (the signatures stage's out;
+  /// `candidates` when the run had no such stage).
+  uint64_t after_signatures() const;
 };
 
 /// The answer of one run: matches in ascending id order, and the figures.

@@ -34,13 +34,25 @@ Query Query::compile(const std::string& text, const std::string& source_name) {
     const cql::ParseError& e = *parsed.error;
     throw QueryError(source_name, e.line(), e.column(), e.message(), e.expected());
   }
+  q.script_ = std::make_unique<cql::Script>(std::move(*parsed.script));
   try {
-    q.program_ = std::make_unique<eval::Program>(eval::Program::compile(*parsed.script));
+    q.program_ = std::make_unique<eval::Program>(eval::Program::compile(*q.script_));
   } catch (const cql::CompileError& e) {
     throw QueryError(source_name, e.loc.line, e.loc.column, e.what());
   }
   q.plan_ = std::make_unique<planner::Plan>(planner::Plan::make(*q.program_));
   return q;
+}
+
+ScriptFiles Query::files() const {
+  ScriptFiles files;
+  for (const cql::KeywordItem* k : script_->match.keywords()) {
+    if (k->keyword != cql::Keyword::Pgn && k->keyword != cql::Keyword::Output) continue;
+    const auto& patterns = k->as<cql::TextArgs>().patterns;
+    if (patterns.empty()) continue;
+    (k->keyword == cql::Keyword::Pgn ? files.pgn : files.output) = patterns.front().text;
+  }
+  return files;
 }
 
 }  // namespace query

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cql/ast.h"
 #include "eval/program.h"
 #include "planner/plan.h"
 
@@ -33,6 +34,14 @@ class QueryError : public std::runtime_error {
   std::string message_, expected_;
 };
 
+/// The files a script names with CQL 1.0's `:pgn FILE` (search that PGN file, through its
+/// cached database: import/pgn_cache.h) and `:output FILE` (write the matching games there
+/// as PGN with {MATCH} comments).
+struct ScriptFiles {
+  std::string pgn;     ///< :pgn FILE
+  std::string output;  ///< :output FILE
+};
+
 /// A parsed, compiled and planned CQL script. Move-only; the plan refers to the program,
 /// which lives on the heap so that moving the Query keeps it valid.
 class Query {
@@ -47,9 +56,16 @@ class Query {
   planner::Plan& plan() { return *plan_; }
   const std::string& text() const { return text_; }
   const std::string& source_name() const { return source_name_; }
+  /// The parsed script (cql/ast.h), read once: what the front-ends ask about the text
+  /// (files(), the player hints of headers/player_hints.h) comes from here.
+  const cql::Script& script() const { return *script_; }
+  /// The file names of the match list's CQL 1.0 `:pgn FILE` and `:output FILE` ("" when
+  /// absent; the first argument of the last such keyword).
+  ScriptFiles files() const;
 
  private:
   std::string text_, source_name_;
+  std::unique_ptr<cql::Script> script_;
   std::unique_ptr<eval::Program> program_;
   std::unique_ptr<planner::Plan> plan_;
 };

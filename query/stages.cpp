@@ -42,7 +42,7 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
   const auto& alts = run.query.program().alternatives();
   // The positions stage ran first: its candidates (if any) stay and are narrowed further.
   run.posted.resize(alts.size());
-  figures.in = run.stats.postings_used ? run.stats.after_postings : run.game_count;
+  figures.in = run.after_indexes;
   figures.out = figures.in;
   if (!run.plan || !run.plan->prunes() || !run.options.enabled(kName)) {
     figures.note = run.options.enabled(kName) ? "nothing to narrow" : "off";
@@ -85,9 +85,7 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
   figures.ran = true;
   figures.out = all_posted ? kept.size() : run.game_count;
   figures.seconds = since(start);
-  run.stats.postings_used = true;
-  run.stats.after_postings = figures.out;
-  run.stats.postings_seconds += figures.seconds;
+  run.after_indexes = figures.out;
 }
 
 // ---- positions
@@ -123,9 +121,7 @@ void PositionStage::run(RunState& run, StageFigures& figures) {
   figures.ran = true;
   figures.out = uint64_t(std::count(any_alt.begin() + 1, any_alt.end(), 1));
   figures.seconds = since(start);
-  run.stats.postings_used = true;
-  run.stats.after_postings = figures.out;
-  run.stats.postings_seconds = figures.seconds;
+  run.after_indexes = figures.out;
 }
 
 // ---- headers
@@ -134,7 +130,7 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
   const auto start = Clock::now();
   const auto& alts = run.query.program().alternatives();
   const uint32_t count = run.game_count;
-  figures.in = run.stats.postings_used ? run.stats.after_postings : count;
+  figures.in = run.after_indexes;
   bool any_header = false;
   std::optional<headers::HeaderStore> store;
   // Sparse: every alternative has a candidate list from the index stages and the game mask
@@ -212,8 +208,7 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
   figures.out = run.candidates.size();
   figures.seconds = since(start);
   run.stats.candidates = run.candidates.size();
-  run.stats.after_signatures = run.candidates.size();
-  run.stats.header_seconds = figures.seconds;
+  run.after_signatures = run.candidates.size();
 }
 
 // ---- signatures
@@ -407,14 +402,13 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
   std::sort(damaged.begin(), damaged.end());
   stats.damaged = std::move(damaged);
   stats.games_replayed = replayed_games;
-  stats.after_signatures = candidates.size() - signatures.pruned();
-  stats.signature_seconds = signatures.seconds() / threads;
+  run.after_signatures = candidates.size() - signatures.pruned();
+  run.signature_seconds = signatures.seconds() / threads;
   stats.positions = positions;
-  stats.replay_seconds = since(replay_start) - stats.signature_seconds;
   figures.ran = true;
-  figures.in = stats.after_signatures;
+  figures.in = run.after_signatures;
   figures.out = found;
-  figures.seconds = stats.replay_seconds;
+  figures.seconds = since(replay_start) - run.signature_seconds;
 }
 
 }  // namespace query::detail

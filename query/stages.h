@@ -48,6 +48,12 @@ struct RunState {
   std::vector<headers::GameInfo> info{};
   /// replay: the search stopped early because ExecuteOptions::limit matches were found.
   bool stopped_early = false;
+  /// positions, postings: the games the index stages kept (game_count when neither ran).
+  uint64_t after_indexes = 0;
+  /// replay: the candidates the signature test kept and the time it took (workers' time
+  /// divided by the threads), the signatures stage's figures.
+  uint64_t after_signatures = 0;
+  double signature_seconds = 0;
   /// True when `id` is in ExecuteOptions::within (or there is none).
   bool in_scope(uint32_t id) const;
 };

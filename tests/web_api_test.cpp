@@ -23,6 +23,7 @@
 #include "import/importer.h"
 #include "temp_dir.h"
 #include "web/server.h"
+#include "test_dependency.h"
 
 namespace {
 
@@ -345,7 +346,7 @@ bool have_stockfish() {
 }
 
 TEST_F(WebApiTest, DeleteCancelsALongQueryAndTheLimitHolds) {
-  if (!have_stockfish()) GTEST_SKIP() << "no stockfish (the long query searches with the engine)";
+  CQLDB_REQUIRE_DEPENDENCY(have_stockfish(), "no stockfish (the long query searches with the engine)");
   auto r = client().Post("/api/query", json({{"cql", kLongQuery}}).dump(), "application/json");
   ASSERT_TRUE(r);
   ASSERT_EQ(r->status, 202) << r->body;
@@ -410,7 +411,7 @@ bool none_running(int seconds) {
 }
 
 TEST_F(WebApiTest, AQueryIsCancelledWhenItsClientGoesAway) {
-  if (!have_stockfish()) GTEST_SKIP() << "no stockfish (the long query searches with the engine)";
+  CQLDB_REQUIRE_DEPENDENCY(have_stockfish(), "no stockfish (the long query searches with the engine)");
   ASSERT_TRUE(none_running(20));
   // a client waiting for the answer leaves: the server's next blank fails to go out
   const std::string body = json({{"cql", kLongQuery}, {"wait", true}}).dump();

@@ -36,6 +36,8 @@ void install_game_routes(httplib::Server& http, Context& context);
 
 /// Sets `json` as the response body with `status`.
 void send_json(httplib::Response& res, const nlohmann::json& json, int status = 200);
+/// send_json for an object whose keys keep their order (the opening tree, index/tree_json.h).
+void send_ordered_json(httplib::Response& res, const nlohmann::ordered_json& json, int status = 200);
 
 /// Runs `handler`, answering a thrown exception as a JSON error (400 for
 /// std::invalid_argument, 404 for std::out_of_range, 500 otherwise).

@@ -12,6 +12,7 @@
 #include "headers/game_order.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
+#include "index/tree_json.h"
 #include "render/board_svg.h"
 #include "render/game_walk.h"
 #include "web/assets.h"
@@ -44,13 +45,6 @@ uint32_t game_id(Context& context, const std::string& text) {
   if (id == 0 || id > count)
     throw std::out_of_range("no game " + text + " (ids are 1.." + std::to_string(count) + ")");
   return uint32_t(id);
-}
-
-json tree_stats_json(const posindex::TreeStats& s) {
-  return {{"games", s.games},       {"white", s.white},
-          {"draws", s.draws},       {"black", s.black},
-          {"averageRating", s.average_rating()}, {"performance", s.performance()},
-          {"firstYear", s.first_year}, {"lastYear", s.last_year}};
 }
 
 }  // namespace
@@ -160,22 +154,7 @@ void install_game_routes(httplib::Server& http, Context& context) {
       }
       db::GameReader reader = context.database.reader();
       const posindex::Tree tree = posindex::build_tree(*index, reader, pos, restricted ? &within : nullptr);
-      json moves = json::array();
-      for (const posindex::TreeMove& m : tree.moves) {
-        json mj = tree_stats_json(m.stats);
-        mj["uci"] = chess::to_uci(m.move, pos);
-        mj["san"] = chess::to_san(pos, m.move);
-        mj["game"] = m.stats.best.id;
-        moves.push_back(std::move(mj));
-      }
-      json j = tree_stats_json(tree.total);
-      j["fen"] = pos.fen();
-      j["ended"] = tree.ended;
-      j["moves"] = std::move(moves);
-      json top = json::array();
-      for (const posindex::TreeGame& g : tree.top_games) top.push_back(g.id);
-      j["topGames"] = std::move(top);
-      send_json(res, j);
+      send_ordered_json(res, posindex::tree_json(tree, pos, reader));  // the shape of `cqldb tree --format jsonl`
     });
   });
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "db/errors.h"
+#include "query/open_database.h"
 #include "web/json_shape.h"
 #include "web/routes.h"
 
@@ -16,6 +17,11 @@ namespace web {
 void send_json(httplib::Response& res, const nlohmann::json& json, int status) {
   res.status = status;
   res.set_content(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), "application/json");
+}
+
+void send_ordered_json(httplib::Response& res, const nlohmann::ordered_json& json, int status) {
+  res.status = status;
+  res.set_content(json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace), "application/json");
 }
 
 void guarded(httplib::Response& res, const std::function<void()>& handler) {
@@ -64,7 +70,7 @@ struct Server::Impl {
   std::thread sweeper;
 
   explicit Impl(ServeOptions options)
-      : context(options, db::Database::open_readonly(options.db_dir)) {}
+      : context(options, query::open_database(options.db_dir)) {}
 };
 
 Server::Server(ServeOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {

@@ -32,8 +32,9 @@ struct ServeOptions {
 /// The HTTP server over one database.
 class Server {
  public:
-  /// Opens the database read-only. Throws db::FormatError (not a database) and the storage
-  /// errors of db::Database::open_readonly.
+  /// Opens the database read-only (query::open_database). Throws query::NoDatabase (no
+  /// database in the directory), db::FormatError (another format version) and the storage
+  /// errors of opening it.
   explicit Server(ServeOptions options);
   ~Server();
   Server(const Server&) = delete;

@@ -1,14 +1,13 @@
-#include "cli/explain.h"
+#include "query/explain.h"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
-#include "cli/options.h"
 #include "headers/header_store.h"
 #include "index/postings.h"
 
-namespace cli {
+namespace query {
 
 namespace {
 
@@ -20,6 +19,15 @@ std::string sql_literal(const db::sqlite::Param& p) {
 }
 
 }  // namespace
+
+std::string with_commas(uint64_t n) {
+  std::string d = std::to_string(n), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
 
 std::string explain_bound_values(const query::Query& query) {
   std::string out;
@@ -68,4 +76,4 @@ std::string explain_estimates(const query::Query& query, db::Database& database)
   return out;
 }
 
-}  // namespace cli
+}  // namespace query
