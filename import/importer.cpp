@@ -258,6 +258,7 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
   unsigned workers = options.workers ? options.workers : std::thread::hardware_concurrency();
   if (workers == 0) workers = 1;
   double last_progress = -1;
+  std::vector<db::ImportRun> finished_runs;  // the files read to their end
 
   for (const std::string& path : paths) {
     if (options.cancel && options.cancel->load()) break;
@@ -328,8 +329,9 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
       batch_writer.warn(path, 0, d.line, std::string(issue_name(d.issue)) + ": " + d.message, run);
     run.finished = std::chrono::duration_cast<std::chrono::seconds>(
                        std::chrono::system_clock::now().time_since_epoch()).count();
-    // An interrupted file gets no imports row: running the import again continues it.
-    if (!summary.interrupted) writer.add_import(run);
+    // A file's imports row, which marks it finished, is written once the indexes have caught
+    // up (below): an import killed before that, or interrupted, is continued when run again.
+    if (!summary.interrupted) finished_runs.push_back(run);
     writer.commit();
     if (on_progress)
       on_progress({path, summary.games_read, summary.imported, summary.rejected,
@@ -347,6 +349,8 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
     summary.player_links = headers::players::link_games(sql, headers::players::LinkScope::kNewGames);
   }
   if (fresh_positions) summary.positions = posindex::update_position_index(database, *fresh_positions);
+  for (const db::ImportRun& run : finished_runs) writer.add_import(run);
+  writer.commit();
   summary.seconds = elapsed();
   summary.finish_seconds = summary.seconds - before_finish;
   return summary;

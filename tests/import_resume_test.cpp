@@ -214,6 +214,21 @@ TEST_F(ImportResume, KillNineAtTenRandomMomentsThenARerunStoresEveryGameOnce) {
   EXPECT_GE(killed, 6);
 }
 
+// Killed after the file's last game was committed, while the indexes catch up: the file is
+// not finished yet (its imports row comes last), so the rerun adds nothing.
+TEST_F(ImportResume, KilledAfterTheLastGameTheRerunAddsNothing) {
+  const fs::path db_dir = tmp_->path / "killed-at-end";
+  ASSERT_TRUE(killed_import(db_dir, pgn(), std::chrono::milliseconds(0), /*die_at_games=*/reference_));
+  // (Usually all of them: the last progress report comes after the file's last commit.)
+  const uint32_t committed = db::Database::open_readonly(db_dir).reader().game_count();
+  EXPECT_GT(committed + 400, reference_);
+  const cqltest::Outcome again = run({"import", "--db", db_dir.string(), "-q", pgn().string()});
+  ASSERT_EQ(again.code, 0) << again.out << again.err;
+  EXPECT_NE(again.out.find("continued " + pgn().string() + " after game "), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("imported " + commas(reference_ - committed) + ","), std::string::npos) << again.out;
+  expect_every_game_once(db_dir);
+}
+
 TEST_F(ImportResume, EmptyDatabasesCheckCleanAndAnswerAtOnce) {
   cqltest::TempDir work("empty-db");
   const fs::path empty_pgn = work.path / "empty.pgn", rejected_pgn = work.path / "rejected.pgn";
