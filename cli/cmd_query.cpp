@@ -96,7 +96,7 @@ void sort_matches(const std::string& db_dir, headers::SortOrder order, std::vect
 
 int run_query(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
-  std::string db_dir, script_path, expression, fen, format_name = "table", output, engine;
+  std::string db_dir, script_path, expression, fen, format_name = "table", output, engine, dialect_name = "auto";
   uint64_t limit = 0;
   unsigned threads = 0;
   po::options_description options("Options");
@@ -108,6 +108,9 @@ int run_query(const std::vector<std::string>& args) {
       "the script)")(
       "script", po::value(&script_path), "CQL script file (- = stdin)")(
       "expression,e", po::value(&expression), "the CQL script given as text")(
+      "dialect", po::value(&dialect_name)->default_value("auto"),
+      "the script's language: cqls (CQL 1.0 with the CQL-S extensions), cql6 (CQL 6.1/6.2, "
+      "docs/cql6.md) or auto (CQL 6 when the script starts with its header `cql(`)")(
       "fen", po::value(&fen), "the games that reach this exact position: (match (position :fen \"FEN\"))")(
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl, pgn or html (a page with a board diagram of each matched position)")(
       "output,o", po::value(&output), "file to write the results to (default or -: stdout)")(
@@ -177,14 +180,24 @@ int run_query(const std::vector<std::string>& args) {
   if (vm.count("tablebases")) analysis::tablebase::configure(vm["tablebases"].as<std::string>());
   std::optional<query::Query> compiled;
   try {
-    compiled.emplace(query::Query::compile(text, source_name));
+    compiled.emplace(query::Query::compile(text, source_name, query::parse_dialect(dialect_name)));
   } catch (const query::QueryError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "cqldb query: --dialect: %s\n", e.what());
+    return 2;
   }
 
-  // CQL 1.0's :pgn FILE and :output FILE (cli/script_files.h); the command line wins.
-  const ScriptFiles files = script_files(text, source_name);
+  // CQL 1.0's :pgn FILE and :output FILE (cli/script_files.h), CQL 6's cql(input FILE
+  // output FILE); the command line wins.
+  ScriptFiles files;
+  if (compiled->dialect() == query::Dialect::kCql6) {
+    files.pgn = compiled->cql6_options().input.value_or("");
+    files.output = compiled->cql6_options().output.value_or("");
+  } else {
+    files = script_files(text, source_name);
+  }
   if (!db_dir.empty() && !pgn_file.empty()) {
     std::fprintf(stderr, "cqldb query: give either --db DIR or --pgn FILE\n");
     return kUsageError;
