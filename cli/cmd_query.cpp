@@ -204,7 +204,8 @@ int run_query(const std::vector<std::string>& args) {
   }
   if (db_dir.empty() && pgn_file.empty()) pgn_file = files.pgn;
   else if (!files.pgn.empty() && !db_dir.empty())
-    std::fprintf(stderr, "note: the script's :pgn %s is not searched: --db %s is\n", files.pgn.c_str(),
+    std::fprintf(stderr, "note: the script's %s %s is not searched: --db %s is\n",
+                 compiled->dialect() == query::Dialect::kCql6 ? "input" : ":pgn", files.pgn.c_str(),
                  db_dir.c_str());
   if (db_dir.empty() && pgn_file.empty()) {
     std::fprintf(stderr, "cqldb query: give --db DIR, or a PGN file (--pgn FILE or :pgn FILE in the script)\n");

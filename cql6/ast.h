@@ -33,6 +33,8 @@ enum class Kind : uint8_t {
   kLight,        ///< kids: a
   kDark,         ///< kids: a
   kPawns,        ///< sub = PawnSet
+  kFromSquare,   ///< `from`: the from square of the move that led here (castling: king's and rook's)
+  kToSquare,     ///< `to`: its destination square (castling: the king's and the rook's)
   kNone,         ///< an omitted optional argument (pin)
   // ---- numbers
   kNumber,       ///< value
@@ -89,19 +91,21 @@ enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe };
 /// kTransform kinds (CQL 6.2: each includes the identity except kReverseColor).
 enum class TransformKind : uint8_t {
   kFlip, kFlipColor, kFlipVertical, kFlipHorizontal, kRotate90, kShift, kShiftHorizontal, kShiftVertical,
-  kReverseColor,
+  kReverseColor, kRotate45,
 };
 
 /// Node::flags bits per kind.
 enum MoveFlag : uint32_t {
   kMoveCastle = 1, kMoveEnPassant = 2, kMoveNull = 4, kMovePrevious = 8, kMoveLegal = 16,
   kMovePseudoLegal = 32, kMoveCount = 64, kMovePrimary = 128, kMoveSecondary = 256,
+  kMoveKingSide = 512, kMoveQueenSide = 1024,  ///< `o-o` / `o-o-o`: castling on that side
 };
 enum DashFlag : uint32_t { kDashCapture = 1, kDashPromote = 2 };
 enum LineFlag : uint32_t {
   kLineBackward = 1, kLineQuiet = 2, kLineSingleColor = 4, kLineHasRange = 8, kLineGroup = 16,
 };
 enum RayFlag : uint32_t { kXray = 1, kRayReturnFirst = 2 };  // kXray: attack rays only
+enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under transforms
 enum TransformFlag : uint32_t { kHasRange = 1 };
 
 /// One node of the AST.

@@ -365,6 +365,16 @@ std::vector<Token> lex(std::string_view input) {
         }
       }
     }
+    if ((c == 'o' || c == 'O') && t.compare(i, 3, c == 'o' ? "o-o" : "O-O") == 0) {  // o-o, o-o-o
+      const size_t len = t.compare(i, 5, c == 'o' ? "o-o-o" : "O-O-O") == 0 ? 5 : 3;
+      if (!is_word_char(at(i + len))) {
+        tok.kind = Tok::kWord;
+        tok.text = len == 5 ? "o-o-o" : "o-o";
+        i += len;
+        push(std::move(tok), start);
+        continue;
+      }
+    }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '[' || c == '.') {
       size_t w = i;
       while (is_word_char(at(w))) ++w;

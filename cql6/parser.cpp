@@ -28,9 +28,9 @@ const std::set<std::string, std::less<>>& later_words() {
       "settag", "removecomment", "currentposition", "focus", "currenttransform", "pieceid", "type",
       "colortype", "makesquare", "rank", "file", "consecutivemoves", "countmoves", "currentmove",
       "gamenumber", "fen", "hascomment", "originalcomment", "ascii", "assert", "virtualmainline",
-      "tag", "sqrt", "rotate45", "white", "black", "dictionary", "local", "readfile", "writefile",
+      "tag", "sqrt", "white", "black", "dictionary", "local", "readfile", "writefile",
       "notransform", "eventdate", "abort", "reverse", "idealmate", "idealstalemate", "modelmate",
-      "pureMate", "puremate", "purestalemate", "modelstalemate", "int", "hhdb", "castle", "lastgamenumber",
+      "pureMate", "puremate", "purestalemate", "modelstalemate", "int", "hhdb", "lastgamenumber",
       "variation", "anyvalue", "fromsquare", "tosquare", "enpassantsquare", "colorof", "isunbound",
       "result", "pgnfile", "string", "matchstring", "cqlfile", "this", "title", "rating", "sidetomove",
   };
@@ -449,6 +449,7 @@ class Parser {
     if (w == "shifthorizontal") return TransformKind::kShiftHorizontal;
     if (w == "shiftvertical") return TransformKind::kShiftVertical;
     if (w == "reversecolor") return TransformKind::kReverseColor;
+    if (w == "rotate45") return TransformKind::kRotate45;
     return std::nullopt;
   }
 
@@ -645,9 +646,21 @@ class Parser {
       return n;
     }
     if (w == "move") return move();
+    if (w == "o-o" || w == "o-o-o" || w == "castle" || w == "enpassant" || w == "nullmove") {
+      // CQL 6.2's past-move filters: the move that led to this position
+      Node n = make(Kind::kMove, Type::kBool, loc);
+      ++i_;
+      for (int k = 0; k < 4; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, loc));
+      n.flags = kMovePrevious | (w == "o-o" ? uint32_t(kMoveCastle | kMoveKingSide) : w == "o-o-o" ? uint32_t(kMoveCastle | kMoveQueenSide)
+                                 : w == "castle" ? uint32_t(kMoveCastle) : w == "enpassant" ? uint32_t(kMoveEnPassant)
+                                 : uint32_t(kMoveNull));
+      return n;
+    }
     if (w == "cql") fail("a second cql( header", "a filter");
+    if (w == "from") return simple(Kind::kFromSquare, Type::kSet);
+    if (w == "to") return simple(Kind::kToSquare, Type::kSet);
     if (w == "then" || w == "else" || w == "and" || w == "or" || w == "in" || w == "attacks" ||
-        w == "attackedby" || w == "from" || w == "to" || w == "through")
+        w == "attackedby" || w == "through")
       fail("unexpected '" + w + "'", "a filter");
     if (later_words().count(w)) throw not_supported(loc, w);
     if (w == "variations" || w == "quiet" || w == "silent" || w == "matchcount" || w == "input" || w == "output")
@@ -725,7 +738,8 @@ class Parser {
         n.kids[size_t(slot)] = std::move(a);
         continue;
       }
-      uint32_t f = p == "castle" ? uint32_t(kMoveCastle) : p == "enpassant" ? kMoveEnPassant : p == "null" ? kMoveNull
+      uint32_t f = p == "o-o" ? uint32_t(kMoveCastle | kMoveKingSide) : p == "o-o-o" ? uint32_t(kMoveCastle | kMoveQueenSide)
+                   : p == "castle" ? uint32_t(kMoveCastle) : p == "enpassant" ? kMoveEnPassant : p == "null" ? kMoveNull
                    : p == "previous" ? kMovePrevious : p == "legal" ? kMoveLegal : p == "pseudolegal" ? kMovePseudoLegal
                    : p == "count" ? kMoveCount : p == "primary" ? kMovePrimary : p == "secondary" ? kMoveSecondary : 0u;
       if (!f) {
@@ -738,6 +752,8 @@ class Parser {
     }
     if ((n.flags & kMovePrevious) && (n.flags & (kMoveLegal | kMovePseudoLegal)))
       throw Error(n.loc, "'move previous' cannot be 'legal' or 'pseudolegal'");
+    if ((n.flags & kMoveCount) && !(n.flags & (kMoveLegal | kMovePseudoLegal)))
+      throw Error(n.loc, "'count' in 'move' needs 'legal' or 'pseudolegal'");
     if (n.flags & kMoveCount) n.type = Type::kNumber;
     return n;
   }

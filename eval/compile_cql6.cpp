@@ -30,9 +30,16 @@ using chess::Bitboard;
 
 /// One primitive transform: a dihedral map, a shift or the colour reversal.
 struct Xf {
-  enum class K : uint8_t { kDihedral, kShift, kColor } k = K::kDihedral;
+  enum class K : uint8_t { kDihedral, kShift, kColor, kRotate45 } k = K::kDihedral;
   bool rx = false, ry = false, swap = false;  // kDihedral: mirror files, mirror ranks, transpose
-  int dx = 0, dy = 0;                         // kShift
+  int dx = 0, dy = 0;                         // kShift; kRotate45: dx = eighth turns
+  /// True if the transform swaps light and dark squares (CQL 6.2's flipsSquareParity).
+  bool flips_parity() const {
+    if (k == K::kColor) return true;
+    if (k == K::kShift) return (dx + dy) % 2 != 0;
+    if (k == K::kDihedral) return rx != ry;
+    return false;
+  }
 };
 
 Bitboard map_squares(Bitboard b, bool rx, bool ry, bool swap) {
@@ -67,6 +74,7 @@ Bitboard transform_squares(Bitboard b, const Xf& t) {
   switch (t.k) {
     case Xf::K::kDihedral: return map_squares(b, t.rx, t.ry, t.swap);
     case Xf::K::kColor: return map_squares(b, false, true, false);
+    case Xf::K::kRotate45: return b;  // only whole or empty sets (checked by transformed())
     case Xf::K::kShift: {
       Bitboard y = t.dy ? map_squares(shift_x(map_squares(b, false, false, true), t.dy), false, false, true) : b;
       return t.dx ? shift_x(y, t.dx) : y;
@@ -87,7 +95,13 @@ uint8_t transform_directions(uint8_t bits, const Xf& t) {
   for (int d = 0; d < 8; ++d) {
     if (!(bits & (1u << d))) continue;
     int x = kVec[size_t(d)].first, y = kVec[size_t(d)].second;
-    if (t.k == Xf::K::kColor) {
+    if (t.k == Xf::K::kRotate45) {
+      for (int i = 0; i < t.dx; ++i) {  // one eighth turn anticlockwise
+        const int nx = x - y, ny = x + y;
+        x = (nx > 0) - (nx < 0);
+        y = (ny > 0) - (ny < 0);
+      }
+    } else if (t.k == Xf::K::kColor) {
       y = -y;
     } else {
       if (t.rx) x = -x;
@@ -106,6 +120,9 @@ std::optional<Node> transformed(const Node& n, const Xf& t) {
   const bool color = t.k == Xf::K::kColor;
   switch (n.kind) {
     case Kind::kDesignator:
+      if (n.flags & cql6::kNoTransform) return out;
+      if (t.k == Xf::K::kRotate45 && n.squares != ~Bitboard(0))
+        throw cql6::Error(n.loc, "rotate45 cannot be applied to a particular square (only to whole-board designators)");
       if (color) out.kinds = swap_colors(n.kinds);
       out.squares = transform_squares(n.squares, t);
       if (!out.squares) return std::nullopt;
@@ -120,6 +137,11 @@ std::optional<Node> transformed(const Node& n, const Xf& t) {
     case Kind::kDirection:
     case Kind::kRay: out.sub = transform_directions(n.sub, t); break;
     case Kind::kDash: if (color) out.kinds = swap_colors(n.kinds); break;
+    case Kind::kLight:
+    case Kind::kDark:
+      if (t.k == Xf::K::kRotate45) throw cql6::Error(n.loc, "rotate45 cannot be applied to 'light' or 'dark'");
+      if (t.flips_parity()) out.kind = n.kind == Kind::kLight ? Kind::kDark : Kind::kLight;
+      break;
     default: break;
   }
   if (n.kind == Kind::kTransform) {  // an expanded orbit: transform each variant, drop the empty
@@ -159,6 +181,14 @@ std::vector<std::optional<Xf>> transforms_of(cql6::TransformKind k) {
       dihedral(false, true, true);
       dihedral(true, true, false);
       dihedral(true, false, true);
+      break;
+    case TK::kRotate45:
+      for (int e = 1; e < 8; ++e) {
+        Xf t;
+        t.k = Xf::K::kRotate45;
+        t.dx = e;
+        out.push_back(t);
+      }
       break;
     case TK::kFlipColor:
     case TK::kReverseColor: {
@@ -401,6 +431,7 @@ Program Program::compile_cql6(const cql6::Script& script) {
         throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
       if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
       if (k.kind == Kind::kLine || (k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+          k.kind == Kind::kFromSquare || k.kind == Kind::kToSquare ||
           (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone))
         program.needs_line_moves_ = true;
     });

@@ -335,6 +335,9 @@ bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from
                                 n.kids[2].kind == Kind::kNone && n.kids[3].kind == Kind::kNone;
   if (f & cql6::kMoveNull) return false;
   if ((f & cql6::kMoveCastle) && m.kind() != Move::CASTLING) return false;
+  if ((f & (cql6::kMoveKingSide | cql6::kMoveQueenSide)) &&
+      ((m.to_sq() > m.from_sq()) != bool(f & cql6::kMoveKingSide)))
+    return false;
   if ((f & cql6::kMoveEnPassant) && m.kind() != Move::EN_PASSANT) return false;
   if (!move_fits(before, m, from, to)) return false;
   if (n.kids[2].kind != Kind::kNone) {
@@ -585,7 +588,7 @@ Ctx from(const PosCtx& c) {
   x.moves = c.line_moves;
   x.moves_left = c.line_moves ? c.line_moves_left : 0;
   x.main_line = !c.inside_variation;
-  x.past = c.line_moves && !c.inside_variation ? c.ply : 0;
+  x.past = !c.line_moves ? 0 : c.inside_variation ? c.ply - c.line_first_ply : c.ply;
   x.start = c.inside_variation ? nullptr : c.start;
   return x;
 }
@@ -633,6 +636,19 @@ uint64_t squares(const Node& n, const Ctx& c) {
     case Kind::kLight: return squares(n.kids[0], c) & kLightSquares;
     case Kind::kDark: return squares(n.kids[0], c) & ~kLightSquares;
     case Kind::kPawns: return pawn_set(pos, cql6::PawnSet(n.sub));
+    case Kind::kFromSquare:
+    case Kind::kToSquare: {
+      if (c.past == 0 || !c.moves) return 0;
+      const Move m = c.moves[-1];
+      if (m == Move::null() || m == Move::none()) return 0;
+      if (m.kind() != Move::CASTLING)
+        return chess::square_bb(n.kind == Kind::kFromSquare ? m.from_sq() : m.to_sq());
+      // castling (CQL 6.2): the king's and the rook's squares
+      if (n.kind == Kind::kFromSquare) return chess::square_bb(m.from_sq()) | chess::square_bb(m.to_sq());
+      const chess::Color mover = chess::Color(1 - pos.side_to_move());
+      const chess::CastlingRight cr = chess::castling_right(mover, m.to_sq() > m.from_sq());
+      return chess::square_bb(Position::castling_king_to(cr)) | chess::square_bb(Position::castling_rook_to(cr));
+    }
     case Kind::kTransform: {
       Bitboard out = 0;
       for (const Node& v : n.kids) out |= squares(v, c);
