@@ -29,6 +29,7 @@ struct QueryRequest {
   std::vector<std::string> filter_terms;  ///< header filter terms, e.g. "elo>=2500"
                                           ///< (headers/filter_terms.h)
   uint64_t limit = 0;                     ///< stop after this many matches; 0 = all
+  std::string dialect = "auto";           ///< "auto", "cqls" or "cql6" (query::parse_dialect)
 };
 
 /// Where a run is.
