@@ -233,6 +233,25 @@ Node expand(const Node& n) {
   return out;
 }
 
+/// Numbers the holder constituents of every `line` below `n` (kLineItem::value = 0, 1...;
+/// the line's value = their count), for the line matcher's memo (eval/cql6_eval.cpp).
+void number_holders(Node& n) {
+  if (n.kind == Kind::kLine) {
+    int64_t next = 0;
+    auto walk = [&](auto&& self, Node& item) -> void {
+      if (item.kind != Kind::kLineItem) return;
+      if (item.flags & cql6::kLineGroup) {
+        for (Node& k : item.kids) self(self, k);
+      } else {
+        item.value = next++;
+      }
+    };
+    for (Node& item : n.kids) walk(walk, item);
+    n.value = next;
+  }
+  for (Node& k : n.kids) number_holders(k);
+}
+
 /// Calls `f` on `n` and every node below it.
 template <class F>
 void visit(const Node& n, F&& f) {
@@ -447,7 +466,9 @@ Program Program::compile_cql6(const cql6::Script& script) {
     eval::Node node;
     node.op = Op::kCql6;
     node.cost = Cost::kExpensive;
-    node.set(payload::Cql6{std::make_shared<const cql6::Node>(expand(*n))});
+    cql6::Node filter = expand(*n);
+    number_holders(filter);
+    node.set(payload::Cql6{std::make_shared<const cql6::Node>(std::move(filter))});
     nodes.push_back(std::move(node));
   }
   order_by_cost(nodes);

@@ -3,6 +3,7 @@
 // listed in SPEC-NOTES "CQL 6 scripts: decisions").
 #include "eval/cql6_eval.h"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -415,6 +416,16 @@ bool dash(const Node& n, const Ctx& c) {
 /// Positions of a forward line, made on demand (per thread, one buffer per nesting depth).
 struct LineBuffer {
   std::vector<Position> positions;  // positions[k]: k plies after the line's start
+  // the memo of holder results: entry holder * span + offset is valid when its stamp is
+  // the current evaluation's (no clearing between evaluations)
+  std::vector<uint32_t> stamps;
+  std::vector<uint8_t> results;
+  // the memo of the line's top-level sequence: (item index, offset) -> whether the rest of
+  // the line matches from there (seq_*), and whether an unbounded repetition of that item
+  // that has reached its minimum, then the rest, does (rep_*)
+  std::vector<uint32_t> seq_stamps, rep_stamps;
+  std::vector<uint8_t> seq_results, rep_results;
+  uint32_t stamp = 0;
 };
 
 struct LineState {
@@ -424,6 +435,8 @@ struct LineState {
   uint32_t stride;        // 2 with singlecolor
   LineBuffer* buffer;     // forward lines
   uint32_t made = 0;      // positions made in buffer
+  uint32_t span = 0;      // positions the line may reach (memo row length)
+  const std::vector<Node>* top = nullptr;  // the line's top-level constituents
 };
 
 /// The position `k` plies from the line's start (forward or back); null beyond the line.
@@ -464,6 +477,7 @@ struct Cont {
 bool resume(const Cont* k, uint32_t off, LineState& s);
 
 bool repeat(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s);
+bool repeat_search(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s);
 
 /// One occurrence of `item` at position `off`, then `k`.
 bool once(const Node& item, uint32_t off, const Cont* k, LineState& s) {
@@ -472,6 +486,12 @@ bool once(const Node& item, uint32_t off, const Cont* k, LineState& s) {
     inner.items = &item.kids;
     inner.next = k;
     return resume(&inner, off, s);
+  }
+  if (off >= s.span) return false;
+  const size_t slot = size_t(item.value) * s.span + off;  // holders are numbered per line
+  if (s.buffer->stamps[slot] == s.buffer->stamp) {
+    if (!s.buffer->results[slot]) return false;
+    return resume(k, off + s.stride, s);
   }
   const Position* pos = line_position(s, off);
   if (!pos) return false;
@@ -487,11 +507,31 @@ bool once(const Node& item, uint32_t off, const Cont* k, LineState& s) {
   } else {
     at = later(c, off, pos);
   }
-  if (!match(item.kids[0], at)) return false;
+  const bool hit = match(item.kids[0], at);
+  s.buffer->stamps[slot] = s.buffer->stamp;
+  s.buffer->results[slot] = hit;
+  if (!hit) return false;
   return resume(k, off + s.stride, s);
 }
 
 bool repeat(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s) {
+  // an unbounded repetition past its minimum, followed by the rest of the top-level
+  // sequence, depends only on (item, offset): memoised
+  size_t slot = SIZE_MAX;
+  if (item.hi < 0 && done >= item.lo && after && !after->repetition && !after->next && after->items == s.top &&
+      off < s.span) {
+    slot = (after->i - 1) * s.span + off;
+    if (s.buffer->rep_stamps[slot] == s.buffer->stamp) return s.buffer->rep_results[slot];
+  }
+  const bool r = repeat_search(item, done, off, after, s);
+  if (slot != SIZE_MAX) {
+    s.buffer->rep_stamps[slot] = s.buffer->stamp;
+    s.buffer->rep_results[slot] = r;
+  }
+  return r;
+}
+
+bool repeat_search(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s) {
   if (item.hi < 0 || done < item.hi) {
     Cont again;
     again.repetition = true;
@@ -515,11 +555,22 @@ bool resume(const Cont* k, uint32_t off, LineState& s) {
     return repeat(*k->item, k->done + 1, off, k->next, s);
   }
   if (k->i == k->items->size()) return resume(k->next, off, s);
+  // the rest of the top-level sequence from item i at `off` is memoised
+  size_t slot = SIZE_MAX;
+  if (!k->next && k->items == s.top && off < s.span) {
+    slot = k->i * s.span + off;
+    if (s.buffer->seq_stamps[slot] == s.buffer->stamp) return s.buffer->seq_results[slot];
+  }
   Cont after;
   after.items = k->items;
   after.i = k->i + 1;
   after.next = k->next;
-  return repeat((*k->items)[k->i], 0, off, &after, s);
+  const bool r = repeat((*k->items)[k->i], 0, off, &after, s);
+  if (slot != SIZE_MAX) {
+    s.buffer->seq_stamps[slot] = s.buffer->stamp;
+    s.buffer->seq_results[slot] = r;
+  }
+  return r;
 }
 
 bool line(const Node& n, const Ctx& c) {
@@ -532,6 +583,26 @@ bool line(const Node& n, const Ctx& c) {
   s.backward = n.flags & cql6::kLineBackward;
   s.stride = (n.flags & cql6::kLineSingleColor) ? 2 : 1;
   s.buffer = buffers[depth].get();
+  s.span = (s.backward ? c.past : c.moves_left) + 1;
+  s.top = &n.kids;
+  const size_t cells = size_t(std::max<int64_t>(n.value, 1)) * s.span;
+  const size_t seq_cells = (n.kids.size() + 1) * s.span;
+  LineBuffer& b = *s.buffer;
+  if (b.stamps.size() < cells || b.seq_stamps.size() < seq_cells) {
+    b.stamps.assign(std::max(cells, b.stamps.size()), 0);
+    b.results.assign(b.stamps.size(), 0);
+    b.seq_stamps.assign(std::max(seq_cells, b.seq_stamps.size()), 0);
+    b.seq_results.assign(b.seq_stamps.size(), 0);
+    b.rep_stamps.assign(b.seq_stamps.size(), 0);
+    b.rep_results.assign(b.seq_stamps.size(), 0);
+    b.stamp = 0;
+  }
+  if (++b.stamp == 0) {  // wrapped: forget every entry
+    std::fill(b.stamps.begin(), b.stamps.end(), 0);
+    std::fill(b.seq_stamps.begin(), b.seq_stamps.end(), 0);
+    std::fill(b.rep_stamps.begin(), b.rep_stamps.end(), 0);
+    b.stamp = 1;
+  }
   ++depth;
   Cont all;
   all.items = &n.kids;
