@@ -424,6 +424,83 @@ std::optional<eval::Node> exact_op(const Node& n, bool& needs_info) {
   }
 }
 
+/// A position list of one conjunction of `nodes` (index and memo built).
+std::shared_ptr<const PositionList> list_of(std::vector<eval::Node> nodes) {
+  auto list = std::make_shared<PositionList>();
+  order_by_cost(nodes);
+  list->variants.push_back(std::move(nodes));
+  list->index.build(list->variants);
+  list->memo.build(list->variants);
+  return list;
+}
+
+void implied_by_set(const Node& n, std::vector<eval::Node>& out);
+
+/// Appends ops that hold wherever the (expanded) filter `n` matches: necessary conditions
+/// with a CQL-S counterpart (check, mate, designators...), added beside its Op::kCql6 node
+/// so that the planner can prune and cheap tests run first. Conservative: a filter it does
+/// not know implies nothing.
+void implied_by(const Node& n, std::vector<eval::Node>& out) {
+  bool unused = false;
+  switch (n.kind) {
+    case Kind::kCheck: case Kind::kMate: case Kind::kStalemate: case Kind::kWtm: case Kind::kBtm:
+    case Kind::kInitial: case Kind::kTerminal:
+      if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
+      return;
+    case Kind::kCompound:
+    case Kind::kAnd:
+      for (const Node& k : n.kids) implied_by(k, out);
+      return;
+    case Kind::kTransform: {
+      if (n.flags & cql6::kHasRange) return;  // a count range may admit zero
+      std::vector<std::shared_ptr<const PositionList>> lists;
+      for (const Node& v : n.kids) {
+        std::vector<eval::Node> inner;
+        implied_by(v, inner);
+        if (inner.empty()) return;  // a variant implying nothing: the whole or says nothing
+        lists.push_back(list_of(std::move(inner)));
+      }
+      if (lists.size() == 1) {
+        for (const eval::Node& k : lists[0]->variants[0]) out.push_back(k);
+        return;
+      }
+      eval::Node any;
+      any.op = Op::kOr;
+      any.cost = Cost::kMedium;
+      any.lists = std::move(lists);
+      out.push_back(std::move(any));
+      return;
+    }
+    default:
+      if (n.type == Type::kSet) implied_by_set(n, out);
+      return;
+  }
+}
+
+/// The same for a set filter that matched (it is not empty).
+void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
+  switch (n.kind) {
+    case Kind::kDesignator: {
+      bool unused = false;
+      if (n.squares != ~Bitboard(0) || (n.kinds & cql6::kAllKinds) != cql6::kAllKinds)
+        if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
+      return;
+    }
+    case Kind::kIntersect: case Kind::kAttacks: case Kind::kAttackedBy: case Kind::kBetween:
+    case Kind::kRay:
+      for (const Node& k : n.kids) implied_by_set(k, out);
+      return;
+    case Kind::kDirection: case Kind::kLight: case Kind::kDark:
+      implied_by_set(n.kids[0], out);
+      return;
+    case Kind::kTransform:
+    case Kind::kCompound:
+      implied_by(n, out);
+      return;
+    default: return;
+  }
+}
+
 }  // namespace
 
 Program Program::compile_cql6(const cql6::Script& script) {
@@ -468,6 +545,7 @@ Program Program::compile_cql6(const cql6::Script& script) {
     node.cost = Cost::kExpensive;
     cql6::Node filter = expand(*n);
     number_holders(filter);
+    implied_by(filter, nodes);  // necessary conditions first: the planner prunes on them
     node.set(payload::Cql6{std::make_shared<const cql6::Node>(std::move(filter))});
     nodes.push_back(std::move(node));
   }
