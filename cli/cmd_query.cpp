@@ -79,6 +79,7 @@ void print_summary(const query::Stats& s) {
 /// What `cqldb query` was asked, after its options were read and checked.
 struct QueryCommand {
   std::string db_dir, pgn_file, script_path, text, source_name, output, engine;
+  query::Dialect dialect = query::Dialect::kAuto;  ///< --dialect
   OutputFormat format = OutputFormat::kTable;
   bool format_given = false;  ///< --format was given (else :output FILE switches to pgn)
   bool from_script = false;   ///< the text came from a script file (its :pgn may be beside it)
@@ -93,7 +94,7 @@ struct QueryCommand {
 /// command is done (--help, a usage error), nullopt when it should run.
 std::optional<int> read_query_command(const std::vector<std::string>& args, QueryCommand& cmd) {
   namespace po = boost::program_options;
-  std::string expression, fen, format_name = "table";
+  std::string expression, fen, format_name = "table", dialect_name = "auto";
   po::options_description options("Options");
   options.add_options()("db", po::value(&cmd.db_dir), "database directory")(
       "pgn", po::value(&cmd.pgn_file),
@@ -102,6 +103,9 @@ std::optional<int> read_query_command(const std::vector<std::string>& args, Quer
       "the script)")(
       "script", po::value(&cmd.script_path), "CQL script file (- = stdin)")(
       "expression,e", po::value(&expression), "the CQL script given as text")(
+      "dialect", po::value(&dialect_name)->default_value("auto"),
+      "the script's language: cqls (CQL 1.0 with the CQL-S extensions), cql6 (CQL 6.1/6.2, "
+      "docs/cql6.md) or auto (CQL 6 when the script starts with its header `cql(`)")(
       "fen", po::value(&fen), "the games that reach this exact position: (match (position :fen \"FEN\"))")(
       "format", po::value(&format_name)->default_value("table"), "ids, table, jsonl, pgn or html (a page with a board diagram of each matched position)")(
       "output,o", po::value(&cmd.output), "file to write the results to (default or -: stdout)")(
@@ -151,6 +155,12 @@ std::optional<int> read_query_command(const std::vector<std::string>& args, Quer
                  std::string(output_format_names()).c_str());
     return kUsageError;
   }
+  try {
+    cmd.dialect = query::parse_dialect(dialect_name);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "cqldb query: --dialect: %s\n", e.what());
+    return kUsageError;
+  }
   cmd.format = *format;
   cmd.format_given = !vm["format"].defaulted();
   cmd.text = expression;
@@ -172,15 +182,16 @@ std::optional<int> read_query_command(const std::vector<std::string>& args, Quer
 /// The database to search: --db DIR, or the cached database of --pgn FILE or the script's
 /// CQL 1.0 `:pgn FILE` (import/pgn_cache.h; the command line wins); also takes the script's
 /// `:output FILE`. Sets cmd.db_dir; the exit code of a usage error, else nullopt.
-std::optional<int> choose_database(QueryCommand& cmd, const query::ScriptFiles& files) {
+std::optional<int> choose_database(QueryCommand& cmd, const query::Query& compiled) {
+  const query::ScriptFiles files = compiled.files();
   if (!cmd.db_dir.empty() && !cmd.pgn_file.empty()) {
     std::fprintf(stderr, "cqldb query: give either --db DIR or --pgn FILE\n");
     return kUsageError;
   }
   if (cmd.db_dir.empty() && cmd.pgn_file.empty()) cmd.pgn_file = files.pgn;
   else if (!files.pgn.empty() && !cmd.db_dir.empty())
-    std::fprintf(stderr, "note: the script's :pgn %s is not searched: --db %s is\n", files.pgn.c_str(),
-                 cmd.db_dir.c_str());
+    std::fprintf(stderr, "note: the script's %s %s is not searched: --db %s is\n",
+                 compiled.dialect() == query::Dialect::kCql6 ? "input" : ":pgn", files.pgn.c_str(), cmd.db_dir.c_str());
   if (cmd.db_dir.empty() && cmd.pgn_file.empty()) {
     std::fprintf(stderr, "cqldb query: give --db DIR, or a PGN file (--pgn FILE or :pgn FILE in the script)\n");
     return kUsageError;
@@ -281,12 +292,12 @@ int run_query(const std::vector<std::string>& args) {
   if (const std::optional<int> exit = read_query_command(args, cmd)) return *exit;
   std::optional<query::Query> compiled;
   try {
-    compiled.emplace(query::Query::compile(cmd.text, cmd.source_name));
+    compiled.emplace(query::Query::compile(cmd.text, cmd.source_name, cmd.dialect));
   } catch (const query::QueryError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return kUsageError;
   }
-  if (const std::optional<int> exit = choose_database(cmd, compiled->files())) return *exit;
+  if (const std::optional<int> exit = choose_database(cmd, *compiled)) return *exit;
   db::Database database = query::open_database(cmd.db_dir);
   OutputTarget target(cmd.output);
   if (!target.ok()) {
@@ -308,7 +319,7 @@ int run_query(const std::vector<std::string>& args) {
   const query::Stats& stats = result.stats;
   write_results(cmd, *compiled, database, result.matches, out);
   print_summary(stats);
-  if (stats.matches == 0) {  // SPEC "Player names": a quoted plain name that only a substring finds
+  if (stats.matches == 0 && compiled->has_cqls_script()) {  // SPEC "Player names": a quoted plain name that only a substring finds
     for (const std::string& hint : headers::players::quoted_name_hints(cmd.db_dir, compiled->script()))
       std::fprintf(stderr, "%s\n", hint.c_str());
   }

@@ -123,8 +123,8 @@ void print_help() {
                        ":KEYWORD` for a CQL keyword (`cqldb help keywords` lists them), "
                        "`cqldb --version` for the version.", 0, 80).c_str(), stdout);
   std::fputs(wrap_text("The query language is CQL 1.0 with Scidb's CQL-S extensions: a script is "
-                       "one (match ...) list, e.g. (match (position :mate)); CQL 6 scripts "
-                       "(cql(...) mate) are not read. docs/cql.md is the guide.", 0, 80).c_str(),
+                       "one (match ...) list, e.g. (match (position :mate)); docs/cql.md is the guide. "
+                       "CQL 6 scripts (cql(...) mate) are read too (part of CQL 6; docs/cql6.md).", 0, 80).c_str(),
              stdout);
 }
 

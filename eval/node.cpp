@@ -11,6 +11,7 @@
 #include "eval/accumulator.h"
 #include "eval/board_predicates.h"
 #include "eval/control.h"
+#include "eval/cql6_eval.h"
 #include "eval/pawn_structure.h"
 #include "eval/piece_structure.h"
 #include "eval/exchange.h"
@@ -424,6 +425,7 @@ bool Node::match(const PosCtx& c) const {
       r = c.relation->at(as<payload::RelationId>().id, c.ply - c.line_first_ply);
       break;
     case Op::kLine: r = match_line(*as<payload::Line>().spec, c); break;
+    case Op::kCql6: r = cql6_eval::match(*as<payload::Cql6>().filter, cql6_eval::from(c)); break;
     case Op::kTagMatch: r = tag_matches(*this, c); break;
     case Op::kEndgameEvaluation: r = endgame_evaluation(*this, c); break;
     case Op::kExchangeEvaluation: r = exchange_evaluation_matches(*this, c); break;

@@ -42,11 +42,18 @@ QueryRegistry::~QueryRegistry() {
 
 std::shared_ptr<QueryRun> QueryRegistry::start(const QueryRequest& request) {
   // Compile first (fast): errors go back to the client at once, with their line and column.
-  auto compiled = std::make_shared<query::Query>(query::Query::compile(request.cql, "query"));
-  const cql::Script script = cql::parse_or_throw(request.cql, "query");  // kept: keywords() points into it
-  for (const cql::KeywordItem* k : script.match.keywords())
-    if (k->keyword == cql::Keyword::Pgn || k->keyword == cql::Keyword::Output)
-      throw std::invalid_argument("the web interface reads and writes no files: remove :pgn and :output");
+  auto compiled = std::make_shared<query::Query>(
+      query::Query::compile(request.cql, "query", query::parse_dialect(request.dialect)));
+  if (compiled->dialect() == query::Dialect::kCql6) {
+    // CQL 6 (issue 36): the database is the input, so cql(input FILE) is ignored
+    if (compiled->cql6_options().output)
+      throw std::invalid_argument("the web interface writes no files: remove output from cql(...)");
+  } else {
+    const cql::Script script = cql::parse_or_throw(request.cql, "query");  // kept: keywords() points into it
+    for (const cql::KeywordItem* k : script.match.keywords())
+      if (k->keyword == cql::Keyword::Pgn || k->keyword == cql::Keyword::Output)
+        throw std::invalid_argument("the web interface reads and writes no files: remove :pgn and :output");
+  }
   if (!request.filter_terms.empty()) {
     std::string error;
     if (!headers::compile_filter_terms(request.filter_terms, error)) throw std::invalid_argument(error);

@@ -33,6 +33,7 @@ struct QueryRequest {
   /// The order `limit` keeps the first of (a headers::parse_sort_order name, "" = ids): the
   /// first N of the sorted answer (issue 40).
   std::string sort;
+  std::string dialect = "auto";           ///< "auto", "cqls" or "cql6" (query::parse_dialect)
 };
 
 /// Where a run is.

@@ -106,6 +106,7 @@ void install_query_routes(httplib::Server& http, Context& context) {
       request.cql = body["cql"].get<std::string>();
       request.filter_terms = filter_terms(body.value("filters", json()));
       request.limit = body.value("max_matches", uint64_t(0));
+      request.dialect = body.value("dialect", std::string("auto"));  // issue 36: "auto", "cqls", "cql6"
       const uint64_t offset = body.value("offset", uint64_t(0));
       const uint64_t limit = body.value("limit", uint64_t(50));
       const std::string sort = body.value("sort", std::string());
