@@ -1,7 +1,8 @@
 // CQL 6 scripts against CQL 6.2's answers (issue 36): every script of tests/cql6/scripts/
 // with an expected/NAME.fixture file (the game numbers CQL 6.2 matched over
 // tests/cql6/fixture.pgn, written by tests/cql6/run-cql62.sh) gives exactly those games, by
-// their 1-based ordinal in the fixture, with the planner on and off. A script using a CQL 6
+// their 1-based ordinal in the fixture, with the planner on and off; the same over the slice
+// (the first 20,000 games of players-344k, expected/NAME.slice). A script using a CQL 6
 // feature of part 2 must fail with the located "is not supported yet" error; such scripts
 // are counted and listed, never silently passed.
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 
 #include "db/database.h"
 #include "import/importer.h"
+#include "import/pgn_splitter.h"
 #include "query/executor.h"
 #include "query/query.h"
 #include "temp_dir.h"
@@ -46,36 +48,56 @@ std::vector<int64_t> read_numbers(const fs::path& p) {
   return out;
 }
 
+/// game id -> ordinal in its file (CQL 6.2 numbers the games it reads 1, 2, 3...).
+std::map<int64_t, int64_t> ordinals(const fs::path& db_dir) {
+  std::map<int64_t, int64_t> out;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2((db_dir / "headers.sqlite").c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) return out;
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT id, ordinal FROM games", -1, &st, nullptr) == SQLITE_OK)
+    while (sqlite3_step(st) == SQLITE_ROW) out[sqlite3_column_int64(st, 0)] = sqlite3_column_int64(st, 1);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
 class Cql6Fixture : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     tmp_ = new cqltest::TempDir("cql6fix");
-    db::Database database = db::Database::create_or_open(tmp_->path / "db");
-    import::import_files(database, {(kDir / "fixture.pgn").string()}, {}, nullptr);
-    // game id -> ordinal in the fixture (CQL 6.2 numbers the games it reads 1, 2, 3...)
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open_v2((tmp_->path / "db" / "headers.sqlite").c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
-              SQLITE_OK);
-    sqlite3_stmt* st = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT id, ordinal FROM games", -1, &st, nullptr), SQLITE_OK);
-    while (sqlite3_step(st) == SQLITE_ROW) ordinal_[sqlite3_column_int64(st, 0)] = sqlite3_column_int64(st, 1);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
+    {
+      db::Database database = db::Database::create_or_open(tmp_->path / "fixture");
+      import::import_files(database, {(kDir / "fixture.pgn").string()}, {}, nullptr);
+    }
+    // the slice: the first 20,000 games of players-344k as a plain PGN file
+    {
+      import::PgnSplitter splitter{import::InputStream(std::string(CQLDB_CORPUS_DIR) + "/players-344k.pgn.zst")};
+      std::ofstream out(tmp_->path / "slice.pgn", std::ios::binary);
+      import::RawGame game;
+      for (int i = 0; i < 20000 && splitter.next(game); ++i) out << game.text << "\n";
+    }
+    db::Database database = db::Database::create_or_open(tmp_->path / "slice");
+    import::import_files(database, {(tmp_->path / "slice.pgn").string()}, {}, nullptr);
   }
   static void TearDownTestSuite() {
     delete tmp_;
     tmp_ = nullptr;
   }
+  /// Compares every script having expected/NAME.<suffix> with the database `db_name`.
+  static void compare(const std::string& db_name, const std::string& suffix);
   static cqltest::TempDir* tmp_;
-  static std::map<int64_t, int64_t> ordinal_;
 };
 
 cqltest::TempDir* Cql6Fixture::tmp_ = nullptr;
-std::map<int64_t, int64_t> Cql6Fixture::ordinal_;
 
-TEST_F(Cql6Fixture, ScriptsGiveCql62sGames) {
+TEST_F(Cql6Fixture, ScriptsGiveCql62sGamesOverTheFixture) { compare("fixture", ".fixture"); }
+
+TEST_F(Cql6Fixture, ScriptsGiveCql62sGamesOverTheSlice) { compare("slice", ".slice"); }
+
+void Cql6Fixture::compare(const std::string& db_name, const std::string& suffix) {
   if (!fs::exists(kDir / "expected")) GTEST_SKIP() << "no tests/cql6/expected";
-  db::Database database = db::Database::open_readonly(tmp_->path / "db");
+  db::Database database = db::Database::open_readonly(tmp_->path / db_name);
+  const std::map<int64_t, int64_t> ordinal_ = ordinals(tmp_->path / db_name);
   std::vector<fs::path> scripts;
   for (const auto& e : fs::directory_iterator(kDir / "scripts"))
     if (e.path().extension() == ".cql") scripts.push_back(e.path());
@@ -83,7 +105,7 @@ TEST_F(Cql6Fixture, ScriptsGiveCql62sGames) {
   size_t compared = 0;
   std::vector<std::string> unsupported;
   for (const fs::path& script : scripts) {
-    const fs::path expected = kDir / "expected" / (script.stem().string() + ".fixture");
+    const fs::path expected = kDir / "expected" / (script.stem().string() + suffix);
     if (!fs::exists(expected)) continue;
     const std::string name = script.filename().string();
     std::optional<query::Query> q;
@@ -109,8 +131,8 @@ TEST_F(Cql6Fixture, ScriptsGiveCql62sGames) {
   }
   std::string list;
   for (const std::string& u : unsupported) list += "\n  " + u;
-  std::printf("CQL 6 fixture: %zu scripts compared with CQL 6.2, %zu use part-2 features:%s\n", compared,
-              unsupported.size(), list.c_str());
+  std::printf("CQL 6 %s: %zu scripts compared with CQL 6.2, %zu use part-2 features:%s\n", db_name.c_str(),
+              compared, unsupported.size(), list.c_str());
   EXPECT_GT(compared, 0u);
 }
 
