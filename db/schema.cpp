@@ -198,12 +198,18 @@ void ensure_match_tables(sqlite::Connection& db) {
   }
   if (!has_skipped)
     db.exec("ALTER TABLE imports ADD COLUMN skipped_duplicates INTEGER NOT NULL DEFAULT 0");
-  bool has_head_hash = false;  // issue 40: resuming an interrupted import of the same file
-  {
-    sqlite::Statement columns(db, "SELECT 1 FROM pragma_table_info('files') WHERE name = 'head_hash'");
-    has_head_hash = columns.step();
+  // Issue 40: resuming an interrupted import of the same file. One column at a time: each
+  // ALTER commits on its own, and a writer killed between them leaves only the first.
+  for (const char* column : {"size INTEGER", "head_hash TEXT"}) {
+    const std::string name(column, std::string_view(column).find(' '));
+    bool has = false;
+    {
+      sqlite::Statement columns(db, "SELECT 1 FROM pragma_table_info('files') WHERE name = ?1");
+      columns.bind(1, name);
+      has = columns.step();
+    }
+    if (!has) db.exec(("ALTER TABLE files ADD COLUMN " + std::string(column)).c_str());
   }
-  if (!has_head_hash) db.exec("ALTER TABLE files ADD COLUMN size INTEGER; ALTER TABLE files ADD COLUMN head_hash TEXT");
   db.exec("DROP INDEX IF EXISTS games_eco");  // unused (kCreateIndexes)
   db.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
