@@ -398,7 +398,7 @@ TEST_F(WebApiTest, TreeFiltersAndItsGames) {
   };
   for (size_t i = 1; i < 5; ++i) EXPECT_GE(rating(page1["rows"][i - 1]), rating(page1["rows"][i]));
   EXPECT_GE(rating(page1["rows"][4]), rating(page2["rows"][0]));
-  EXPECT_EQ(page1["rows"][0]["id"], all["topGames"][0]);
+  EXPECT_EQ(page1["rows"][0]["id"], all["topGames"][0]["id"]);
 
   auto started = client().Post("/api/query", R"j({"cql": "(match (position :mate))"})j", "application/json");
   ASSERT_TRUE(started);
