@@ -1,6 +1,5 @@
-// The opening tree on the command line and in the shell (issue 18): reading the position
-// (--fen, --moves), and printing a posindex::Tree as a table or as JSON in the shape of
-// lichess's opening explorer (STYLE.md), with our fields beside theirs.
+// The opening tree on the command line and in the shell (issue 18) as a table; reading the
+// position and the JSON shape are in query/tree_json.h (shared with the Python module).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +9,7 @@
 
 #include "chess/position.h"
 #include "index/position_tree.h"
+#include "query/tree_json.h"
 
 namespace db {
 class GameReader;
@@ -17,21 +17,13 @@ class GameReader;
 
 namespace cli {
 
-/// The FEN of the standard start position.
-inline constexpr const char* kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// Plays the SAN moves of `moves` ("1.e4 c5 2.Nf3", "e4 c5 Nf3", move numbers and "..."
-/// skipped) on `pos`. False with `error` naming the move that does not parse.
-bool play_san_moves(chess::Position& pos, std::string_view moves, std::string& error);
+using query::format_tree_json;
+using query::kStartFen;
+using query::play_san_moves;
 
 /// The tree as a table: one row per move (SAN, games, % of games, White/draw/Black %,
 /// White's score %, average Elo of the mover, performance, years, best game), then totals.
 /// `reader` gives the players of the best games.
 std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader);
-
-/// The tree as one JSON object (lichess explorer fields white, draws, black, moves[{uci, san,
-/// white, draws, black, averageRating, performance, game}], topGames; ours beside them:
-/// fen, games, ended, score, firstYear, lastYear).
-std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader);
 
 }  // namespace cli

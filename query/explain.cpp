@@ -1,14 +1,13 @@
-#include "cli/explain.h"
+#include "query/explain.h"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
-#include "cli/options.h"
 #include "headers/header_store.h"
 #include "index/postings.h"
 
-namespace cli {
+namespace query {
 
 namespace {
 
@@ -17,6 +16,16 @@ std::string sql_literal(const db::sqlite::Param& p) {
   std::string out = "'";
   for (char c : p.text) out += c == '\'' ? std::string("''") : std::string(1, c);
   return out + "'";
+}
+
+/// `n` with thousands separators: 344248 -> "344,248" (as cli::with_commas).
+std::string with_commas(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 }  // namespace
@@ -68,4 +77,4 @@ std::string explain_estimates(const query::Query& query, db::Database& database)
   return out;
 }
 
-}  // namespace cli
+}  // namespace query
