@@ -36,6 +36,7 @@
 #include "headers/player_hints.h"
 #include "query/executor.h"
 #include "query/query.h"
+#include "query/sharded.h"
 #include "render/html_report.h"
 
 namespace cli {
@@ -77,19 +78,6 @@ void print_summary(const query::Stats& s) {
   if (s.engine_calls || s.cache_hits)
     std::fprintf(stderr, "engine: %s searches, %s results from the analysis cache\n",
                  with_commas(s.engine_calls).c_str(), with_commas(s.cache_hits).c_str());
-}
-
-/// Reorders `matches` by `order` (headers::HeaderStore::sort_ids, as the shell's `list`).
-void sort_matches(const std::string& db_dir, headers::SortOrder order, std::vector<eval::GameMatch>& matches) {
-  std::vector<uint32_t> ids;
-  ids.reserve(matches.size());
-  for (const eval::GameMatch& m : matches) ids.push_back(m.id);
-  ids = headers::HeaderStore(db_dir).sort_ids(std::move(ids), order);
-  std::unordered_map<uint32_t, size_t> position;
-  for (size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
-  std::vector<eval::GameMatch> sorted(matches.size());
-  for (eval::GameMatch& m : matches) sorted[position.at(m.id)] = std::move(m);
-  matches.swap(sorted);
 }
 
 }  // namespace
@@ -214,7 +202,8 @@ int run_query(const std::vector<std::string>& args) {
     if (vm["format"].defaulted()) format = OutputFormat::kPgn;
   }
   if (!require_database("query", db_dir)) return kUsageError;
-  db::Database database = db::Database::open_readonly(db_dir);
+  // an ordinary database, or a sharded one (query/sharded.h): the same answers, ids global
+  std::unique_ptr<query::Store> store = query::Store::open(db_dir, true);
   OutputTarget target(output);
   if (!target.ok()) {
     std::fprintf(stderr, "cqldb query: cannot write %s\n", output.c_str());
@@ -236,8 +225,13 @@ int run_query(const std::vector<std::string>& args) {
     }
   }
   if (vm.count("explain")) {  // the plan and the estimates, without running the query
-    std::string plan_text = query::explain_plan(*compiled, run_options.enabled("signatures"));
-    plan_text += explain_bound_values(*compiled) + explain_estimates(*compiled, database);
+    std::string plan_text;
+    if (store->sharded()) {
+      plan_text = store->explain(*compiled);
+    } else {
+      plan_text = query::explain_plan(*compiled, run_options.enabled("signatures"));
+      plan_text += explain_bound_values(*compiled) + explain_estimates(*compiled, *store->parts()[0].database);
+    }
     out << plan_text;
     out.flush();
     return out ? 0 : 1;
@@ -260,7 +254,7 @@ int run_query(const std::vector<std::string>& args) {
   auto previous = std::signal(SIGINT, on_query_sigint);
   query::Result result;
   try {
-    result = query::execute(*compiled, database, run_options);
+    result = store->execute(*compiled, run_options);
   } catch (...) {
     std::signal(SIGINT, previous);
     throw;
@@ -269,9 +263,9 @@ int run_query(const std::vector<std::string>& args) {
   if (show_progress) std::fprintf(stderr, "\r\033[K");
   const query::Stats& stats = result.stats;
   std::vector<eval::GameMatch>& matches = result.matches;
-  if (sort_order) sort_matches(db_dir, *sort_order, matches);
+  if (sort_order) store->sort(matches, *sort_order);
 
-  db::GameReader reader = database.reader();
+  query::Store::Reader reader = store->reader();
   if (*format == OutputFormat::kHtml) {  // the report shows the script above the games
     render::HtmlReportOptions report;
     report.query_text = compiled->text();
@@ -281,7 +275,7 @@ int run_query(const std::vector<std::string>& args) {
   }
   out.flush();
   print_summary(stats);
-  if (stats.matches == 0) {  // SPEC "Player names": a quoted plain name that only a substring finds
+  if (stats.matches == 0 && !store->sharded()) {  // SPEC "Player names": a quoted plain name that only a substring finds
     db::sqlite::Connection sql(std::filesystem::path(db_dir) / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
     for (const std::string& hint : headers::players::quoted_name_hints(sql, compiled->text()))
       std::fprintf(stderr, "%s\n", hint.c_str());

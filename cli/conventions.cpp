@@ -10,11 +10,14 @@
 #include "db/schema.h"
 #include "index/postings.h"
 
+#include "query/sharded.h"
+
 namespace cli {
 
 bool require_database(std::string_view command, const std::string& dir) {
   std::error_code ec;
   if (std::filesystem::exists(std::filesystem::path(dir) / db::schema::kHeadersFile, ec)) return true;
+  if (query::is_sharded(dir)) return true;  // a sharded database (query/sharded.h)
   if (!std::filesystem::exists(dir, ec))
     std::fprintf(stderr, "cqldb %.*s: no cqldb database at %s (the directory does not exist)",
                  int(command.size()), command.data(), dir.c_str());

@@ -19,7 +19,7 @@ std::string percent(uint32_t part, uint32_t whole) {
 }
 
 /// "White - Black (year)" of game `g`, read from the headers.
-std::string players(db::GameReader& reader, const posindex::TreeGame& g) {
+std::string players(db::GameSource& reader, const posindex::TreeGame& g) {
   db::GameHeader h;
   if (!g.id || !reader.read_header(g.id, h)) return "";
   std::string s = "#" + std::to_string(g.id) + " " + h.white + " - " + h.black;
@@ -29,7 +29,7 @@ std::string players(db::GameReader& reader, const posindex::TreeGame& g) {
 
 }  // namespace
 
-std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader) {
+std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameSource& reader) {
   std::string out;
   char buf[512];
   std::snprintf(buf, sizeof buf, "%-8s %9s %6s %6s %6s %6s %6s %5s %5s  %-9s  %s\n", "move", "games", "%", "white",

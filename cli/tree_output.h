@@ -12,7 +12,7 @@
 #include "query/tree_json.h"
 
 namespace db {
-class GameReader;
+class GameSource;
 }
 
 namespace cli {
@@ -24,6 +24,6 @@ using query::play_san_moves;
 /// The tree as a table: one row per move (SAN, games, % of games, White/draw/Black %,
 /// White's score %, average Elo of the mover, performance, years, best game), then totals.
 /// `reader` gives the players of the best games.
-std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader);
+std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameSource& reader);
 
 }  // namespace cli

@@ -115,7 +115,7 @@ std::string format_tree_json(const posindex::Tree& tree, const chess::Position& 
   return out;
 }
 
-std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader) {
+std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, db::GameSource& reader) {
   return format_tree_json(tree, pos, [&reader](uint32_t id, db::GameHeader& h) { return reader.read_header(id, h); });
 }
 

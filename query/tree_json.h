@@ -14,7 +14,7 @@
 #include "index/position_tree.h"
 
 namespace db {
-class GameReader;
+class GameSource;
 }
 
 namespace query {
@@ -37,6 +37,6 @@ using HeaderLookup = std::function<bool(uint32_t id, db::GameHeader& header)>;
 std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, const HeaderLookup& headers);
 
 /// The same, with the players read through `reader`.
-std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader);
+std::string format_tree_json(const posindex::Tree& tree, const chess::Position& pos, db::GameSource& reader);
 
 }  // namespace query
