@@ -1,0 +1,126 @@
+#include "convert.h"
+
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+namespace pycqldb {
+
+py::str text(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "replace");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+std::pair<std::string, std::string> opening_of(const db::GameHeader& h) {
+  std::string eco = h.eco_class.empty() ? h.eco : h.eco_class;
+  std::string opening = h.opening;
+  if (opening.empty())
+    for (const auto& [name, value] : h.other_tags)
+      if (name == "Opening") opening = value;
+  return {eco, opening};
+}
+
+py::object clocks_list(const std::vector<db::PlyAnnotation>& annotations) {
+  bool any = false;
+  for (const db::PlyAnnotation& a : annotations) any |= a.has_clock();
+  if (!any) return py::none();
+  py::list out;
+  for (const db::PlyAnnotation& a : annotations)
+    out.append(a.has_clock() ? py::object(py::int_(uint64_t(a.clock) * 10)) : py::object(py::none()));
+  return out;
+}
+
+py::object evals_list(const std::vector<db::PlyAnnotation>& annotations) {
+  bool any = false;
+  for (const db::PlyAnnotation& a : annotations) any |= a.has_eval();
+  if (!any) return py::none();
+  py::list out;
+  for (const db::PlyAnnotation& a : annotations) {
+    py::dict d;
+    if (a.has_eval()) d[a.eval.mate ? "mate" : "eval"] = a.eval.value;
+    out.append(d);
+  }
+  return out;
+}
+
+py::dict row_dict(const MatchRow& row) {
+  const db::GameHeader& h = row.header;
+  const eval::GameMatch& m = row.match;
+  py::dict d;
+  auto elo = [](int e) { return e ? py::object(py::int_(e)) : py::object(py::none()); };
+  d["id"] = m.id;
+  d["file"] = text(h.source_file);
+  d["ordinal"] = h.ordinal;
+  d["white"] = text(h.white);
+  d["black"] = text(h.black);
+  d["event"] = text(h.event);
+  d["site"] = text(h.site);
+  d["date"] = text(h.date);
+  d["round"] = text(h.round);
+  d["result"] = text(h.result);
+  d["white_elo"] = elo(h.white_elo);
+  d["black_elo"] = elo(h.black_elo);
+  const auto [eco, opening] = opening_of(h);
+  d["eco"] = text(eco);
+  d["opening"] = text(opening);
+  d["game_plies"] = h.plies;
+  py::object time_control = py::none();
+  for (const auto& [name, value] : h.other_tags)
+    if (name == "TimeControl") time_control = text(value);
+  d["time_control"] = time_control;
+  if (py::object clocks = clocks_list(row.annotations); !clocks.is_none()) d["clocks"] = clocks;
+  if (py::object evals = evals_list(row.annotations); !evals.is_none()) d["analysis"] = evals;
+  // main-line plies as ints, variation positions as ply paths, in main-line order (a
+  // main-line ply before the variations leaving there), as the jsonl output
+  py::list plies;
+  size_t i = 0, j = 0;
+  const auto& paths = m.variation_plies;
+  while (i < m.plies.size() || j < paths.size()) {
+    if (j == paths.size() || (i < m.plies.size() && m.plies[i] <= paths[j].front())) {
+      plies.append(m.plies[i++]);
+      continue;
+    }
+    plies.append(py::cast(paths[j++]));
+  }
+  d["plies"] = plies;
+  return d;
+}
+
+py::dict stats_dict(const query::Stats& s) {
+  py::dict d;
+  d["games_total"] = s.games_total;
+  d["after_postings"] = s.after_postings;
+  d["candidates"] = s.candidates;
+  d["after_signatures"] = s.after_signatures;
+  d["games_replayed"] = s.games_replayed;
+  d["positions"] = s.positions;
+  d["matches"] = s.matches;
+  d["postings_used"] = s.postings_used;
+  d["postings_seconds"] = s.postings_seconds;
+  d["header_seconds"] = s.header_seconds;
+  d["signature_seconds"] = s.signature_seconds;
+  d["replay_seconds"] = s.replay_seconds;
+  d["seconds"] = s.seconds;
+  d["cancelled"] = s.cancelled;
+  d["engine_calls"] = s.engine_calls;
+  d["cache_hits"] = s.cache_hits;
+  d["damaged"] = py::cast(s.damaged);
+  d["planner_on"] = s.planner_on;
+  py::list stages;
+  for (const query::StageFigures& f : s.stages) {
+    py::dict st;
+    st["name"] = f.name;
+    st["ran"] = f.ran;
+    st["in"] = f.in;
+    st["out"] = f.out;
+    st["seconds"] = f.seconds;
+    st["note"] = f.note;
+    stages.append(st);
+  }
+  d["stages"] = stages;
+  d["explain"] = query::explain_stats(s);
+  return d;
+}
+
+}  // namespace pycqldb

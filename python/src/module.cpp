@@ -1,0 +1,635 @@
+// cqldb._cqldb: the compiled half of the Python module `cqldb` (issue 38; README "Python").
+// It calls the route of the command line, never the command: query::Query::compile and
+// query::execute for a query, import::import_files for an import, posindex::build_tree for
+// the opening tree. The GIL is released while a query, a tree or an import runs; Ctrl-C
+// (SIGINT delivered to the main thread) stops it through the cancel flag the executor and
+// the importer poll, and is raised as KeyboardInterrupt once the C++ side returned. The
+// pure-Python package (python/cqldb/__init__.py) wraps these functions in Database, Result
+// and Game and carries the docstrings users read.
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <signal.h>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/engine.h"
+#include "convert.h"
+#include "db/database.h"
+#include "db/errors.h"
+#include "db/pgn_writer.h"
+#include "db/record_view.h"
+#include "db/schema.h"
+#include "headers/game_order.h"
+#include "headers/header_store.h"
+#include "import/importer.h"
+#include "index/position_index.h"
+#include "index/position_tree.h"
+#include "query/executor.h"
+#include "query/explain.h"
+#include "query/query.h"
+#include "query/sharded.h"
+#include "query/tree_json.h"
+#include "render/game_walk.h"
+
+namespace py = pybind11;
+
+namespace pycqldb {
+
+namespace {
+
+// The exception classes, created once in PYBIND11_MODULE and kept for the process's life.
+PyObject* g_query_error = nullptr;
+PyObject* g_database_error = nullptr;
+
+[[noreturn]] void raise_database_error(const std::string& message) {
+  PyErr_SetString(g_database_error, message.c_str());
+  throw py::error_already_set();
+}
+
+// ---- Ctrl-C ---------------------------------------------------------------------------
+
+std::atomic<bool>* g_sigint_flag = nullptr;
+std::atomic<bool> g_sigint_fired{false};
+
+extern "C" void on_sigint(int) {
+  g_sigint_fired.store(true);
+  if (g_sigint_flag) g_sigint_flag->store(true);
+}
+
+/// While alive (and only on Python's main thread, where SIGINT is handled), SIGINT sets
+/// `flag` instead of Python's handler; the destructor puts Python's handler back. After the
+/// C++ side returns, raise_if_interrupted() hands the signal to Python, which raises
+/// KeyboardInterrupt (or runs the handler the program installed).
+class SigintScope {
+ public:
+  explicit SigintScope(std::atomic<bool>& flag) {
+    if (PyThreadState_Get()->interp != PyInterpreterState_Main()) return;
+    py::module_ threading = py::module_::import("threading");
+    if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
+    struct sigaction action {};
+    action.sa_handler = on_sigint;
+    sigemptyset(&action.sa_mask);
+    g_sigint_flag = &flag;
+    g_sigint_fired.store(false);
+    installed_ = sigaction(SIGINT, &action, &previous_) == 0;
+  }
+  ~SigintScope() { restore(); }
+  /// Puts Python's handler back; true when SIGINT arrived meanwhile.
+  bool restore() {
+    if (!installed_) return false;
+    sigaction(SIGINT, &previous_, nullptr);
+    g_sigint_flag = nullptr;
+    installed_ = false;
+    return g_sigint_fired.exchange(false);
+  }
+  SigintScope(const SigintScope&) = delete;
+  SigintScope& operator=(const SigintScope&) = delete;
+
+ private:
+  bool installed_ = false;
+  struct sigaction previous_ {};
+};
+
+/// Runs Python's SIGINT handling for a Ctrl-C that arrived while `scope` was installed:
+/// throws error_already_set (KeyboardInterrupt) unless the program's own handler returns.
+void raise_if_interrupted(SigintScope& scope) {
+  if (!scope.restore()) return;
+  PyErr_SetInterrupt();
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
+/// A Python callable that cqldb calls from C++ while the GIL is released: the call takes the
+/// GIL, and an exception it raises (or a set `cancel` event) stops the work through `flag`;
+/// the exception is raised again once the work returned (rethrow()).
+class Callback {
+ public:
+  Callback(py::object progress, py::object cancel, std::atomic<bool>& flag)
+      : progress_(std::move(progress)), cancel_(std::move(cancel)), flag_(flag) {}
+  bool active() const { return !progress_.is_none() || !cancel_.is_none(); }
+  template <class... Args>
+  void operator()(Args&&... args) {
+    py::gil_scoped_acquire gil;
+    if (error_) return;
+    try {
+      if (!progress_.is_none()) progress_(std::forward<Args>(args)...);
+      if (!cancel_.is_none() && py::bool_(cancel_.attr("is_set")())) flag_.store(true);
+    } catch (py::error_already_set& e) {
+      error_ = std::make_unique<py::error_already_set>(std::move(e));
+      flag_.store(true);
+    }
+  }
+  void rethrow() {
+    if (error_) throw *error_;
+  }
+
+ private:
+  py::object progress_, cancel_;
+  std::atomic<bool>& flag_;
+  std::unique_ptr<py::error_already_set> error_;
+};
+
+/// Runs `f` and turns the storage errors of cqldb into DatabaseError (a QueryError and a
+/// Python exception pass through).
+template <class F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const query::QueryError&) {
+    throw;
+  } catch (const py::error_already_set&) {
+    throw;
+  } catch (const std::out_of_range& e) {
+    throw py::index_error(e.what());
+  } catch (const std::runtime_error& e) {
+    raise_database_error(e.what());
+  }
+}
+
+/// The rows of `matches` (global ids): headers, and typed annotations where stored, as the
+/// jsonl output reads them (cli/query_output.cpp).
+std::vector<MatchRow> read_rows(const query::Store& store, std::vector<eval::GameMatch> matches) {
+  query::Store::Reader reader = store.reader();
+  std::vector<MatchRow> rows(matches.size());
+  for (size_t i = 0; i < matches.size(); ++i) {
+    MatchRow& row = rows[i];
+    row.match = std::move(matches[i]);
+    if (!reader.read_header(row.match.id, row.header))
+      throw std::out_of_range("no game " + std::to_string(row.match.id));
+    std::string_view bytes;
+    db::RecordView record;
+    if (reader.record(row.match.id, bytes) && !bytes.empty() && (uint8_t(bytes[0]) & db::kHasAnnotations) &&
+        reader.record_view(row.match.id, record) && record.has_typed())
+      record.ply_annotations(row.annotations);
+  }
+  return rows;
+}
+
+/// The position of `fen` (default the start) after the SAN `moves`; ValueError for either
+/// being wrong.
+chess::Position position_of(const std::optional<std::string>& fen, const std::optional<std::string>& moves) {
+  chess::Position pos;
+  const chess::FenError err = pos.set_fen(fen ? *fen : query::kStartFen);
+  if (!err.ok()) throw py::value_error("fen: " + err.message);
+  std::string error;
+  if (moves && !query::play_san_moves(pos, *moves, error)) throw py::value_error("moves: " + error);
+  return pos;
+}
+
+/// The explorer JSON of the trees `parts` (tree_part's texts, in id order) summed.
+std::string merge_trees(const std::vector<py::bytes>& parts, std::optional<std::string> fen,
+                        std::optional<std::string> moves) {
+  const chess::Position pos = position_of(fen, moves);
+  std::vector<std::string> texts;
+  for (const py::bytes& b : parts) texts.push_back(std::string(b));
+  return guarded([&] {
+    posindex::Tree merged;
+    std::unordered_map<uint32_t, std::pair<std::string, std::string>> players;
+    for (const std::string& t : texts) query::merge_tree(merged, query::tree_from_part_json(t, players));
+    return query::format_tree_json(merged, pos, [&](uint32_t id, db::GameHeader& h) {
+      auto it = players.find(id);
+      if (it == players.end()) return false;
+      h.white = it->second.first;
+      h.black = it->second.second;
+      return true;
+    });
+  });
+}
+
+// ---- the directories open in this process ----------------------------------------------
+
+std::mutex g_open_mutex;
+std::set<std::string> g_open_dirs;
+
+std::string canonical(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
+// ---- Database --------------------------------------------------------------------------
+
+/// An open database or sharded database directory (query/sharded.h).
+class PyDatabase {
+ public:
+  PyDatabase(const std::string& path, bool readonly) : path_(path), readonly_(readonly) {
+    key_ = canonical(path);
+    guarded([&] {
+      if (readonly && !query::is_database(path) && !query::is_sharded(path)) {
+        std::error_code ec;
+        raise_database_error(std::filesystem::exists(path, ec)
+                                 ? path + " holds no cqldb database (no " + db::schema::kHeadersFile + ")"
+                                 : "no cqldb database at " + path + " (the directory does not exist)");
+      }
+      {
+        std::lock_guard lock(g_open_mutex);
+        if (!g_open_dirs.insert(key_).second)
+          raise_database_error(path + " is already open in this process (close the other Database first)");
+      }
+      try {
+        store_ = query::Store::open(path, readonly);
+      } catch (...) {
+        std::lock_guard lock(g_open_mutex);
+        g_open_dirs.erase(key_);
+        throw;
+      }
+      return 0;
+    });
+  }
+  ~PyDatabase() { close(); }
+
+  void close() {
+    if (!store_) return;
+    store_.reset();
+    std::lock_guard lock(g_open_mutex);
+    g_open_dirs.erase(key_);
+  }
+
+  query::Store& store() {
+    if (!store_) raise_database_error("the database " + path_ + " is closed");
+    return *store_;
+  }
+
+  /// (rows, stats) of `text`; see cqldb.Database.query.
+  py::tuple query(const std::string& text, std::optional<std::string> sort, uint64_t limit, unsigned threads,
+                  bool planner, py::object progress, py::object cancel, const std::string& source_name) {
+    query::Store& s = store();
+    std::optional<headers::SortOrder> order;
+    if (sort) {
+      order = headers::parse_sort_order(*sort);
+      if (!order)
+        throw py::value_error("cannot sort by '" + *sort + "' (expected " +
+                              std::string(headers::sort_order_names()) + ")");
+    }
+    query::Query compiled = query::Query::compile(text, source_name);
+    std::atomic<bool> flag{false};
+    Callback callback(std::move(progress), std::move(cancel), flag);
+    query::ExecuteOptions options;
+    options.threads = threads;
+    options.limit = limit;
+    options.cancel = &flag;
+    if (!planner) options.planner_off();
+    if (callback.active())
+      options.progress = [&callback](uint64_t searched, uint64_t total, uint64_t matches) {
+        callback(searched, total, matches);
+      };
+    std::vector<MatchRow> rows;
+    query::Stats stats;
+    SigintScope sigint(flag);
+    guarded([&] {
+      py::gil_scoped_release release;
+      query::Result result = s.execute(compiled, options);
+      if (order) s.sort(result.matches, *order);
+      rows = read_rows(s, std::move(result.matches));
+      stats = std::move(result.stats);
+      return 0;
+    });
+    raise_if_interrupted(sigint);
+    callback.rethrow();
+    py::list out;
+    for (const MatchRow& row : rows) out.append(row_dict(row));
+    return py::make_tuple(out, stats_dict(stats));
+  }
+
+  /// The game `id` as a dict; see cqldb.Game.
+  py::dict game(uint32_t id) {
+    query::Store& s = store();
+    db::GameHeader h;
+    std::string pgn;
+    render::GameWalk walk;
+    std::vector<db::PlyAnnotation> annotations;
+    bool found = guarded([&] {
+      py::gil_scoped_release release;
+      query::Store::Reader reader = s.reader();
+      db::RecordView record;
+      if (!reader.read_header(id, h) || !reader.record_view(id, record)) return false;
+      walk = render::walk_game(record);
+      db::write_pgn(h, record, pgn);
+      if (record.has_typed()) record.ply_annotations(annotations);
+      return true;
+    });
+    if (!found) throw py::index_error("no game " + std::to_string(id) + " (ids are 1.." +
+                                      std::to_string(s.game_count()) + ")");
+    py::dict d;
+    d["id"] = id;
+    py::dict tags;
+    auto tag = [&](const char* name, const std::string& value) { tags[name] = text(value); };
+    tag("Event", h.event);
+    tag("Site", h.site);
+    tag("Date", h.date);
+    tag("Round", h.round);
+    tag("White", h.white);
+    tag("Black", h.black);
+    tag("Result", h.result);
+    if (h.white_elo) tag("WhiteElo", std::to_string(h.white_elo));
+    if (h.black_elo) tag("BlackElo", std::to_string(h.black_elo));
+    if (!h.eco.empty()) tag("ECO", h.eco);
+    if (!h.variant.empty()) tag("Variant", h.variant);
+    if (!h.start_fen.empty()) {
+      tag("SetUp", "1");
+      tag("FEN", h.start_fen);
+    }
+    for (const auto& [name, value] : h.other_tags) tags[text(name)] = text(value);
+    d["headers"] = tags;
+    const auto [eco, opening] = opening_of(h);
+    d["eco"] = text(eco);
+    d["opening"] = text(opening);
+    d["file"] = text(h.source_file);
+    d["ordinal"] = h.ordinal;
+    d["plies"] = h.plies;
+    d["pgn"] = text(pgn);
+    d["start_fen"] = walk.start_fen;
+    py::list san, uci, comments, nags;
+    for (const render::WalkMove& m : walk.main.moves) {
+      san.append(m.san);
+      uci.append(m.uci);
+      comments.append(text(m.comment));
+      nags.append(py::cast(std::vector<int>(m.nags.begin(), m.nags.end())));
+    }
+    d["san"] = san;
+    d["uci"] = uci;
+    d["comments"] = comments;
+    d["comment_before"] = text(walk.main.comment_before);
+    d["nags"] = nags;
+    d["fens"] = py::cast(walk.fens);
+    d["clocks"] = clocks_list(annotations);
+    d["evals"] = evals_list(annotations);
+    return d;
+  }
+
+  /// The opening tree as the JSON text of `cqldb tree --format json`.
+  std::string tree(std::optional<std::string> fen, std::optional<std::string> moves, std::optional<std::string> text,
+                   unsigned threads) {
+    query::Store& s = store();
+    chess::Position pos = position_of(fen, moves);
+    std::optional<query::Query> compiled;
+    if (text) compiled.emplace(query::Query::compile(*text, "query"));
+    std::atomic<bool> flag{false};
+    std::string json;
+    SigintScope sigint(flag);
+    guarded([&] {
+      py::gil_scoped_release release;
+      std::optional<std::vector<uint32_t>> within;
+      if (compiled) {
+        query::ExecuteOptions options;
+        options.threads = threads;
+        options.cancel = &flag;
+        within.emplace();
+        for (const eval::GameMatch& m : s.execute(*compiled, options).matches) within->push_back(m.id);
+      }
+      if (!flag.load()) json = s.tree_json(pos, within ? &*within : nullptr);
+      return 0;
+    });
+    raise_if_interrupted(sigint);
+    return json;
+  }
+
+  /// The tree of one shard opened as an ordinary database, its ids made global by adding
+  /// `first_id` - 1, as query::tree_part_json's text (cqldb.dask.tree merges them).
+  py::bytes tree_part(std::optional<std::string> fen, std::optional<std::string> moves,
+                      std::optional<std::string> text, unsigned threads, uint32_t first_id) {
+    query::Store& s = store();
+    chess::Position pos = position_of(fen, moves);
+    std::optional<query::Query> compiled;
+    if (text) compiled.emplace(query::Query::compile(*text, "query"));
+    std::string out;
+    guarded([&] {
+      py::gil_scoped_release release;
+      std::optional<std::vector<uint32_t>> within;
+      if (compiled) {
+        query::ExecuteOptions options;
+        options.threads = threads;
+        within.emplace();
+        for (const eval::GameMatch& m : s.execute(*compiled, options).matches) within->push_back(m.id);
+      }
+      posindex::Tree t = s.tree(pos, within ? &*within : nullptr);
+      const uint32_t offset = first_id - 1;
+      auto shift = [offset](posindex::TreeGame& g) {
+        if (g.id) g.id += offset;
+      };
+      shift(t.total.best);
+      for (posindex::TreeMove& m : t.moves) shift(m.stats.best);
+      for (posindex::TreeGame& g : t.top_games) shift(g);
+      query::Store::Reader reader = s.reader();
+      out = query::tree_part_json(t, [&](uint32_t id, db::GameHeader& h) { return reader.read_header(id - offset, h); });
+      return 0;
+    });
+    return py::bytes(out);
+  }
+
+  /// The plan of `text` and the estimates, as `cqldb query --explain` prints them.
+  std::string explain(const std::string& text) {
+    query::Store& s = store();
+    query::Query compiled = query::Query::compile(text, "query");
+    return guarded([&] { return s.explain(compiled); });
+  }
+
+  py::dict info() {
+    query::Store& s = store();
+    std::vector<query::ShardInfo> shards;
+    db::DatabaseInfo i = guarded([&] { return s.info(&shards); });
+    py::dict d;
+    d["path"] = path_;
+    d["games"] = i.games;
+    d["rejected"] = i.rejected;
+    d["warnings"] = i.warnings;
+    d["files"] = i.files;
+    d["games_bytes"] = i.games_bytes;
+    d["headers_bytes"] = i.headers_bytes;
+    d["bytes_per_game"] = i.bytes_per_game;
+    d["format_version"] = i.format_version;
+    d["record_format_version"] = i.record_format_version;
+    d["games_with_clocks"] = i.games_with_clocks;
+    d["games_with_evals"] = i.games_with_evals;
+    d["uncommitted_records"] = i.uncommitted_records;
+    d["sharded"] = s.sharded();
+    py::list list;
+    for (const query::ShardInfo& shard : shards) {
+      py::dict sd;
+      sd["path"] = shard.path;
+      sd["first_id"] = shard.first_id;
+      sd["games"] = shard.games;
+      list.append(sd);
+    }
+    d["shards"] = list;
+    return d;
+  }
+
+  const std::string& path() const { return path_; }
+  bool readonly() const { return readonly_; }
+  bool closed() const { return !store_; }
+
+ private:
+  std::string path_, key_;
+  bool readonly_;
+  std::unique_ptr<query::Store> store_;
+};
+
+// ---- import ----------------------------------------------------------------------------
+
+py::dict summary_dict(const import::ImportSummary& s) {
+  py::dict d;
+  d["games_read"] = s.games_read;
+  d["imported"] = s.imported;
+  d["rejected"] = s.rejected;
+  d["warnings"] = s.warnings;
+  d["skipped_duplicates"] = s.skipped_duplicates;
+  d["plies"] = s.plies;
+  d["games_with_clocks"] = s.games_with_clocks;
+  d["games_with_evals"] = s.games_with_evals;
+  d["input_bytes"] = s.input_bytes;
+  d["first_id"] = s.first_id;
+  d["last_id"] = s.last_id;
+  d["seconds"] = s.seconds;
+  d["interrupted"] = s.interrupted;
+  d["reasons"] = py::cast(s.reasons);
+  d["warning_reasons"] = py::cast(s.warning_reasons);
+  py::list rejections;
+  for (const import::Rejection& r : s.first_rejections) {
+    py::dict rd;
+    rd["file"] = text(r.file);
+    rd["ordinal"] = r.ordinal;
+    rd["line"] = r.line;
+    rd["move"] = text(r.move);
+    rd["reason"] = text(r.reason);
+    rejections.append(rd);
+  }
+  d["first_rejections"] = rejections;
+  return d;
+}
+
+py::dict import_pgn(const std::string& db_path, std::vector<std::string> files, py::object progress,
+                    bool skip_duplicates, unsigned threads, uint64_t shard_size) {
+  const std::string key = canonical(db_path);
+  {
+    std::lock_guard lock(g_open_mutex);
+    if (g_open_dirs.count(key))
+      raise_database_error(db_path + " is open in this process: close its Database before importing");
+    g_open_dirs.insert(key);
+  }
+  struct Release {
+    std::string key;
+    ~Release() {
+      std::lock_guard lock(g_open_mutex);
+      g_open_dirs.erase(key);
+    }
+  } release_dir{key};
+  for (const std::string& f : files) {
+    std::error_code ec;
+    if (f != "-" && !std::filesystem::exists(f, ec)) raise_database_error("cannot read " + f + " (no such file)");
+  }
+  std::atomic<bool> flag{false};
+  Callback callback(std::move(progress), py::none(), flag);
+  import::ImportOptions options;
+  options.workers = threads;
+  options.skip_duplicates = skip_duplicates;
+  options.cancel = &flag;
+  import::ProgressCallback on_progress;
+  if (callback.active())
+    on_progress = [&callback](const import::ImportProgress& p) {
+      py::gil_scoped_acquire gil;
+      py::dict d;
+      d["file"] = p.file;
+      d["games_read"] = p.games_read;
+      d["imported"] = p.imported;
+      d["rejected"] = p.rejected;
+      d["file_bytes_done"] = p.file_bytes_done;
+      d["file_bytes_total"] = p.file_bytes_total;
+      d["seconds"] = p.seconds;
+      callback(d);
+    };
+  import::ImportSummary summary;
+  SigintScope sigint(flag);
+  guarded([&] {
+    py::gil_scoped_release release;
+    summary = query::import_into(db_path, files, options, on_progress, shard_size);
+    return 0;
+  });
+  raise_if_interrupted(sigint);
+  callback.rethrow();
+  return summary_dict(summary);
+}
+
+}  // namespace
+
+}  // namespace pycqldb
+
+PYBIND11_MODULE(_cqldb, m) {
+  using namespace pycqldb;
+  m.doc() = "The compiled half of the cqldb module; use `import cqldb` (its docstrings describe the API).";
+  py::object database_error = py::reinterpret_steal<py::object>(
+      PyErr_NewExceptionWithDoc("cqldb.DatabaseError",
+                                "A database could not be opened, read or written (a storage error).",
+                                PyExc_RuntimeError, nullptr));
+  py::object query_error = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      "cqldb.QueryError",
+      "A CQL script that does not parse or compile. str(e) is 'source:line:column: message'; "
+      ".line and .column are 1-based, .message and .expected the parts.",
+      PyExc_ValueError, nullptr));
+  g_database_error = database_error.release().ptr();
+  g_query_error = query_error.release().ptr();
+  m.attr("DatabaseError") = py::handle(g_database_error);
+  m.attr("QueryError") = py::handle(g_query_error);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const query::QueryError& e) {
+      py::object instance = py::handle(g_query_error)(py::str(e.what()));
+      instance.attr("line") = e.line();
+      instance.attr("column") = e.column();
+      instance.attr("message") = e.message();
+      instance.attr("expected") = e.expected();
+      instance.attr("source") = e.source_name();
+      PyErr_SetObject(g_query_error, instance.ptr());
+    }
+  });
+
+  py::class_<PyDatabase>(m, "Database")
+      .def(py::init<const std::string&, bool>(), py::arg("path"), py::arg("readonly") = true)
+      .def("query", &PyDatabase::query, py::arg("text"), py::arg("sort"), py::arg("limit"), py::arg("threads"),
+           py::arg("planner"), py::arg("progress"), py::arg("cancel"), py::arg("source_name"))
+      .def("game", &PyDatabase::game, py::arg("id"))
+      .def("tree", &PyDatabase::tree, py::arg("fen"), py::arg("moves"), py::arg("query"), py::arg("threads"))
+      .def("tree_part", &PyDatabase::tree_part, py::arg("fen"), py::arg("moves"), py::arg("query"),
+           py::arg("threads"), py::arg("first_id"))
+      .def("explain", &PyDatabase::explain, py::arg("text"))
+      .def("info", &PyDatabase::info)
+      .def("close", &PyDatabase::close)
+      .def_property_readonly("path", &PyDatabase::path)
+      .def_property_readonly("readonly", &PyDatabase::readonly)
+      .def_property_readonly("closed", &PyDatabase::closed);
+  m.def("import_pgn", &import_pgn, py::arg("db_path"), py::arg("files"), py::arg("progress"),
+        py::arg("skip_duplicates"), py::arg("threads"), py::arg("shard_size"));
+  m.def("is_sharded", [](const std::string& path) { return query::is_sharded(path); }, py::arg("path"));
+  m.def("check_query", [](const std::string& text) { (void)query::Query::compile(text, "query"); },
+        py::arg("text"));
+  m.def("merge_trees", &merge_trees, py::arg("parts"), py::arg("fen"), py::arg("moves"));
+  m.def(
+      "shard",
+      [](const std::string& source, uint32_t shards, const std::string& out) {
+        std::vector<query::ShardInfo> written;
+        guarded([&] {
+          py::gil_scoped_release release;
+          written = query::shard_database(source, shards, out);
+          return 0;
+        });
+        py::list list;
+        for (const query::ShardInfo& s : written) {
+          py::dict d;
+          d["path"] = s.path;
+          d["first_id"] = s.first_id;
+          d["games"] = s.games;
+          list.append(d);
+        }
+        return list;
+      },
+      py::arg("source"), py::arg("shards"), py::arg("out"));
+}
