@@ -79,9 +79,12 @@ class _EventPoll:
 
 
 def _query_shard(path: str, first_id: int, text: str, limit: int, threads: int, planner: bool,
-                 cancel_event: Optional[str]) -> Dict[str, Any]:
-    """One shard's part of a query: rows with global ids, the figures, the task's times."""
+                 cancel_event: Optional[str], delay: float = 0.0) -> Dict[str, Any]:
+    """One shard's part of a query: rows with global ids, the figures, the task's times.
+    `delay` (seconds slept first) lets the tests kill a worker while its task runs."""
     start = time.perf_counter()
+    if delay:
+        time.sleep(delay)
     db = _database(path)
     cancel = _EventPoll(cancel_event) if cancel_event else None
     result = db.query(text, limit=limit or None, threads=threads or None, planner=planner, cancel=cancel)
@@ -197,7 +200,7 @@ def _rows_frame(part: Dict[str, Any]):
 
 def query(client, sharded_path: Union[str, os.PathLike], text: str, *, limit: Optional[int] = None,
           planner: bool = True, threads: int = 1, shard_paths: Optional[Mapping[str, str]] = None,
-          retries: int = 2) -> DaskResult:
+          retries: int = 2, _task_delay: float = 0.0) -> DaskResult:
     """Runs the CQL script `text` over the sharded database at `sharded_path` with one Dask
     task per shard; returns a DaskResult (rows in global id order, equal to
     cqldb.Database(sharded_path).query(text)).
@@ -215,7 +218,7 @@ def query(client, sharded_path: Union[str, os.PathLike], text: str, *, limit: Op
     futures = []
     for i, shard in enumerate(shards(sharded_path)):
         futures.append(client.submit(_query_shard, _shard_path(sharded_path, shard, shard_paths), shard["first_id"],
-                                     text, limit or 0, threads, planner, cancel_event, pure=False,
+                                     text, limit or 0, threads, planner, cancel_event, _task_delay, pure=False,
                                      retries=retries, key="cqldb-query-%d-%s" % (i, cancel_event[-12:])))
     return DaskResult(client, futures, limit or 0, cancel_event)
 
