@@ -44,33 +44,53 @@ py::object evals_list(const std::vector<db::PlyAnnotation>& annotations) {
   return out;
 }
 
+namespace {
+
+/// The row's keys, made once (interned str objects kept for the process's life): a result of
+/// 30,000 rows would otherwise make 500,000 key strings.
+struct RowKeys {
+  py::handle id, file, ordinal, white, black, event, site, date, round, result, white_elo, black_elo, eco, opening,
+      game_plies, time_control, clocks, analysis, plies;
+  RowKeys() {
+    auto key = [](const char* name) { return py::handle(PyUnicode_InternFromString(name)); };
+    id = key("id"), file = key("file"), ordinal = key("ordinal"), white = key("white"), black = key("black");
+    event = key("event"), site = key("site"), date = key("date"), round = key("round"), result = key("result");
+    white_elo = key("white_elo"), black_elo = key("black_elo"), eco = key("eco"), opening = key("opening");
+    game_plies = key("game_plies"), time_control = key("time_control"), clocks = key("clocks");
+    analysis = key("analysis"), plies = key("plies");
+  }
+};
+
+}  // namespace
+
 py::dict row_dict(const MatchRow& row) {
+  static const RowKeys k;  // made with the GIL held, on the first call
   const db::GameHeader& h = row.header;
   const eval::GameMatch& m = row.match;
   py::dict d;
   auto elo = [](int e) { return e ? py::object(py::int_(e)) : py::object(py::none()); };
-  d["id"] = m.id;
-  d["file"] = text(h.source_file);
-  d["ordinal"] = h.ordinal;
-  d["white"] = text(h.white);
-  d["black"] = text(h.black);
-  d["event"] = text(h.event);
-  d["site"] = text(h.site);
-  d["date"] = text(h.date);
-  d["round"] = text(h.round);
-  d["result"] = text(h.result);
-  d["white_elo"] = elo(h.white_elo);
-  d["black_elo"] = elo(h.black_elo);
+  d[k.id] = m.id;
+  d[k.file] = text(h.source_file);
+  d[k.ordinal] = h.ordinal;
+  d[k.white] = text(h.white);
+  d[k.black] = text(h.black);
+  d[k.event] = text(h.event);
+  d[k.site] = text(h.site);
+  d[k.date] = text(h.date);
+  d[k.round] = text(h.round);
+  d[k.result] = text(h.result);
+  d[k.white_elo] = elo(h.white_elo);
+  d[k.black_elo] = elo(h.black_elo);
   const auto [eco, opening] = opening_of(h);
-  d["eco"] = text(eco);
-  d["opening"] = text(opening);
-  d["game_plies"] = h.plies;
+  d[k.eco] = text(eco);
+  d[k.opening] = text(opening);
+  d[k.game_plies] = h.plies;
   py::object time_control = py::none();
   for (const auto& [name, value] : h.other_tags)
     if (name == "TimeControl") time_control = text(value);
-  d["time_control"] = time_control;
-  if (py::object clocks = clocks_list(row.annotations); !clocks.is_none()) d["clocks"] = clocks;
-  if (py::object evals = evals_list(row.annotations); !evals.is_none()) d["analysis"] = evals;
+  d[k.time_control] = time_control;
+  if (py::object clocks = clocks_list(row.annotations); !clocks.is_none()) d[k.clocks] = clocks;
+  if (py::object evals = evals_list(row.annotations); !evals.is_none()) d[k.analysis] = evals;
   // main-line plies as ints, variation positions as ply paths, in main-line order (a
   // main-line ply before the variations leaving there), as the jsonl output
   py::list plies;
@@ -83,7 +103,7 @@ py::dict row_dict(const MatchRow& row) {
     }
     plies.append(py::cast(paths[j++]));
   }
-  d["plies"] = plies;
+  d[k.plies] = plies;
   return d;
 }
 

@@ -1,4 +1,6 @@
-// cqldb._cqldb: the compiled half of the Python module `cqldb` (issue 38; README "Python").
+// cqldb._cqldb: the compiled half of the Python module `cqldb` (issue 38; README "Python"):
+// the Database class and the module's functions (import_pgn in import.cpp, the shared
+// Ctrl-C and error handling in common.h).
 // It calls the route of the command line, never the command: query::Query::compile and
 // query::execute for a query, import::import_files for an import, posindex::build_tree for
 // the opening tree. The GIL is released while a query, a tree or an import runs; Ctrl-C
@@ -9,19 +11,17 @@
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
-#include <signal.h>
 
 #include <atomic>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/engine.h"
+#include "common.h"
 #include "convert.h"
 #include "db/database.h"
 #include "db/errors.h"
@@ -30,7 +30,6 @@
 #include "db/schema.h"
 #include "headers/game_order.h"
 #include "headers/header_store.h"
-#include "import/importer.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
 #include "query/executor.h"
@@ -46,114 +45,6 @@ namespace pycqldb {
 
 namespace {
 
-// The exception classes, created once in PYBIND11_MODULE and kept for the process's life.
-PyObject* g_query_error = nullptr;
-PyObject* g_database_error = nullptr;
-
-[[noreturn]] void raise_database_error(const std::string& message) {
-  PyErr_SetString(g_database_error, message.c_str());
-  throw py::error_already_set();
-}
-
-// ---- Ctrl-C ---------------------------------------------------------------------------
-
-std::atomic<bool>* g_sigint_flag = nullptr;
-std::atomic<bool> g_sigint_fired{false};
-
-extern "C" void on_sigint(int) {
-  g_sigint_fired.store(true);
-  if (g_sigint_flag) g_sigint_flag->store(true);
-}
-
-/// While alive (and only on Python's main thread, where SIGINT is handled), SIGINT sets
-/// `flag` instead of Python's handler; the destructor puts Python's handler back. After the
-/// C++ side returns, raise_if_interrupted() hands the signal to Python, which raises
-/// KeyboardInterrupt (or runs the handler the program installed).
-class SigintScope {
- public:
-  explicit SigintScope(std::atomic<bool>& flag) {
-    if (PyThreadState_Get()->interp != PyInterpreterState_Main()) return;
-    py::module_ threading = py::module_::import("threading");
-    if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
-    struct sigaction action {};
-    action.sa_handler = on_sigint;
-    sigemptyset(&action.sa_mask);
-    g_sigint_flag = &flag;
-    g_sigint_fired.store(false);
-    installed_ = sigaction(SIGINT, &action, &previous_) == 0;
-  }
-  ~SigintScope() { restore(); }
-  /// Puts Python's handler back; true when SIGINT arrived meanwhile.
-  bool restore() {
-    if (!installed_) return false;
-    sigaction(SIGINT, &previous_, nullptr);
-    g_sigint_flag = nullptr;
-    installed_ = false;
-    return g_sigint_fired.exchange(false);
-  }
-  SigintScope(const SigintScope&) = delete;
-  SigintScope& operator=(const SigintScope&) = delete;
-
- private:
-  bool installed_ = false;
-  struct sigaction previous_ {};
-};
-
-/// Runs Python's SIGINT handling for a Ctrl-C that arrived while `scope` was installed:
-/// throws error_already_set (KeyboardInterrupt) unless the program's own handler returns.
-void raise_if_interrupted(SigintScope& scope) {
-  if (!scope.restore()) return;
-  PyErr_SetInterrupt();
-  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-}
-
-/// A Python callable that cqldb calls from C++ while the GIL is released: the call takes the
-/// GIL, and an exception it raises (or a set `cancel` event) stops the work through `flag`;
-/// the exception is raised again once the work returned (rethrow()).
-class Callback {
- public:
-  Callback(py::object progress, py::object cancel, std::atomic<bool>& flag)
-      : progress_(std::move(progress)), cancel_(std::move(cancel)), flag_(flag) {}
-  bool active() const { return !progress_.is_none() || !cancel_.is_none(); }
-  template <class... Args>
-  void operator()(Args&&... args) {
-    py::gil_scoped_acquire gil;
-    if (error_) return;
-    try {
-      if (!progress_.is_none()) progress_(std::forward<Args>(args)...);
-      if (!cancel_.is_none() && py::bool_(cancel_.attr("is_set")())) flag_.store(true);
-    } catch (py::error_already_set& e) {
-      error_ = std::make_unique<py::error_already_set>(std::move(e));
-      flag_.store(true);
-    }
-  }
-  void rethrow() {
-    if (error_) throw *error_;
-  }
-
- private:
-  py::object progress_, cancel_;
-  std::atomic<bool>& flag_;
-  std::unique_ptr<py::error_already_set> error_;
-};
-
-/// Runs `f` and turns the storage errors of cqldb into DatabaseError (a QueryError and a
-/// Python exception pass through).
-template <class F>
-auto guarded(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const query::QueryError&) {
-    throw;
-  } catch (const py::error_already_set&) {
-    throw;
-  } catch (const std::out_of_range& e) {
-    throw py::index_error(e.what());
-  } catch (const std::runtime_error& e) {
-    raise_database_error(e.what());
-  }
-}
-
 /// The rows of `matches` (global ids): headers, and typed annotations where stored, as the
 /// jsonl output reads them (cli/query_output.cpp).
 std::vector<MatchRow> read_rows(const query::Store& store, std::vector<eval::GameMatch> matches) {
@@ -167,8 +58,10 @@ std::vector<MatchRow> read_rows(const query::Store& store, std::vector<eval::Gam
     std::string_view bytes;
     db::RecordView record;
     if (reader.record(row.match.id, bytes) && !bytes.empty() && (uint8_t(bytes[0]) & db::kHasAnnotations) &&
-        reader.record_view(row.match.id, record) && record.has_typed())
+        reader.record_view(row.match.id, record) && record.has_typed()) {
       record.ply_annotations(row.annotations);
+      for (db::PlyAnnotation& a : row.annotations) a.rest = {};  // a view into the record: not kept
+    }
   }
   return rows;
 }
@@ -204,24 +97,12 @@ std::string merge_trees(const std::vector<py::bytes>& parts, std::optional<std::
   });
 }
 
-// ---- the directories open in this process ----------------------------------------------
-
-std::mutex g_open_mutex;
-std::set<std::string> g_open_dirs;
-
-std::string canonical(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
-  return ec ? path : p.string();
-}
-
 // ---- Database --------------------------------------------------------------------------
 
 /// An open database or sharded database directory (query/sharded.h).
 class PyDatabase {
  public:
   PyDatabase(const std::string& path, bool readonly) : path_(path), readonly_(readonly) {
-    key_ = canonical(path);
     guarded([&] {
       if (readonly && !query::is_database(path) && !query::is_sharded(path)) {
         std::error_code ec;
@@ -229,16 +110,12 @@ class PyDatabase {
                                  ? path + " holds no cqldb database (no " + db::schema::kHeadersFile + ")"
                                  : "no cqldb database at " + path + " (the directory does not exist)");
       }
-      {
-        std::lock_guard lock(g_open_mutex);
-        if (!g_open_dirs.insert(key_).second)
-          raise_database_error(path + " is already open in this process (close the other Database first)");
-      }
+      if (!claim_directory(path, key_))
+        raise_database_error(path + " is already open in this process (close the other Database first)");
       try {
         store_ = query::Store::open(path, readonly);
       } catch (...) {
-        std::lock_guard lock(g_open_mutex);
-        g_open_dirs.erase(key_);
+        release_directory(key_);
         throw;
       }
       return 0;
@@ -249,8 +126,7 @@ class PyDatabase {
   void close() {
     if (!store_) return;
     store_.reset();
-    std::lock_guard lock(g_open_mutex);
-    g_open_dirs.erase(key_);
+    release_directory(key_);
   }
 
   query::Store& store() {
@@ -314,6 +190,7 @@ class PyDatabase {
       walk = render::walk_game(record);
       db::write_pgn(h, record, pgn);
       if (record.has_typed()) record.ply_annotations(annotations);
+      for (db::PlyAnnotation& a : annotations) a.rest = {};  // a view into the record: not kept
       return true;
     });
     if (!found) throw py::index_error("no game " + std::to_string(id) + " (ids are 1.." +
@@ -472,91 +349,6 @@ class PyDatabase {
   bool readonly_;
   std::unique_ptr<query::Store> store_;
 };
-
-// ---- import ----------------------------------------------------------------------------
-
-py::dict summary_dict(const import::ImportSummary& s) {
-  py::dict d;
-  d["games_read"] = s.games_read;
-  d["imported"] = s.imported;
-  d["rejected"] = s.rejected;
-  d["warnings"] = s.warnings;
-  d["skipped_duplicates"] = s.skipped_duplicates;
-  d["plies"] = s.plies;
-  d["games_with_clocks"] = s.games_with_clocks;
-  d["games_with_evals"] = s.games_with_evals;
-  d["input_bytes"] = s.input_bytes;
-  d["first_id"] = s.first_id;
-  d["last_id"] = s.last_id;
-  d["seconds"] = s.seconds;
-  d["interrupted"] = s.interrupted;
-  d["reasons"] = py::cast(s.reasons);
-  d["warning_reasons"] = py::cast(s.warning_reasons);
-  py::list rejections;
-  for (const import::Rejection& r : s.first_rejections) {
-    py::dict rd;
-    rd["file"] = text(r.file);
-    rd["ordinal"] = r.ordinal;
-    rd["line"] = r.line;
-    rd["move"] = text(r.move);
-    rd["reason"] = text(r.reason);
-    rejections.append(rd);
-  }
-  d["first_rejections"] = rejections;
-  return d;
-}
-
-py::dict import_pgn(const std::string& db_path, std::vector<std::string> files, py::object progress,
-                    bool skip_duplicates, unsigned threads, uint64_t shard_size) {
-  const std::string key = canonical(db_path);
-  {
-    std::lock_guard lock(g_open_mutex);
-    if (g_open_dirs.count(key))
-      raise_database_error(db_path + " is open in this process: close its Database before importing");
-    g_open_dirs.insert(key);
-  }
-  struct Release {
-    std::string key;
-    ~Release() {
-      std::lock_guard lock(g_open_mutex);
-      g_open_dirs.erase(key);
-    }
-  } release_dir{key};
-  for (const std::string& f : files) {
-    std::error_code ec;
-    if (f != "-" && !std::filesystem::exists(f, ec)) raise_database_error("cannot read " + f + " (no such file)");
-  }
-  std::atomic<bool> flag{false};
-  Callback callback(std::move(progress), py::none(), flag);
-  import::ImportOptions options;
-  options.workers = threads;
-  options.skip_duplicates = skip_duplicates;
-  options.cancel = &flag;
-  import::ProgressCallback on_progress;
-  if (callback.active())
-    on_progress = [&callback](const import::ImportProgress& p) {
-      py::gil_scoped_acquire gil;
-      py::dict d;
-      d["file"] = p.file;
-      d["games_read"] = p.games_read;
-      d["imported"] = p.imported;
-      d["rejected"] = p.rejected;
-      d["file_bytes_done"] = p.file_bytes_done;
-      d["file_bytes_total"] = p.file_bytes_total;
-      d["seconds"] = p.seconds;
-      callback(d);
-    };
-  import::ImportSummary summary;
-  SigintScope sigint(flag);
-  guarded([&] {
-    py::gil_scoped_release release;
-    summary = query::import_into(db_path, files, options, on_progress, shard_size);
-    return 0;
-  });
-  raise_if_interrupted(sigint);
-  callback.rethrow();
-  return summary_dict(summary);
-}
 
 }  // namespace
 
