@@ -259,6 +259,7 @@ void Store::sort(std::vector<eval::GameMatch>& matches, headers::SortOrder order
       std::vector<headers::SortEntry> part_entries = headers::HeaderStore(part.dir).sort_entries(local, order);
       for (headers::SortEntry& e : part_entries) {
         e.id += part.first_id - 1;
+        if (order.key == headers::SortKey::kId) e.number = e.id;  // the value is the id itself
         entries.push_back(std::move(e));
       }
     }

@@ -37,7 +37,7 @@ def test_module_answers_equal(sample_db, sharded):
     with cqldb.Database(sample_db) as one, cqldb.Database(sharded) as many:
         for name, script in bench_queries():
             assert list(many.query(script)) == list(one.query(script)), name
-        for sort in ("-date", "elo", "white"):
+        for sort in ("-date", "elo", "white", "-id"):
             assert many.query("(match (position :check))", sort=sort, limit=50).ids == \
                 one.query("(match (position :check))", sort=sort, limit=50).ids
         for moves in POSITIONS:
