@@ -2,6 +2,7 @@
 
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "db/sqlite_transaction.h"
 
 namespace analysis {
 
@@ -112,22 +113,17 @@ void AnalysisCache::flush() {
 
 void AnalysisCache::write(const std::vector<std::pair<AnalysisKey, EngineScore>>& batch) {
   Writer& w = *writer_;
-  w.db.exec("BEGIN IMMEDIATE");
-  try {
-    for (const auto& [key, score] : batch) {
-      w.insert.bind(1, std::string_view(engine_));
-      w.insert.bind(2, std::string_view(key.fen));
-      w.insert.bind(3, int64_t(key.mode));
-      w.insert.bind(4, key.limit);
-      w.insert.bind(5, int64_t(score.kind));
-      w.insert.bind(6, int64_t(score.value));
-      w.insert.run();
-    }
-    w.db.exec("COMMIT");
-  } catch (...) {
-    w.db.rollback();
-    throw;
+  db::sqlite::Transaction txn(w.db, db::sqlite::Begin::kImmediate);
+  for (const auto& [key, score] : batch) {
+    w.insert.bind(1, std::string_view(engine_));
+    w.insert.bind(2, std::string_view(key.fen));
+    w.insert.bind(3, int64_t(key.mode));
+    w.insert.bind(4, key.limit);
+    w.insert.bind(5, int64_t(score.kind));
+    w.insert.bind(6, int64_t(score.value));
+    w.insert.run();
   }
+  txn.commit();
 }
 
 }  // namespace analysis

@@ -224,7 +224,7 @@ void UciEngine::read_line(std::string& line, Clock::time_point deadline, std::st
 }
 
 EngineScore UciEngine::analyse(std::string_view fen, bool chess960, cql::EngineLimit limit,
-                               int64_t value) {
+                               int64_t value, std::string* pv, int* depth) {
   if (pid_ < 0) start();
   const auto ready_deadline = Clock::now() + std::chrono::milliseconds(config_.start_timeout_ms);
   command_.clear();
@@ -270,6 +270,18 @@ EngineScore UciEngine::analyse(std::string_view fen, bool chess960, cql::EngineL
       s.value = v;
       const bool is_bound = i + 3 < w.size() && (w[i + 3] == "lowerbound" || w[i + 3] == "upperbound");
       (is_bound ? bound : exact) = s;
+      if (!is_bound && (pv || depth)) {  // the line and depth of this exact score
+        std::string line_moves;
+        int line_depth = 0;
+        for (size_t k = 1; k < w.size(); ++k) {
+          if (w[k] == "depth" && k + 1 < w.size()) std::from_chars(w[k + 1].data(), w[k + 1].data() + w[k + 1].size(), line_depth);
+          if (w[k] != "pv") continue;
+          for (size_t m = k + 1; m < w.size(); ++m) (line_moves += line_moves.empty() ? "" : " ") += w[m];
+          break;
+        }
+        if (pv) *pv = line_moves;
+        if (depth) *depth = line_depth;
+      }
       break;
     }
   }

@@ -87,8 +87,11 @@ class UciEngine {
   /// milliseconds) from a cleared state
   /// (`ucinewgame`, so a result does not depend on earlier searches) and returns the last
   /// exact score the engine reported. Starts the process on first use. Throws EngineError
-  /// (the process is killed) or EngineCancelled.
-  EngineScore analyse(std::string_view fen, bool chess960, cql::EngineLimit limit, int64_t value);
+  /// (the process is killed) or EngineCancelled. When `pv` is given it receives the
+  /// principal variation (UCI moves separated by blanks) and `depth` the depth in plies of
+  /// the line that gave the returned score (the web's engine line).
+  EngineScore analyse(std::string_view fen, bool chess960, cql::EngineLimit limit, int64_t value,
+                      std::string* pv = nullptr, int* depth = nullptr);
 
   /// Kills and reaps the process, if running. Safe to call at any time.
   void stop() noexcept;

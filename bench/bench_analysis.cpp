@@ -33,7 +33,7 @@ namespace {
 void print_row(const char* label, const query::Stats& s) {
   std::printf("%-30s %7llu %10llu %9llu %9llu %10llu %8llu %8llu %8.2f\n", label,
               (unsigned long long)s.matches, (unsigned long long)s.candidates,
-              (unsigned long long)s.after_signatures, (unsigned long long)s.games_replayed,
+              (unsigned long long)s.after_signatures(), (unsigned long long)s.games_replayed,
               (unsigned long long)s.positions, (unsigned long long)s.engine_calls,
               (unsigned long long)s.cache_hits, s.seconds);
 }

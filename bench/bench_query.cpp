@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     const bool same = bench::same_answers(off_matches, on_matches);
     // Selective: the planner (postings and signatures) leaves at most 2% of the games the
     // header filter alone leaves.
-    const bool is_sel = on.after_signatures * 50 <= off.candidates;
+    const bool is_sel = on.after_signatures() * 50 <= off.candidates;
     const bool is_exact = on.games_replayed == on.matches;
     const double speedup = on.seconds > 0 ? off.seconds / on.seconds : 0.0;
     total_off += off.seconds;
@@ -120,8 +120,8 @@ int main(int argc, char** argv) {
       scan_min_mpos = std::min(scan_min_mpos, mpos);
     }
     std::printf("%-28s %8llu %10llu %10llu %10llu %10llu %12llu %8.3f %8.3f %7.1fx %7.1f%s%s%s%s\n", kind.c_str(),
-                (unsigned long long)on.matches, (unsigned long long)on.after_postings, (unsigned long long)on.candidates,
-                (unsigned long long)on.after_signatures, (unsigned long long)on.games_replayed,
+                (unsigned long long)on.matches, (unsigned long long)on.after_indexes(), (unsigned long long)on.candidates,
+                (unsigned long long)on.after_signatures(), (unsigned long long)on.games_replayed,
                 (unsigned long long)on.positions, off.seconds, on.seconds, speedup, mpos,
                 is_sel ? " sel" : "", is_exact ? " exact" : "", is_scan ? " scan" : "", same ? "" : "  MISMATCH");
     std::fflush(stdout);

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
       std::printf("%-42s %7s %7llu %10llu %10llu %11llu %9llu %8.2f\n", on ? "" : q.kind, on ? "on" : "off",
                   (unsigned long long)s.matches, (unsigned long long)probes,
                   (unsigned long long)s.games_replayed, (unsigned long long)s.positions,
-                  (unsigned long long)s.after_signatures, s.seconds);
+                  (unsigned long long)s.after_signatures(), s.seconds);
     }
     const bool same = bench::same_answers(answers[0], answers[1]);
     std::printf("    %s%s\n", q.script, same ? "" : "   MISMATCH planner off/on");

@@ -70,8 +70,8 @@ class Position {
   // ---- Setting up --------------------------------------------------------------------
 
   /// Sets the position from a FEN (or X-FEN / Shredder-FEN) string. Fields: board, side,
-  /// castling, en passant, half-move clock, full-move number; the last two may be missing
-  /// (default 0 and 1). Fields are separated by spaces or tabs; leading/trailing blanks are
+  /// castling, en passant, half-move clock, full-move number; the last three may be missing
+  /// (default '-', 0 and 1: a FEN as lichess and python-chess accept it, issue 40). Fields are separated by spaces or tabs; leading/trailing blanks are
   /// ignored. Castling letters: KQkq (X-FEN: the outermost rook on that side of the king) or
   /// file letters A-H/a-h (Shredder-FEN). Chess960 is assumed when `chess960` is true or when
   /// a castling right names a king not on the e-file or a rook not on the a/h-file.

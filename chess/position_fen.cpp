@@ -101,9 +101,9 @@ FenError Position::set_fen(std::string_view fen, bool chess960) {
       err =
           error(FenError::CASTLING, "FEN castling: missing (expected '-' or letters KQkq/A-H/a-h)");
     } else if (!(err = parse_castling(fields[2])).ok()) {
-    } else if (nfields < 4) {
-      err = error(FenError::EN_PASSANT, "FEN en passant: missing (expected '-' or a square)");
-    } else if (!(err = parse_en_passant(fields[3])).ok()) {
+    } else if (nfields >= 4 && !(err = parse_en_passant(fields[3])).ok()) {
+      // A FEN as people paste it (lichess, python-chess) may end after the castling field:
+      // no en-passant square, half-move clock 0, move 1 (issue 40).
     } else {
       int halfmove = 0, fullmove = 1;
       if (nfields >= 5 && !parse_count(fields[4], halfmove)) {

@@ -2,16 +2,17 @@
 // duplicate games (same main-line moves and start position, White, Black, Date and
 // result; db/duplicate_index.h).
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/duplicate_index.h"
 #include "db/game_reader.h"
-#include "db/schema.h"
-#include "db/sqlite_db.h"
+#include "query/open_database.h"
 
 namespace cli {
 
@@ -23,21 +24,16 @@ int run_duplicates(const std::vector<std::string>& args) {
       "format", po::value(&format_name)->default_value("table"), "table or jsonl");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("duplicates", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("duplicates", options, positional, args, vm)) return *exit;
   if (format_name != "table" && format_name != "jsonl") {
     std::fprintf(stderr, "cqldb duplicates: unknown format '%s' (expected table or jsonl)\n",
                  format_name.c_str());
     return 2;
   }
-  db::Database database = db::Database::open_readonly(db_dir);
+  if (!require_database("duplicates", db_dir)) return kUsageError;
+  db::Database database = query::open_database(db_dir);
   db::GameReader reader = database.reader();
-  db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile,
-                             db::sqlite::OpenMode::kReadOnly);
-  const std::vector<std::vector<uint32_t>> groups = db::duplicate_groups(reader, sql);
+  const std::vector<std::vector<uint32_t>> groups = db::duplicate_groups(database);
   uint64_t games = 0;
   for (const auto& g : groups) games += g.size();
   if (format_name == "jsonl") {

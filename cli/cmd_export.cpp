@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
+#include "query/open_database.h"
 #include "db/pgn_writer.h"
 
 namespace cli {
@@ -26,11 +28,7 @@ int run_export(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "PGN file to write (default or -: stdout)");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("export", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("export", options, positional, args, vm)) return *exit;
   if (vm.count("id") && (vm.count("from") || vm.count("to"))) {
     std::fprintf(stderr, "cqldb export: give either --id N or --from N --to M, not both\n");
     return kUsageError;

@@ -1,6 +1,7 @@
 // `cqldb import --db DIR FILE...`
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ std::atomic<bool> g_cancel{false};
 extern "C" void on_sigint(int) { g_cancel.store(true); }
 
 void print_summary(const import::ImportSummary& s, size_t files) {
+  for (const import::ResumedFile& r : s.resumed)
+    std::printf("continued %s after game %s: an earlier import of it stopped there (%s games stored); "
+                "--restart imports the file again as new games\n",
+                r.path.c_str(), with_commas(r.after_game).c_str(), with_commas(r.games_before).c_str());
   double rate = s.seconds > 0 ? double(s.games_read) / s.seconds : 0;
   std::printf("%s %s game%s from %zu file%s in %.2f s (%s games/s)%s\n",
               s.interrupted ? "interrupted after reading" : "read",
@@ -89,6 +94,9 @@ int run_import(const std::vector<std::string>& args) {
       "no-evals", "drop [%eval] engine evaluations")(
       "no-variations", "drop variations")(
       "no-nags", "drop NAGs ($1, !?, ...)")(
+      "restart",
+      "import every file from its first game, even one whose earlier import stopped before "
+      "its end (by default such an import is continued after its last committed game)")(
       "skip-duplicates",
       "skip games whose moves, White, Black, Date and Result equal a stored game's")(
       "no-position-index",
@@ -97,11 +105,7 @@ int run_import(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
-  switch (parse_options("import", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("import", options, positional, args, vm)) return *exit;
 
   import::ImportOptions opts;
   opts.workers = workers;
@@ -112,6 +116,7 @@ int run_import(const std::vector<std::string>& args) {
   opts.filter.nags = !vm.count("no-nags");
   opts.skip_duplicates = vm.count("skip-duplicates") > 0;
   opts.position_index = !vm.count("no-position-index");
+  opts.restart = vm.count("restart") > 0;
   opts.cancel = &g_cancel;
   g_cancel = false;
   auto previous = std::signal(SIGINT, on_sigint);

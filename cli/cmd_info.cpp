@@ -1,6 +1,7 @@
 // `cqldb info --db DIR [--log N]`
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
+#include "query/open_database.h"
 #include "db/schema.h"
 #include "headers/header_store.h"
 #include "import/pgn_diagnostic.h"
@@ -21,9 +23,12 @@ namespace {
 /// Prints the first `limit` rows of the import log (rejections first, then warnings).
 void print_log(const std::string& dir, int64_t limit) {
   std::printf("import log (first %lld entries, rejections first):\n", static_cast<long long>(limit));
-  for (const headers::ImportLogEntry& e : headers::HeaderStore(dir).import_log(limit))
-    std::printf("  %-8s %s game %lld line %lld: %s\n", e.kind.c_str(), e.file.c_str(),
-                static_cast<long long>(e.ordinal), static_cast<long long>(e.line), e.reason.c_str());
+  for (const headers::ImportLogEntry& e : headers::HeaderStore(dir).import_log(limit)) {
+    // Ordinal 0: a line outside any game; its reason says where ("before game 1").
+    const std::string game = e.ordinal ? " game " + std::to_string(e.ordinal) : "";
+    std::printf("  %-8s %s%s line %lld: %s\n", e.kind.c_str(), e.file.c_str(), game.c_str(),
+                static_cast<long long>(e.line), e.reason.c_str());
+  }
 }
 
 /// Prints the repairs of all imports by kind (import::is_repair_name), counted from the
@@ -48,11 +53,7 @@ int run_info(const std::vector<std::string>& args) {
       "log", po::value(&log)->default_value(0), "also list the first N import-log entries");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("info", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("info", options, positional, args, vm)) return *exit;
   if (!require_database("info", db_dir)) return kUsageError;
   // an ordinary database, or a sharded one: the figures summed over its shards
   std::unique_ptr<query::Store> store = query::Store::open(db_dir, true);
@@ -75,8 +76,8 @@ int run_info(const std::vector<std::string>& args) {
   if (info.warnings)
     for (const query::Store::Part& part : store->parts()) print_repairs(part.dir.string());
   std::printf("files imported:  %s\n", with_commas(info.files).c_str());
-  std::printf("size on disk:    %s (games.mdb %s, headers.sqlite %s, postings.bin %s)\n",
-              human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(),
+  std::printf("size on disk:    %s (games.mdb %s, %s %s, postings.bin %s)\n",
+              human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(), db::schema::kHeadersFile,
               human_bytes(info.headers_bytes).c_str(),
               postings_bytes ? human_bytes(postings_bytes).c_str() : "missing: cqldb reindex --postings-only");
   if (info.games_with_clocks || info.games_with_evals || info.annotation_bytes)

@@ -2,6 +2,7 @@
 // (db/game_markers.h), which CQL's match:hasmarker asks for.
 #include <cstdio>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,7 @@ int run_mark(const std::vector<std::string>& args) {
       "clear", "remove the marker (without --marker: every marker of the game)");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("mark", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("mark", options, positional, args, vm)) return *exit;
   const bool clear = vm.count("clear") > 0;
   if (marker.empty() && !clear) {
     std::fprintf(stderr, "cqldb mark: --marker is required (or --clear to remove every marker)\n");

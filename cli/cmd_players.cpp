@@ -2,17 +2,19 @@
 // (issue 17 A): the players of a database by player key, and the import of a player list.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
 #include "db/file_lock.h"
 #include "db/schema.h"
-#include "db/sqlite_db.h"
 #include "headers/player_name.h"
 #include "headers/players.h"
+#include "query/open_database.h"
 
 namespace cli {
 
@@ -33,12 +35,9 @@ int run_players_import(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
-  switch (parse_options("players import", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
-  { db::Database check = db::Database::open_readonly(db_dir); }  // a database of this format
+  if (const std::optional<int> exit = parse_options("players import", options, positional, args, vm)) return *exit;
+  if (!require_database("players import", db_dir)) return kUsageError;
+  { db::Database check = query::open_database(db_dir); }  // a database of this format
   auto lock = db::FileLock::try_lock(std::filesystem::path(db_dir) / db::schema::kWriterLockFile);
   if (!lock) {
     std::fprintf(stderr, "cqldb players import: %s is being written by another process\n", db_dir.c_str());
@@ -58,18 +57,11 @@ int run_players_import(const std::vector<std::string>& args) {
   if (errors.size() > 10) std::fprintf(stderr, "... and %zu more bad lines\n", errors.size() - 10);
   const double read_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  db::sqlite::Connection sql(std::filesystem::path(db_dir) / db::schema::kHeadersFile,
-                             db::sqlite::OpenMode::kReadWrite);
-  db::schema::create_player_eco_tables(sql);
-  const auto store_start = std::chrono::steady_clock::now();
-  const int64_t stored = headers::players::store_player_list(sql, records);
-  const double store_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - store_start).count();
-  const headers::players::LinkCounts link = headers::players::link_games(sql, headers::players::LinkScope::kAllGames);
-  db::schema::checkpoint(sql);
+  const headers::players::PlayerListImport imported = headers::players::import_player_list(db_dir, records);
+  const headers::players::LinkCounts& link = imported.link;
   std::printf("player list:   %s entries read (%s bad lines) in %.2f s, %s stored in %.2f s\n",
               with_commas(records.size()).c_str(), with_commas(errors.size()).c_str(), read_seconds,
-              with_commas(uint64_t(stored)).c_str(), store_seconds);
+              with_commas(uint64_t(imported.stored)).c_str(), imported.store_seconds);
   std::printf("games linked:  %s games, %s sides by FIDE id, %s by name, %s with a title; "
               "%s ambiguous spellings; %.2f s\n",
               with_commas(uint64_t(link.games)).c_str(), with_commas(uint64_t(link.sides_by_fide_id)).c_str(),
@@ -94,18 +86,13 @@ int run_players(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("pattern", 1);
   po::variables_map vm;
-  switch (parse_options("players", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
-  { db::Database check = db::Database::open_readonly(db_dir); }
-  db::sqlite::Connection sql(std::filesystem::path(db_dir) / db::schema::kHeadersFile,
-                             db::sqlite::OpenMode::kReadOnly);
+  if (const std::optional<int> exit = parse_options("players", options, positional, args, vm)) return *exit;
+  if (!require_database("players", db_dir)) return kUsageError;
+  { db::Database check = query::open_database(db_dir); }  // a database of this format
   const auto started = std::chrono::steady_clock::now();
   const bool is_pattern = !headers::is_plain_name(pattern);
   const std::vector<headers::players::PlayerSummary> players =
-      headers::players::list_players(sql, pattern, is_pattern);
+      headers::players::list_players(db_dir, pattern, is_pattern);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::printf("%7s  %-9s  %-9s  %s\n", "games", "Elo", "years", "player key: spellings (games)");
   size_t shown = 0;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,14 +92,7 @@ int run_reindex(const std::vector<std::string>& args) {
       "positions-only", "rebuild only the position index (positions*.bin/.seg) from the stored games");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("reindex", options, positional, args, vm)) {
-    case ParseOutcome::kExit:
-      return 0;
-    case ParseOutcome::kFail:
-      return 2;
-    case ParseOutcome::kRun:
-      break;
-  }
+  if (const std::optional<int> exit = parse_options("reindex", options, positional, args, vm)) return *exit;
   if (!require_database("reindex", db_dir)) return kUsageError;
 
   if (vm.count("postings-only")) {

@@ -1,4 +1,4 @@
-// `cqldb serve --db DIR [--host H] [--port P] [--max-queries N] [--allow-write]`: the web
+// `cqldb serve --db DIR [--host H] [--port P] [--max-queries N] [--allow-write] [--no-engine]`: the web
 // interface and JSON API of web/server.h. Ctrl-C (SIGINT) or SIGTERM stops it.
 //
 // Exit codes: 0 stopped by a signal, 1 the address cannot be bound or the database cannot be
@@ -41,17 +41,14 @@ int run_serve(const std::vector<std::string>& args) {
       "max-queries", po::value(&serve.max_queries)->default_value(4),
       "queries running at once; more are refused with HTTP 429")(
       "threads", po::value(&threads)->default_value(0), "search threads per query (0 = all cores)")(
-      "allow-write", "allow writes through the web (game markers); read-only without it");
+      "allow-write", "allow writes through the web (game markers); read-only without it")(
+      "no-engine", "turn the page's engine line off (GET /api/engine answers 403)")(
+      "engine", po::value(&serve.engine_name), "engine of the engine line: a name or path (default $CQLDB_ENGINE or stockfish)")(
+      "engine-time", po::value(&serve.engine_movetime_ms)->default_value(1000),
+      "milliseconds one engine-line search runs (100..10000)");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("serve", options, positional, args, vm)) {
-    case ParseOutcome::kExit:
-      return 0;
-    case ParseOutcome::kFail:
-      return kUsageError;
-    case ParseOutcome::kRun:
-      break;
-  }
+  if (const std::optional<int> exit = parse_options("serve", options, positional, args, vm)) return *exit;
   if (!require_database("serve", db_dir)) return kUsageError;
   if (serve.max_queries == 0 || serve.port < 0 || serve.port > 65535) {
     std::fprintf(stderr, "cqldb serve: --max-queries must be at least 1 and --port 0..65535\n");
@@ -59,6 +56,11 @@ int run_serve(const std::vector<std::string>& args) {
   }
   serve.db_dir = db_dir;
   serve.allow_write = vm.count("allow-write") != 0;
+  serve.engine = vm.count("no-engine") == 0;
+  if (serve.engine_movetime_ms < 100 || serve.engine_movetime_ms > 10000) {
+    std::fprintf(stderr, "cqldb serve: --engine-time must be 100..10000 milliseconds\n");
+    return kUsageError;
+  }
   serve.query_threads = threads;
   // Signals are taken by sigwait below, not by a handler: stop() is not async-signal-safe.
   sigset_t signals;

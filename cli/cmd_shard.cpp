@@ -22,11 +22,7 @@ int run_shard(const std::vector<std::string>& args) {
       "out", po::value(&out_dir)->required(), "the sharded directory to create (must not exist)");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("shard", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("shard", options, positional, args, vm)) return *exit;
   if (!require_database("shard", db_dir)) return kUsageError;
   if (shards == 0) {
     std::fprintf(stderr, "cqldb shard: --shards must be at least 1\n");

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@
 #include "headers/header_store.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
+#include "index/tree_json.h"
+#include "query/result_json.h"
 #include "query/sharded.h"
 
 namespace cli {
@@ -36,11 +39,7 @@ int run_tree(const std::vector<std::string>& args) {
       "a header filter term as the shell's `filter` takes it (repeatable), e.g. result=1-0");
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("tree", options, positional, args, vm)) {
-    case ParseOutcome::kExit: return 0;
-    case ParseOutcome::kFail: return 2;
-    case ParseOutcome::kRun: break;
-  }
+  if (const std::optional<int> exit = parse_options("tree", options, positional, args, vm)) return *exit;
   if (format_name != "table" && format_name != "jsonl" && format_name != "json") {
     std::fprintf(stderr, "cqldb tree: unknown format '%s' (expected table, jsonl or json)\n", format_name.c_str());
     return 2;
@@ -95,7 +94,7 @@ int run_tree(const std::vector<std::string>& args) {
                  with_commas(tree.total.games).c_str(), within ? " among the filtered games" : "",
                  with_commas(tree.index_hits).c_str(), with_commas(tree.replayed).c_str(), ms);
   } else {
-    std::printf("%s\n", format_tree_json(tree, pos, reader).c_str());
+    std::printf("%s\n", query::json_text(posindex::tree_json(tree, pos, reader)).c_str());
   }
   return 0;
 }

@@ -16,7 +16,9 @@ const std::vector<Command>& command_table() {
        "--skip-duplicates skips a game whose main-line moves, White, Black, Date and Result "
        "equal a stored game's (or an earlier one of the same import) and counts it. "
        "--no-position-index leaves the position index to `cqldb reindex --positions-only` "
-       "or the next import.",
+       "or the next import. An import that stopped before a file's end (killed, Ctrl-C, disk "
+       "full) is continued by running it again: the same file (path, size and start) goes on "
+       "after its last committed game; --restart imports it again as new games.",
        run_import},
       {"shard", "--db DIR --shards K --out SHARDED",
        "Splits a database into K shards of equal id ranges: SHARDED holds a manifest "
@@ -33,11 +35,13 @@ const std::vector<Command>& command_table() {
        "Prints the number of games, rejected games, size on disk, bytes per game and format "
        "version of a database; --log N also lists the first N import-log entries.",
        run_info},
-      {"check", "--db DIR",
+      {"check", "--db DIR [--repair]",
        "Verifies a database: every game record reads, decodes and replays, has its headers "
        "row and a signature equal to the one the record gives; the posting index is current "
        "and readable. Lists each damaged game (id and reason) or file and exits with 1; "
-       "exits with 0 after a summary of what was checked when nothing is damaged.",
+       "exits with 0 after a summary of what was checked when nothing is damaged. An index "
+       "behind the games (an import killed before it caught up) is a warning with the command "
+       "to run; --repair first brings the indexes up to date, as the next import would.",
        run_check},
       {"export", "--db DIR [--id N | --from N --to M] [-o FILE]",
        "Writes games as PGN (with their variations, comments and NAGs) to FILE or stdout.",
@@ -52,12 +56,16 @@ const std::vector<Command>& command_table() {
        "positions at plies 0..40 with the move played, for --fen, :fen and `tree`); "
        "--positions-only rebuilds just that.",
        run_reindex},
-      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT) [--format ids|table|jsonl|pgn|html] [-o FILE] "
-                "[--limit N] [--threads N] [--explain | --explain-analyze] [--no-planner] "
-                "[--engine PATH]",
+      {"query", "(--db DIR | --pgn FILE) (SCRIPT.cql | -e TEXT | --fen FEN) [--format ids|table|jsonl|pgn|html] "
+                "[-o FILE] [--sort [-]date|elo|white|black|event|id] [--limit N] [--threads N] "
+                "[--explain | --explain-analyze] [--no-planner] [--engine PATH]",
        "Runs a CQL script (one (match ...) list) over the database and prints the matching "
        "games: their ids, a table, JSON lines (with the matched plies) or PGN with a {MATCH} "
-       "comment at each matched position, or an HTML page with a board diagram of each matched position. A script error is reported as FILE:LINE:COLUMN "
+       "comment at each matched position, or an HTML page with a board diagram of each matched position. "
+       "--fen FEN finds the games that reach that exact position (the en-passant and clock "
+       "fields may be left out). --sort orders the matches (a leading - reverses: -date is "
+       "newest first); --limit N keeps the first N of that order, and the summary says "
+       "\"N of M matches\". A script error is reported as FILE:LINE:COLUMN "
        "with exit code 2; Ctrl-C stops the search and prints what was found. :evaluation and "
        ":moveevaluation run a UCI engine (--engine, $CQLDB_ENGINE, default stockfish) and "
        "cache its results in DIR/analysis-cache.sqlite.",
@@ -91,10 +99,12 @@ const std::vector<Command>& command_table() {
        "and links games to it by FIDE id tag, else by name, for :country :gender :birthyear "
        ":deathyear :title.",
        run_players},
-      {"serve", "--db DIR [--host 127.0.0.1] [--port 8080] [--max-queries N] [--allow-write]",
-       "Serves a web page and a JSON API over the database (issue 19): a CQL editor with the "
-       "examples and keyword help, header filters, the result list, a game viewer with the "
-       "matched positions marked and the opening tree, PGN export. Listens on 127.0.0.1 only "
+      {"serve", "--db DIR [--host 127.0.0.1] [--port 8080] [--max-queries N] [--allow-write] [--no-engine]",
+       "Serves a web page and a JSON API over the database: the opening explorer "
+       "(a board to play on, the tree of its position, the games reaching it), a board that "
+       "writes the query (this position, this pattern), a CQL editor with the examples and "
+       "keyword help, header filters, the result list, a game viewer with the matched positions "
+       "marked, an engine line (off with --no-engine), PGN export. Listens on 127.0.0.1 only "
        "unless --host says otherwise, answers only requests naming this machine, and writes "
        "nothing unless --allow-write (game markers). README \"The web interface\" lists the API.",
        run_serve},
@@ -120,8 +130,8 @@ void print_help() {
                        ":KEYWORD` for a CQL keyword (`cqldb help keywords` lists them), "
                        "`cqldb --version` for the version.", 0, 80).c_str(), stdout);
   std::fputs(wrap_text("The query language is CQL 1.0 with Scidb's CQL-S extensions: a script is "
-                       "one (match ...) list, e.g. (match (position :mate)); CQL 6 scripts "
-                       "(cql(...) mate) are not read. docs/cql.md is the guide.", 0, 80).c_str(),
+                       "one (match ...) list, e.g. (match (position :mate)); docs/cql.md is the guide. "
+                       "CQL 6 scripts (cql(...) mate) are read too (part of CQL 6; docs/cql6.md).", 0, 80).c_str(),
              stdout);
 }
 

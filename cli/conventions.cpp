@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "db/schema.h"
+#include "query/open_database.h"
 #include "index/postings.h"
 
 #include "query/sharded.h"
@@ -15,17 +15,9 @@
 namespace cli {
 
 bool require_database(std::string_view command, const std::string& dir) {
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::path(dir) / db::schema::kHeadersFile, ec)) return true;
-  if (query::is_sharded(dir)) return true;  // a sharded database (query/sharded.h)
-  if (!std::filesystem::exists(dir, ec))
-    std::fprintf(stderr, "cqldb %.*s: no cqldb database at %s (the directory does not exist)",
-                 int(command.size()), command.data(), dir.c_str());
-  else
-    std::fprintf(stderr, "cqldb %.*s: %s holds no cqldb database (no %s)", int(command.size()),
-                 command.data(), dir.c_str(), db::schema::kHeadersFile);
-  std::fprintf(stderr, "; check the --db path, or create one with `cqldb import --db %s FILE.pgn`\n",
-               dir.c_str());
+  if (query::holds_database(dir) || query::is_sharded(dir)) return true;  // or a sharded one (query/sharded.h)
+  std::fprintf(stderr, "cqldb %.*s: %s; check the --db path, or create one with `cqldb import --db %s FILE.pgn`\n",
+               int(command.size()), command.data(), query::no_database_message(dir).c_str(), dir.c_str());
   return false;
 }
 

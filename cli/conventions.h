@@ -15,7 +15,7 @@ namespace cli {
 /// Exit code of a usage error (a bad option, a directory that holds no database).
 inline constexpr int kUsageError = 2;
 
-/// True when `dir` holds a cqldb database (its headers.sqlite exists). Otherwise prints
+/// True when `dir` holds a cqldb database (query::holds_database). Otherwise prints
 /// "cqldb COMMAND: DIR holds no cqldb database ..." to stderr, naming `cqldb import` as the
 /// way to create one, and returns false: the caller exits with kUsageError. Every command
 /// but `import` checks this before opening, so a mistyped --db never creates a database.
@@ -54,10 +54,10 @@ std::string wrap_text(std::string_view text, size_t indent, size_t width);
 std::string human_bytes(uint64_t n);
 
 /// The size of a database on disk, one figure for `cqldb info` and the shell's `info`:
-/// games.mdb + headers.sqlite (with its WAL) + postings.bin, in bytes.
+/// games.mdb + the header store (SQLite, with its WAL) + postings.bin, in bytes.
 struct DatabaseSize {
   uint64_t games_bytes = 0;     ///< games.mdb
-  uint64_t headers_bytes = 0;   ///< headers.sqlite and its WAL
+  uint64_t headers_bytes = 0;   ///< the header store (db::schema::kHeadersFile) and its WAL
   uint64_t postings_bytes = 0;  ///< postings.bin; 0 when missing
   /// The sum of the three.
   uint64_t total() const { return games_bytes + headers_bytes + postings_bytes; }

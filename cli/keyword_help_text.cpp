@@ -22,7 +22,7 @@ std::string_view origin_name(cql::Origin o) {
   switch (o) {
     case cql::Origin::Cql10: return "CQL 1.0";
     case cql::Origin::CqlS: return "CQL-S (Scidb's extension)";
-    case cql::Origin::Legacy: return "older Scidb spelling (seed 001)";
+    case cql::Origin::Legacy: return "older Scidb spelling (manual page CQL-Position-List)";
     case cql::Origin::SeeAlso: return "named in Scidb's index only";
   }
   return "";

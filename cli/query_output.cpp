@@ -8,31 +8,12 @@
 #include "db/game_header.h"
 #include "db/pgn_writer.h"
 #include "db/record_view.h"
+#include "query/result_json.h"
 #include "render/html_report.h"
 
 namespace cli {
 
 namespace {
-
-/// Length of the valid UTF-8 sequence starting at text[i], or 0 if none starts there.
-size_t utf8_sequence(std::string_view text, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char b = byte(i);
-  if (b < 0x80) return 1;
-  size_t len = b >= 0xC2 && b <= 0xDF   ? 2
-               : b >= 0xE0 && b <= 0xEF ? 3
-               : b >= 0xF0 && b <= 0xF4 ? 4
-                                        : 0;
-  if (len == 0 || i + len > text.size()) return 0;
-  for (size_t k = 1; k < len; ++k)
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  unsigned char b1 = byte(i + 1);
-  if (b == 0xE0 && b1 < 0xA0) return 0;   // overlong
-  if (b == 0xED && b1 >= 0xA0) return 0;  // surrogate
-  if (b == 0xF0 && b1 < 0x90) return 0;   // overlong
-  if (b == 0xF4 && b1 >= 0x90) return 0;  // above U+10FFFF
-  return len;
-}
 
 /// Number of characters (code points) of UTF-8 `text`.
 size_t char_count(std::string_view text) {
@@ -146,80 +127,6 @@ void write_table(std::ostream& out, db::GameSource& reader,
   }
 }
 
-/// The per-ply clocks and evaluations of a game in lichess's JSON shape (its game export
-/// API): `"clocks":[centiseconds or null per main-line ply]` and `"analysis":[{"eval":cp} or
-/// {"mate":n} or {} per ply]`, each only when some ply has one (issue 23).
-void write_json_annotations(std::ostream& out, const db::RecordView& record) {
-  std::vector<db::PlyAnnotation> plies;
-  record.ply_annotations(plies);
-  bool clocks = false, evals = false;
-  for (const db::PlyAnnotation& a : plies) {
-    clocks |= a.has_clock();
-    evals |= a.has_eval();
-  }
-  if (clocks) {
-    out << ",\"clocks\":[";
-    for (size_t i = 0; i < plies.size(); ++i) {
-      out << (i ? "," : "");
-      if (plies[i].has_clock()) out << uint64_t(plies[i].clock) * 10;
-      else out << "null";
-    }
-    out << ']';
-  }
-  if (evals) {
-    out << ",\"analysis\":[";
-    for (size_t i = 0; i < plies.size(); ++i) {
-      const db::PlyAnnotation& a = plies[i];
-      out << (i ? "," : "");
-      if (!a.has_eval()) out << "{}";
-      else out << (a.eval.mate ? "{\"mate\":" : "{\"eval\":") << a.eval.value << '}';
-    }
-    out << ']';
-  }
-}
-
-void write_json_line(std::ostream& out, const db::GameHeader& h, const eval::GameMatch& m,
-                     const db::RecordView* record) {
-  out << "{\"id\":" << m.id << ",\"file\":" << json_string(h.source_file)
-      << ",\"ordinal\":" << h.ordinal << ",\"white\":" << json_string(h.white)
-      << ",\"black\":" << json_string(h.black) << ",\"event\":" << json_string(h.event)
-      << ",\"site\":" << json_string(h.site) << ",\"date\":" << json_string(h.date)
-      << ",\"round\":" << json_string(h.round) << ",\"result\":" << json_string(h.result);
-  // issue 17: both Elos (null when none), ECO and opening name ("" when none)
-  const OpeningCells o = opening_cells(h);
-  auto elo = [](int e) { return e ? std::to_string(e) : std::string("null"); };
-  out << ",\"white_elo\":" << elo(h.white_elo) << ",\"black_elo\":" << elo(h.black_elo)
-      << ",\"eco\":" << json_string(o.eco) << ",\"opening\":" << json_string(o.opening)
-      << ",\"game_plies\":" << h.plies;
-  // issue 23: the time control tag (null when none), clocks and evaluations when present
-  std::string_view time_control;
-  bool has_time_control = false;
-  for (const auto& [name, value] : h.other_tags)
-    if (name == "TimeControl") {
-      time_control = value;
-      has_time_control = true;
-    }
-  out << ",\"time_control\":" << (has_time_control ? json_string(time_control) : "null");
-  if (record) write_json_annotations(out, *record);
-  out << ",\"plies\":[";
-  // main-line plies as numbers, variation positions as ply paths ([31,1,2]), merged in the
-  // order of the main-line ply (a main-line ply before the variations leaving there)
-  size_t i = 0, j = 0;
-  const auto& paths = m.variation_plies;
-  while (i < m.plies.size() || j < paths.size()) {
-    out << (i + j ? "," : "");
-    if (j == paths.size() || (i < m.plies.size() && m.plies[i] <= paths[j].front())) {
-      out << m.plies[i++];
-      continue;
-    }
-    out << '[';
-    for (size_t k = 0; k < paths[j].size(); ++k) out << (k ? "," : "") << paths[j][k];
-    out << ']';
-    ++j;
-  }
-  out << "]}\n";
-}
-
 }  // namespace
 
 std::optional<OutputFormat> parse_output_format(std::string_view name) {
@@ -235,40 +142,6 @@ std::string_view output_format_names() {
   return "ids, table, jsonl, pgn, html";
 }
 
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size();) {
-    auto c = static_cast<unsigned char>(text[i]);
-    size_t len = utf8_sequence(text, i);
-    if (len == 0) {
-      out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not valid UTF-8
-      ++i;
-      continue;
-    }
-    if (len > 1) {
-      out.append(text.substr(i, len));
-    } else if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-      out += buf;
-    } else {
-      out += char(c);
-    }
-    i += len;
-  }
-  out += '"';
-  return out;
-}
-
 void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reader,
                    const std::vector<eval::GameMatch>& matches) {
   if (format == OutputFormat::kTable) {
@@ -277,6 +150,10 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reade
   }
   if (format == OutputFormat::kHtml) {
     render::write_html_report(out, reader, matches);
+    return;
+  }
+  if (format == OutputFormat::kJsonl) {
+    query::write_jsonl(out, reader, matches);
     return;
   }
   db::GameHeader header;
@@ -288,15 +165,6 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reade
     }
     if (!reader.read_header(m.id, header))
       throw std::out_of_range("no game " + std::to_string(m.id));
-    if (format == OutputFormat::kJsonl) {
-      db::RecordView record;
-      std::string_view bytes;
-      const bool annotated = reader.record(m.id, bytes) && !bytes.empty() &&
-                             (uint8_t(bytes[0]) & db::kHasAnnotations) &&
-                             reader.record_view(m.id, record);
-      write_json_line(out, header, m, annotated && record.has_typed() ? &record : nullptr);
-      continue;
-    }
     db::RecordView record;
     if (!reader.record_view(m.id, record)) throw std::out_of_range("no game " + std::to_string(m.id));
     db::PgnWriteOptions options;

@@ -34,21 +34,12 @@ std::string_view output_format_names();
 /// Writes `matches` (ascending ids, as query::execute returns them) to `out` in `format`,
 /// reading headers and records through `reader`, whose snapshot must contain every id.
 ///
-/// jsonl objects have the keys id, file (source PGN path), ordinal (1-based position in that
-/// file), white, black, event, site, date (as in the PGN, e.g. "1921.??.??"), round,
-/// result, white_elo and black_elo (numbers, null when none), eco and opening (strings, ""
-/// when none), game_plies (main-line length) and plies: the matched positions, a number for a
-/// main-line ply (0 = the start position) and an array for a position inside a variation,
-/// its ply path (eval/match_location.h: `[31,1,2]` = the first variation of the main-line
-/// move from ply 31, after its 2nd move; sub-variations add pairs), in main-line order. Table cells longer than their column are cut and end in "…"; a game
-/// matched by header conditions alone has no matched ply ("-" in the table).
+/// jsonl objects are query::match_json (query/result_json.h), one a line. Table cells
+/// longer than their column are cut and end in "…"; a game matched by header conditions
+/// alone has no matched ply ("-" in the table).
 /// Throws std::out_of_range for an id outside the snapshot, db::CorruptRecord for a damaged
 /// record (pgn).
 void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reader,
                    const std::vector<eval::GameMatch>& matches);
-
-/// `text` (UTF-8) as a JSON string literal with its quotes: `"` `\` and control characters
-/// escaped, other characters kept as UTF-8, invalid UTF-8 bytes replaced by U+FFFD.
-std::string json_string(std::string_view text);
 
 }  // namespace cli

@@ -31,7 +31,7 @@
 #include "cql/keywords.h"
 #include "db/errors.h"
 #include "db/schema.h"
-#include "analysis/tablebase.h"
+#include "query/open_database.h"
 
 namespace cli {
 
@@ -69,8 +69,8 @@ std::string database_name(const std::filesystem::path& dir) {
 
 /// Opens `dir` for reading and importing; read-only when it cannot be written. A directory
 /// without a database gets a new, empty one.
-db::Database open_database(const std::filesystem::path& dir) {
-  const bool existed = std::filesystem::exists(dir / db::schema::kHeadersFile);
+db::Database open_for_shell(const std::filesystem::path& dir) {
+  const bool existed = query::holds_database(dir);
   try {
     db::Database database = db::Database::create_or_open(dir);
     if (!existed) std::cerr << "created an empty database in " << dir.string() << '\n';
@@ -80,7 +80,7 @@ db::Database open_database(const std::filesystem::path& dir) {
   } catch (const std::exception& e) {
     if (!existed) throw;
     std::cerr << "note: " << e.what() << "; opening " << dir.string() << " read-only\n";
-    return db::Database::open_readonly(dir);
+    return query::open_database(dir);
   }
 }
 
@@ -209,34 +209,23 @@ int run_shell(const std::vector<std::string>& args) {
   po::options_description options("Options");
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "command,c", po::value(&commands), "run these `;`-separated commands and exit")(
-      "create", "create an empty database in DIR when it holds none (then `import FILE`)")(
-      "engine", po::value(&engine),
-      "UCI engine for :evaluation / :moveevaluation (default: $CQLDB_ENGINE, else stockfish)")(
-      "tablebases", po::value<std::string>(),
-      "Gaviota tablebase directories DIR[:DIR] for :endgameevaluation (default: "
-      "$CQLDB_TABLEBASES, else /usr/share/gaviotatb/gtb4)");
+      "create", "create an empty database in DIR when it holds none (then `import FILE`)");
+  add_analysis_options(options, engine);
   po::positional_options_description positional;
   po::variables_map vm;
-  switch (parse_options("shell", options, positional, args, vm)) {
-    case ParseOutcome::kExit:
-      return 0;
-    case ParseOutcome::kFail:
-      return 2;
-    case ParseOutcome::kRun:
-      break;
-  }
+  if (const std::optional<int> exit = parse_options("shell", options, positional, args, vm)) return *exit;
   const bool terminal = !vm.count("command") && isatty(STDIN_FILENO);
   if (!vm.count("create") && !require_database("shell", db_dir)) return kUsageError;
   std::optional<db::Database> database;
   try {
-    database.emplace(open_database(db_dir));
+    database.emplace(open_for_shell(db_dir));
   } catch (const std::exception& e) {
     std::cerr << "cqldb shell: cannot open " << db_dir << ": " << e.what() << '\n';
     return 2;
   }
   ShellState state(std::move(*database), database_name(db_dir), terminal, std::cout, std::cerr);
   state.engine = engine;
-  if (vm.count("tablebases")) analysis::tablebase::configure(vm["tablebases"].as<std::string>());
+  apply_analysis_options(vm);
   SigintGuard sigint;
   if (vm.count("command")) {
     bool failed = false;

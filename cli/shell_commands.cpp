@@ -36,10 +36,12 @@ const std::vector<ShellCommand>& shell_command_table() {
        "(white/black), result, date, event and the first matched ply. `sort by date` is "
        "oldest first, `sort by elo` strongest first (average of both Elos), names A-Z; a "
        "leading - reverses (`sort by -date`: newest first), as `cqldb query --sort`."},
-      {"show", ArgsKind::kWords, shell_show, "ID [PLY] [--svg FILE [--flip]]",
+      {"show", ArgsKind::kWords, shell_show, "ID [PLY | PLYPATH] [--svg FILE [--flip]]",
        "Shows game ID: its header, its main-line moves with the matched positions in "
        "[brackets], and a board diagram after PLY plies (default: the first matched "
-       "position, else the final one; 0 = the start position). --svg FILE also writes that "
+       "position, else the final one; 0 = the start position), or at PLYPATH inside a "
+       "variation as jsonl prints it (31.1.2 = the 1st variation of the main-line move from "
+       "ply 31, after its 2nd move). --svg FILE also writes that "
        "board as an SVG picture (--flip: Black at the bottom)."},
       {"tree", ArgsKind::kWords, shell_tree, "[MOVE...|back|start|fen FEN]",
        "The opening tree of the games in scope: each move played from the tree position with "

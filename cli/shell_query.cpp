@@ -7,12 +7,13 @@
 #include <iterator>
 #include <optional>
 
-#include "cli/explain.h"
+#include "query/explain.h"
 #include "cli/options.h"
 #include "cli/shell_commands.h"
 #include "cli/shell_input.h"
 #include "cql/ast_print.h"
 #include "cql/parser.h"
+#include "cql6/parser.h"
 #include "headers/header_store.h"
 #include "query/executor.h"
 #include "query/query.h"
@@ -31,10 +32,10 @@ struct ScriptText {
 bool load_script(ShellState& state, const CommandInput& input, std::string_view command,
                  ScriptText& script) {
   if (input.text.empty()) {
-    state.err() << command << ": give a query (match ...) or a script file\n";
+    state.err() << command << ": give a query (match ...) or cql(...) ..., or a script file\n";
     return false;
   }
-  if (input.text.front() == '(') {
+  if (input.text.front() == '(' || cql6::looks_like_cql6(input.text)) {  // CQL-S or CQL 6 text
     script = {input.text, "query"};
     return true;
   }
@@ -186,13 +187,19 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& command_input
   ScriptText script;
   if (!load_script(state, input, analyze ? "explain analyze" : "explain", script))
     return CommandStatus::kFailed;
-  std::optional<cql::Script> parsed = parse_script(state, script);
-  if (!parsed) return CommandStatus::kFailed;
   std::ostream& out = state.out();
-  cql::PrintOptions pretty;
-  pretty.pretty = true;
-  out << "query (canonical form):\n";
-  std::string canonical = cql::to_string(*parsed, pretty);
+  std::string canonical;
+  if (cql6::looks_like_cql6(script.text)) {  // issue 36: a CQL 6 script is shown as written
+    out << "query (CQL 6, as written):\n";
+    canonical = script.text;
+  } else {
+    std::optional<cql::Script> parsed = parse_script(state, script);
+    if (!parsed) return CommandStatus::kFailed;
+    cql::PrintOptions pretty;
+    pretty.pretty = true;
+    out << "query (canonical form):\n";
+    canonical = cql::to_string(*parsed, pretty);
+  }
   for (size_t at = 0; at < canonical.size();) {
     size_t end = canonical.find('\n', at);
     if (end == std::string::npos) end = canonical.size();
@@ -230,9 +237,9 @@ CommandStatus shell_explain(ShellState& state, const CommandInput& command_input
   if (program.negated()) out << "negated: a game matches when the rest of the list does not\n";
   // The planner's signature conditions and the estimates; with `analyze` the figures of a
   // real run over all games.
-  out << query::explain_plan(*compiled, true) << explain_bound_values(*compiled);
+  out << query::explain_plan(*compiled, true) << query::explain_bound_values(*compiled);
   if (!analyze) {
-    out << explain_estimates(*compiled, state.database());
+    out << query::explain_estimates(*compiled, state.database());
     return CommandStatus::kOk;
   }
   query::ExecuteOptions options;

@@ -1,5 +1,5 @@
-// The shell's `show ID [PLY]`: one game's header, its main line with the matched positions
-// marked, and a board diagram at a ply.
+// The shell's `show ID [PLY | PLYPATH]`: one game's header, its main line with the matched
+// positions marked, and a board diagram at a ply or at a ply path inside a variation.
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "db/record_view.h"
 #include "db/stored_move.h"
 #include "render/board_svg.h"
+#include "render/game_walk.h"
 
 namespace cli {
 
@@ -161,6 +162,113 @@ void write_header(std::ostream& out, const db::GameHeader& h, uint32_t length,
   out << '\n';
 }
 
+/// "31.1.2" (a ply path as jsonl and `show` print it, eval/match_location.h) as numbers:
+/// an odd count of at least 3; nullopt otherwise.
+std::optional<std::vector<uint32_t>> parse_ply_path(const std::string& word) {
+  std::vector<uint32_t> path;
+  size_t start = 0;
+  for (;;) {
+    const size_t dot = word.find('.', start);
+    const std::optional<uint64_t> n = parse_count(word.substr(start, dot == std::string::npos ? dot : dot - start));
+    if (!n || *n > UINT32_MAX) return std::nullopt;
+    path.push_back(uint32_t(*n));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (path.size() < 3 || path.size() % 2 == 0) return std::nullopt;
+  return path;
+}
+
+/// The move of `line` (or of its variations, at any depth) whose ply path is `path`.
+const render::WalkMove* find_move(const render::WalkLine& line, const std::vector<uint32_t>& path) {
+  for (const render::WalkMove& m : line.moves) {
+    if (m.path == path) return &m;
+    for (const render::WalkLine& v : m.variations)
+      if (const render::WalkMove* found = find_move(v, path)) return found;
+  }
+  return nullptr;
+}
+
+/// The position at ply path `path` of `walk`: its FEN and the move that led to it (null at a
+/// branch position, `p.v.0`, which is the board of the line it leaves). nullopt when the game
+/// has no such position.
+std::optional<std::pair<std::string, const render::WalkMove*>> position_at(const render::GameWalk& walk,
+                                                                           std::vector<uint32_t> path) {
+  while (path.size() >= 3 && path.back() == 0) path.resize(path.size() - 2);  // the board it leaves
+  if (path.size() == 1) {
+    if (path[0] >= walk.fens.size()) return std::nullopt;
+    return std::make_pair(walk.fens[path[0]], nullptr);
+  }
+  const render::WalkMove* m = find_move(walk.main, path);
+  if (!m) return std::nullopt;
+  return std::make_pair(m->fen, m);
+}
+
+/// `show ID PLYPATH`: the header, the main line and the board at a position inside a
+/// variation (issue 40: the ply paths that jsonl and `show` print, e.g. 63.1.12).
+CommandStatus show_path(ShellState& state, uint32_t id, const std::vector<uint32_t>& path, const std::string& svg_path,
+                        bool flip) {
+  const eval::GameMatch* match = state.find_match(id);
+  const std::vector<uint32_t> plies = match ? match->plies : std::vector<uint32_t>{};
+  const bool ansi = state.interactive() && isatty(STDOUT_FILENO);
+  db::GameReader reader = state.database().reader();  // closed when the command ends
+  const db::GameHeader h = reader.header(id);
+  db::RecordView record;
+  if (!reader.record_view(id, record)) throw std::out_of_range("no game " + std::to_string(id));
+  const render::GameWalk walk = render::walk_game(record);
+  // A branch position p.v.0 exists only when variation v leaves there.
+  bool exists = true;
+  if (path.back() == 0) {
+    std::vector<uint32_t> first = path;
+    first.back() = 1;
+    exists = find_move(walk.main, first) != nullptr;
+  }
+  const auto at = exists ? position_at(walk, path) : std::nullopt;
+  if (!at) {
+    state.err() << "show: game " << id << " has no position " << render::path_text(path)
+                << " (main-line ply.variation.ply; `show " << id << "` lists the matched ones)\n";
+    return CommandStatus::kFailed;
+  }
+  std::ostream& out = state.out();
+  write_header(out, h, record.main_line_size(), match, state.result().all);
+  Replay replay = replay_main_line(record, plies, record.main_line_size(), ansi);
+  replay.words.push_back({h.result, h.result.size()});
+  write_wrapped(out, replay.words, 78);
+  chess::Position pos;
+  if (!pos.set_fen(at->first, walk.chess960).ok()) throw db::CorruptRecord("a position of the game does not load");
+  const render::WalkMove* move = at->second;
+  const bool matched =
+      match && std::find(match->variation_plies.begin(), match->variation_plies.end(), path) != match->variation_plies.end();
+  out << "\nPosition " << render::path_text(path) << " (inside a variation";
+  if (move) out << ", after " << move->move_number << (move->white ? ". " : "... ") << move->san;
+  else out << ", its branch position";
+  out << "), " << (pos.side_to_move() == chess::WHITE ? "White" : "Black") << " to move"
+      << (matched ? ", a matched position" : "") << ":\n";
+  DiagramOptions diagram;
+  diagram.ansi = ansi;
+  if (move && move->from != chess::SQ_NONE)
+    diagram.highlight = chess::square_bb(move->from) | chess::square_bb(move->to);
+  out << board_diagram(pos, diagram);
+  out << "FEN: " << pos.fen() << '\n';
+  if (!svg_path.empty()) {
+    render::BoardSvgOptions picture;
+    picture.flipped = flip;
+    if (move && move->from != chess::SQ_NONE) {
+      picture.from = move->from;
+      picture.to = move->to;
+    }
+    std::ofstream file(svg_path, std::ios::binary);
+    file << render::board_svg(pos, picture) << '\n';
+    file.close();
+    if (!file) {
+      state.err() << "show: cannot write " << svg_path << '\n';
+      return CommandStatus::kFailed;
+    }
+    out << "board written to " << svg_path << '\n';
+  }
+  return CommandStatus::kOk;
+}
+
 }  // namespace
 
 CommandStatus shell_show(ShellState& state, const CommandInput& input) {
@@ -179,9 +287,12 @@ CommandStatus shell_show(ShellState& state, const CommandInput& input) {
     }
   }
   std::optional<uint64_t> id_arg, ply_arg;
+  std::optional<std::vector<uint32_t>> path_arg;  // 63.1.12: a position inside a variation
+  if (words.size() == 2 && words[1].find('.') != std::string::npos) path_arg = parse_ply_path(words[1]);
   if (bad || words.size() > 2 || (words.size() >= 1 && !(id_arg = parse_count(words[0]))) ||
-      (words.size() == 2 && !(ply_arg = parse_count(words[1])))) {
-    state.err() << "usage: show ID [PLY] [--svg FILE [--flip]]\n";
+      (words.size() == 2 && !path_arg && !(ply_arg = parse_count(words[1])))) {
+    state.err() << "usage: show ID [PLY | PLYPATH] [--svg FILE [--flip]]   (PLYPATH: 31.1.2 = ply 31, "
+                   "1st variation, after its 2nd move)\n";
     return CommandStatus::kFailed;
   }
   state.refresh_game_count();
@@ -197,6 +308,7 @@ CommandStatus shell_show(ShellState& state, const CommandInput& input) {
     return CommandStatus::kFailed;
   }
   const auto id = uint32_t(*id_arg);
+  if (path_arg) return show_path(state, id, *path_arg, svg_path, flip);
   const eval::GameMatch* match = state.find_match(id);
   const std::vector<uint32_t> plies = match ? match->plies : std::vector<uint32_t>{};
   const bool ansi = state.interactive() && isatty(STDOUT_FILENO);

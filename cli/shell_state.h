@@ -53,7 +53,7 @@ class ShellState {
   uint32_t game_count() const { return game_count_; }
   /// Re-reads the number of committed games (a short read transaction, closed at once).
   void refresh_game_count();
-  /// A new read-only header store over the database's headers.sqlite
+  /// A new read-only header store over the database's header file
   /// (headers/header_store.h). Each command opens its own and drops it before the next
   /// prompt, so no read transaction outlives a command.
   headers::HeaderStore header_store() const;

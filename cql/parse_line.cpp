@@ -266,7 +266,7 @@ FenArgs Parser::parse_fen() {
   if (t.kind != TokenKind::String)
     fail(t, "expected a FEN in double quotes, found " + describe(t), "\"<FEN>\"");
   const std::string& f = t.text;
-  // Fields: placement side castling en-passant [halfmove fullmove [+w+b]].
+  // Fields: placement side castling [en-passant [halfmove fullmove [+w+b]]].
   std::vector<std::pair<std::string, size_t>> fields;
   for (size_t i = 0; i < f.size();) {
     while (i < f.size() && f[i] == ' ') ++i;
@@ -278,7 +278,8 @@ FenArgs Parser::parse_fen() {
     fail_at(offset_loc(t, offset), t.spelled(), "invalid FEN: " + why,
             "a FEN like \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"");
   };
-  if (fields.size() < 4 || fields.size() > 7) bad(0, "expected 4 to 7 space-separated fields");
+  // The en-passant and clock fields may be left out, as lichess and python-chess allow (issue 40).
+  if (fields.size() < 3 || fields.size() > 7) bad(0, "expected 3 to 7 space-separated fields");
   const auto& [placement, p0] = fields[0];
   int rank = 0, file = 0;
   for (size_t i = 0; i < placement.size(); ++i) {
@@ -305,10 +306,12 @@ FenArgs Parser::parse_fen() {
       if (std::string_view("KQkqABCDEFGHabcdefgh").find(castling[i]) == std::string_view::npos)
         bad(c0 + i, "invalid castling field");
   }
-  const auto& [ep, e0] = fields[3];
-  if (ep != "-" &&
-      !(ep.size() == 2 && ep[0] >= 'a' && ep[0] <= 'h' && (ep[1] == '3' || ep[1] == '6')))
-    bad(e0, "invalid en-passant square");
+  if (fields.size() >= 4) {
+    const auto& [ep, e0] = fields[3];
+    if (ep != "-" &&
+        !(ep.size() == 2 && ep[0] >= 'a' && ep[0] <= 'h' && (ep[1] == '3' || ep[1] == '6')))
+      bad(e0, "invalid en-passant square");
+  }
   for (size_t k = 4; k < fields.size() && k < 6; ++k)
     for (char c : fields[k].first)
       if (c < '0' || c > '9') bad(fields[k].second, "move counters must be numbers");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "db/database.h"
 #include "db/date_sql.h"
 #include "db/game_reader.h"
 #include "db/schema.h"
@@ -93,6 +94,12 @@ void DuplicateLookup::header_matches(const DuplicateFields& fields, int64_t whit
     throw;
   }
   select_.reset();
+}
+
+std::vector<std::vector<uint32_t>> duplicate_groups(Database& database) {
+  GameReader reader = database.reader();
+  sqlite::Connection sql(database.path() / schema::kHeadersFile, sqlite::OpenMode::kReadOnly);
+  return duplicate_groups(reader, sql);
 }
 
 }  // namespace db

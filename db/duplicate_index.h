@@ -26,6 +26,7 @@
 
 namespace db {
 
+class Database;
 class GameReader;
 
 /// The fields compared to decide that two games are duplicates.
@@ -60,6 +61,10 @@ inline constexpr const char* kCreateDuplicateIndexSql = schema::kCreateSegWhiteI
 /// cache) plus reading the games that share a pair and length. Throws CorruptRecord for a
 /// damaged game.
 std::vector<std::vector<uint32_t>> duplicate_groups(GameReader& reader, sqlite::Connection& sql);
+
+/// duplicate_groups over a snapshot of `database` and a read-only connection of its own to
+/// the database's header store: what `cqldb duplicates` lists.
+std::vector<std::vector<uint32_t>> duplicate_groups(Database& database);
 
 /// The lookup of stored games by their duplicate fields, on one connection (the writer's,
 /// whose open transaction also sees the rows of its uncommitted batch).

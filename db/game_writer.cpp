@@ -1,5 +1,6 @@
 #include "db/game_writer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -109,6 +110,8 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
                      "INSERT INTO imports(file_id, started, finished, games_read, imported, "
                      "rejected, warnings, skipped_duplicates) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
       insert_file_(sql_, "INSERT INTO files(path, imported_at) VALUES(?1, ?2) RETURNING id"),
+      insert_source_(sql_,
+                     "INSERT INTO files(path, imported_at, size, head_hash) VALUES(?1, ?2, ?3, ?4) RETURNING id"),
       set_committed_(sql_, "UPDATE meta SET value = ?2 WHERE key = ?1"),
       insert_comment_(sql_, "INSERT INTO comment_text(rowid, text) VALUES(?1, ?2)"),
       players_(sql_, NameKind::kPlayer),
@@ -131,6 +134,9 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
     // Bulk load: inserting into the secondary indexes row by row costs more than building
     // them once in finish().
     schema::drop_indexes(sql_);
+    indexes_deferred_ = true;
+  } else if (!schema::has_indexes(sql_)) {
+    // A bulk load killed before its finish(): the indexes are built by this writer's.
     indexes_deferred_ = true;
   }
 }
@@ -352,6 +358,55 @@ void GameWriter::add_import(const ImportRun& run) {
     insert_import_.bind(7, int64_t(run.warnings));
     insert_import_.bind(8, int64_t(run.skipped_duplicates));
     insert_import_.run();
+  } catch (...) {
+    fail();
+    throw;
+  }
+}
+
+std::optional<ResumePoint> GameWriter::unfinished_import(const SourceIdentity& identity) {
+  check_usable();
+  sqlite::Statement file(sql_,
+                         "SELECT id FROM files WHERE path = ?1 AND size = ?2 AND head_hash = ?3 AND "
+                         "NOT EXISTS (SELECT 1 FROM imports WHERE imports.file_id = files.id) "
+                         "ORDER BY id DESC LIMIT 1");
+  file.bind(1, identity.path);
+  file.bind(2, int64_t(identity.size));
+  file.bind(3, identity.head_hash);
+  if (!file.step()) return std::nullopt;
+  ResumePoint r;
+  r.file_id = file.column_int64(0);
+  // A file's games have ascending ids and ordinals and are usually the newest: walk back.
+  sqlite::Statement last_game(sql_, "SELECT ordinal FROM games WHERE file_id = ?1 ORDER BY id DESC LIMIT 1");
+  last_game.bind(1, r.file_id);
+  if (last_game.step()) r.last_ordinal = uint32_t(last_game.column_int64(0));
+  sqlite::Statement last_log(sql_, "SELECT max(ordinal) FROM import_log WHERE file_id = ?1");
+  last_log.bind(1, r.file_id);
+  if (last_log.step() && !last_log.column_is_null(0))
+    r.last_ordinal = std::max(r.last_ordinal, uint32_t(last_log.column_int64(0)));
+  sqlite::Statement games(sql_, "SELECT count(*) FROM games WHERE file_id = ?1");
+  games.bind(1, r.file_id);
+  if (games.step()) r.games = uint64_t(games.column_int64(0));
+  return r;
+}
+
+void GameWriter::begin_file(const SourceIdentity& identity, int64_t resume_file_id) {
+  check_usable();
+  try {
+    int64_t id = resume_file_id;
+    if (id == 0) {
+      begin_sql();
+      insert_source_.bind(1, identity.path);
+      insert_source_.bind(2, unix_now());
+      insert_source_.bind(3, int64_t(identity.size));
+      insert_source_.bind(4, identity.head_hash);
+      insert_source_.step();
+      id = insert_source_.column_int64(0);
+      insert_source_.reset();
+    }
+    file_ids_[identity.path] = id;
+    last_file_ = identity.path;
+    last_file_id_ = id;
   } catch (...) {
     fail();
     throw;

@@ -97,6 +97,14 @@ class GameWriter {
   void add_log(const LogEntry& entry);
   /// Adds the summary of one file's import run (table imports) in the open batch.
   void add_import(const ImportRun& run);
+  /// The committed part of an import of the file `identity` (same path, size and head hash)
+  /// that stopped before the file ended (killed, interrupted, disk full): the newest such
+  /// files row without an imports row, or nullopt.
+  std::optional<ResumePoint> unfinished_import(const SourceIdentity& identity);
+  /// The games and log rows of `identity.path` added from now on go under the files row
+  /// `resume_file_id` (continuing an unfinished import), or, when it is 0, under a new files
+  /// row recording the identity (in the open batch).
+  void begin_file(const SourceIdentity& identity, int64_t resume_file_id = 0);
   /// Commits the open batch: LMDB first, then SQLite with meta.committed_games (when the
   /// batch wrote to SQLite). No-op when nothing was added.
   void commit();
@@ -127,6 +135,7 @@ class GameWriter {
   sqlite::Statement insert_log_;      // INSERT INTO import_log
   sqlite::Statement insert_import_;   // INSERT INTO imports
   sqlite::Statement insert_file_;     // INSERT INTO files ... RETURNING id
+  sqlite::Statement insert_source_;   // INSERT INTO files with size and head_hash (begin_file)
   sqlite::Statement set_committed_;   // UPDATE meta: committed_games
   sqlite::Statement insert_comment_;  // INSERT INTO comment_text (issue 17 B)
   NameTable players_;                 // name -> players.id

@@ -28,6 +28,23 @@ struct LogEntry {
   LogKind kind = LogKind::kRejected;  ///< rejection or warning
 };
 
+/// What identifies an input file across imports (issue 40): an import of the same path, size
+/// and start that did not finish is continued rather than stored twice (files.size and
+/// files.head_hash, schema.h).
+struct SourceIdentity {
+  std::string path;       ///< the path as given to the import
+  uint64_t size = 0;      ///< size in bytes (of the file as stored: compressed bytes)
+  std::string head_hash;  ///< hex hash of its first bytes (import::source_identity)
+};
+
+/// Where the unfinished import of a file stopped: the games and log rows of its files row
+/// were committed, its imports row (written when a file ends) was not.
+struct ResumePoint {
+  int64_t file_id = 0;        ///< the files row its games and log rows use
+  uint32_t last_ordinal = 0;  ///< the last game of the file committed (stored or logged)
+  uint64_t games = 0;         ///< games of the file stored by the interrupted import
+};
+
 /// Counts of one import run over one file (table imports).
 struct ImportRun {
   std::string source_file;  ///< PGN file path as given to the import

@@ -5,6 +5,7 @@
 #include "db/errors.h"
 #include "db/record_format.h"
 #include "db/sqlite_statement.h"
+#include "db/sqlite_transaction.h"
 #include "db/tag_list.h"
 
 namespace db::schema {
@@ -127,11 +128,9 @@ CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo I
 CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
 DROP INDEX IF EXISTS games_eco;
 CREATE INDEX IF NOT EXISTS games_opening_eco ON games(opening_eco) WHERE opening_eco IS NOT NULL;
-COMMIT;
 )sql";
 
 constexpr const char* kDropIndexes = R"sql(
-BEGIN;
 DROP INDEX IF EXISTS games_white;
 DROP INDEX IF EXISTS games_white_black;
 DROP INDEX IF EXISTS games_black;
@@ -142,7 +141,6 @@ DROP INDEX IF EXISTS games_white_elo;
 DROP INDEX IF EXISTS games_black_elo;
 DROP INDEX IF EXISTS games_eco;
 DROP INDEX IF EXISTS games_opening_eco;
-COMMIT;
 )sql";
 
 }  // namespace
@@ -160,34 +158,29 @@ bool is_empty(sqlite::Connection& db) {
 void create_tables(sqlite::Connection& db) {
   // journal_mode cannot change inside a transaction; it is persistent once set.
   db.exec("PRAGMA journal_mode=WAL");
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    db.exec(kCreateTables);
-    db.exec(kCreatePackedTagTables);  // issue 23: other tags packed, one row a game
-    db.exec(kCreatePackedTagsView);
-    db.exec(kCreatePlayerEcoTables);
-    sqlite::Statement insert(db, "INSERT INTO meta(key, value) VALUES(?1, ?2)");
-    insert.bind(1, kMetaFormatVersion);
-    insert.bind(2, int64_t(kFormatVersion));
-    insert.run();
-    insert.bind(1, kMetaRecordFormatVersion);
-    insert.bind(2, int64_t(kRecordFormatVersion));
-    insert.run();
-    insert.bind(1, kMetaCommittedGames);
-    insert.bind(2, int64_t(0));
-    insert.run();
-    insert.bind(1, kMetaMatchData);
-    insert.bind(2, int64_t(1));
-    insert.run();
-    insert.bind(1, kMetaSiteSuffixes);
-    insert.bind(2, int64_t(1));
-    insert.run();
-    db.exec("COMMIT");
-    create_indexes(db);
-  } catch (...) {
-    db.rollback();
-    throw;
-  }
+  sqlite::Transaction txn(db, sqlite::Begin::kImmediate);
+  db.exec(kCreateTables);
+  db.exec(kCreatePackedTagTables);  // issue 23: other tags packed, one row a game
+  db.exec(kCreatePackedTagsView);
+  db.exec(kCreatePlayerEcoTables);
+  sqlite::Statement insert(db, "INSERT INTO meta(key, value) VALUES(?1, ?2)");
+  insert.bind(1, kMetaFormatVersion);
+  insert.bind(2, int64_t(kFormatVersion));
+  insert.run();
+  insert.bind(1, kMetaRecordFormatVersion);
+  insert.bind(2, int64_t(kRecordFormatVersion));
+  insert.run();
+  insert.bind(1, kMetaCommittedGames);
+  insert.bind(2, int64_t(0));
+  insert.run();
+  insert.bind(1, kMetaMatchData);
+  insert.bind(2, int64_t(1));
+  insert.run();
+  insert.bind(1, kMetaSiteSuffixes);
+  insert.bind(2, int64_t(1));
+  insert.run();
+  txn.commit();
+  create_indexes(db);
 }
 
 void ensure_match_tables(sqlite::Connection& db) {
@@ -205,6 +198,12 @@ void ensure_match_tables(sqlite::Connection& db) {
   }
   if (!has_skipped)
     db.exec("ALTER TABLE imports ADD COLUMN skipped_duplicates INTEGER NOT NULL DEFAULT 0");
+  bool has_head_hash = false;  // issue 40: resuming an interrupted import of the same file
+  {
+    sqlite::Statement columns(db, "SELECT 1 FROM pragma_table_info('files') WHERE name = 'head_hash'");
+    has_head_hash = columns.step();
+  }
+  if (!has_head_hash) db.exec("ALTER TABLE files ADD COLUMN size INTEGER; ALTER TABLE files ADD COLUMN head_hash TEXT");
   db.exec("DROP INDEX IF EXISTS games_eco");  // unused (kCreateIndexes)
   db.exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS comment_text USING fts5(text, tokenize = 'trigram', detail = 'none');"
@@ -223,15 +222,10 @@ bool has_opening_columns(sqlite::Connection& db) {
 bool fold_game_openings(sqlite::Connection& db) {
   if (!has_opening_columns(db)) {
     // ALTER TABLE ... ADD COLUMN edits the schema only; one statement, so both or neither.
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      db.exec("ALTER TABLE games ADD COLUMN opening_eco TEXT");
-      db.exec("ALTER TABLE games ADD COLUMN opening_id INTEGER REFERENCES openings(id)");
-      db.exec("COMMIT");
-    } catch (...) {
-      db.rollback();
-      throw;
-    }
+    sqlite::Transaction txn(db, sqlite::Begin::kImmediate);
+    db.exec("ALTER TABLE games ADD COLUMN opening_eco TEXT");
+    db.exec("ALTER TABLE games ADD COLUMN opening_id INTEGER REFERENCES openings(id)");
+    txn.commit();
   }
   std::string type;
   {
@@ -239,21 +233,16 @@ bool fold_game_openings(sqlite::Connection& db) {
     if (q.step()) type = std::string(q.column_text(0));
   }
   if (type != "table") return false;
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    db.exec(
-        "UPDATE games SET opening_eco = go.eco, opening_id = go.opening_id "
-        "FROM game_openings go WHERE go.game_id = games.id");
-    db.exec("DROP TABLE game_openings");  // and its index game_openings_eco
-    db.exec(
-        "CREATE VIEW game_openings(game_id, eco, opening_id) AS "
-        "SELECT id, opening_eco, opening_id FROM games WHERE opening_eco IS NOT NULL");
-    db.exec("CREATE INDEX IF NOT EXISTS games_opening_eco ON games(opening_eco) WHERE opening_eco IS NOT NULL");
-    db.exec("COMMIT");
-  } catch (...) {
-    db.rollback();
-    throw;
-  }
+  sqlite::Transaction txn(db, sqlite::Begin::kImmediate);
+  db.exec(
+      "UPDATE games SET opening_eco = go.eco, opening_id = go.opening_id "
+      "FROM game_openings go WHERE go.game_id = games.id");
+  db.exec("DROP TABLE game_openings");  // and its index game_openings_eco
+  db.exec(
+      "CREATE VIEW game_openings(game_id, eco, opening_id) AS "
+      "SELECT id, opening_eco, opening_id FROM games WHERE opening_eco IS NOT NULL");
+  db.exec("CREATE INDEX IF NOT EXISTS games_opening_eco ON games(opening_eco) WHERE opening_eco IS NOT NULL");
+  txn.commit();
   return true;
 }
 
@@ -277,14 +266,9 @@ bool has_player_eco_tables(sqlite::Connection& db) {
 void create_player_eco_tables(sqlite::Connection& db) {
   fold_game_openings(db);  // the columns the game_openings view and its index read
   if (has_player_eco_tables(db)) return;  // no write transaction when nothing is missing
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    db.exec(kCreatePlayerEcoTables);
-    db.exec("COMMIT");
-  } catch (...) {
-    db.rollback();
-    throw;
-  }
+  sqlite::Transaction txn(db, sqlite::Begin::kImmediate);
+  db.exec(kCreatePlayerEcoTables);
+  txn.commit();
 }
 
 static_assert(kPlayerSegmentBits == 18, "kCreateSegWhiteIndexSql, kCreateIndexes spell id >> 18");
@@ -301,21 +285,20 @@ std::string player_segments_sql(std::string_view max_id_sql) {
 }
 
 void create_indexes(sqlite::Connection& db) {
-  try {
-    db.exec((std::string("BEGIN;\n") + kCreateSegWhiteIndexSql + ";\n" + kCreateIndexes).c_str());
-  } catch (...) {
-    db.rollback();
-    throw;
-  }
+  sqlite::Transaction txn(db);
+  db.exec((std::string(kCreateSegWhiteIndexSql) + ";\n" + kCreateIndexes).c_str());
+  txn.commit();
+}
+
+bool has_indexes(sqlite::Connection& db) {
+  sqlite::Statement index(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_year'");
+  return index.step();
 }
 
 void drop_indexes(sqlite::Connection& db) {
-  try {
-    db.exec(kDropIndexes);
-  } catch (...) {
-    db.rollback();
-    throw;
-  }
+  sqlite::Transaction txn(db);
+  db.exec(kDropIndexes);
+  txn.commit();
 }
 
 std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key) {

@@ -26,7 +26,11 @@
 //   meta(key, value)             format_version, record_format_version, committed_games,
 //                                linked_games (games 1..N have their game_players rows;
 //                                headers/players.h link_games, issue 16)
-//   files(id, path, imported_at) one row per source file per import; imported_at = Unix s
+//   files(id, path, imported_at, size, head_hash) one row per source file per import;
+//                                imported_at = Unix s; size (bytes) and head_hash (hex hash of
+//                                its first MiB) identify the file, so that an import that did
+//                                not finish (no imports row) is continued (issue 40); NULL for
+//                                standard input and older rows
 //   players / events / sites(id, name UNIQUE)  interned names (exact bytes; name searches
 //                                are substring or pattern matches, which scan the names)
 //   games(id = game id, file_id, ordinal, white_id, black_id, event_id, site_id,
@@ -210,6 +214,9 @@ std::string player_segments_sql(std::string_view max_id_sql);
 void create_indexes(sqlite::Connection& db);
 /// Drops the secondary indexes (before bulk-loading an empty database).
 void drop_indexes(sqlite::Connection& db);
+/// True when the secondary indexes exist (false after drop_indexes until create_indexes:
+/// a bulk load that was killed before it ended).
+bool has_indexes(sqlite::Connection& db);
 /// The integer value of a meta row, or std::nullopt when the row is missing.
 std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key);
 /// Throws FormatError when `found` (a stored format version, nullopt = missing) is not the

@@ -7,6 +7,7 @@
 
 #include "db/name_table.h"
 #include "db/record_codec.h"
+#include "db/sqlite_transaction.h"
 
 namespace db {
 
@@ -362,48 +363,43 @@ bool migrate_tags_to_lists(sqlite::Connection& db) {
   const bool old_table = tags_type == "table";          // before issue 23's tag names
   const bool old_rows = object_type("game_tags") == "table";  // tag_names + game_tags rows
   if (!old_table && !old_rows && !tags_type.empty()) return false;
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    db.exec(kCreatePackedTagTables);
-    {
-      NameTable names(db, NameKind::kTagName);
-      TagValueCodes codes(db);
-      sqlite::Statement rows(
-          db, old_table ? "SELECT game_id, name, value FROM tags ORDER BY game_id, seq"
-              : old_rows ? "SELECT t.game_id, n.name, t.value FROM game_tags t "
-                           "JOIN tag_names n ON n.id = t.name_id ORDER BY t.game_id, t.seq"
-                         : "SELECT NULL, NULL, NULL WHERE 0");
-      sqlite::Statement insert(db, "INSERT INTO game_tag_lists(game_id, packed) VALUES(?1, ?2)");
-      std::vector<std::pair<std::string, std::string>> tags;
-      std::string packed;
-      int64_t game = 0;
-      auto flush = [&] {
-        if (tags.empty()) return;
-        packed.clear();
-        pack_tags(tags, names, codes, packed);
-        insert.bind(1, game);
-        insert.bind_blob(2, packed);
-        insert.run();
-        tags.clear();
-      };
-      while (rows.step()) {
-        const int64_t id = rows.column_int64(0);
-        if (id != game) {
-          flush();
-          game = id;
-        }
-        tags.emplace_back(rows.column_text(1), rows.column_text(2));
+  sqlite::Transaction txn(db, sqlite::Begin::kImmediate);
+  db.exec(kCreatePackedTagTables);
+  {
+    NameTable names(db, NameKind::kTagName);
+    TagValueCodes codes(db);
+    sqlite::Statement rows(
+        db, old_table ? "SELECT game_id, name, value FROM tags ORDER BY game_id, seq"
+            : old_rows ? "SELECT t.game_id, n.name, t.value FROM game_tags t "
+                         "JOIN tag_names n ON n.id = t.name_id ORDER BY t.game_id, t.seq"
+                       : "SELECT NULL, NULL, NULL WHERE 0");
+    sqlite::Statement insert(db, "INSERT INTO game_tag_lists(game_id, packed) VALUES(?1, ?2)");
+    std::vector<std::pair<std::string, std::string>> tags;
+    std::string packed;
+    int64_t game = 0;
+    auto flush = [&] {
+      if (tags.empty()) return;
+      packed.clear();
+      pack_tags(tags, names, codes, packed);
+      insert.bind(1, game);
+      insert.bind_blob(2, packed);
+      insert.run();
+      tags.clear();
+    };
+    while (rows.step()) {
+      const int64_t id = rows.column_int64(0);
+      if (id != game) {
+        flush();
+        game = id;
       }
-      flush();
+      tags.emplace_back(rows.column_text(1), rows.column_text(2));
     }
-    if (old_table) db.exec("DROP TABLE tags");
-    if (old_rows) db.exec("DROP VIEW IF EXISTS tags; DROP TABLE game_tags");
-    db.exec(kCreatePackedTagsView);
-    db.exec("COMMIT");
-  } catch (...) {
-    db.rollback();
-    throw;
+    flush();
   }
+  if (old_table) db.exec("DROP TABLE tags");
+  if (old_rows) db.exec("DROP VIEW IF EXISTS tags; DROP TABLE game_tags");
+  db.exec(kCreatePackedTagsView);
+  txn.commit();
   return true;
 }
 

@@ -51,6 +51,19 @@ int castling_rights_of(cql::PieceMask mask);
 MatchCount match_count_of(const cql::List& list);
 
 /// Compiles position lists under a transformation.
+/// One keyword item being compiled under a transformation: what each family's compiler
+/// (ListCompiler::logic_node ... evaluation_node, eval/compile_keyword.cpp) reads.
+struct KeywordSite {
+  const KeywordItem& item;
+  Keyword k;           ///< the keyword, after aliases and negations are resolved
+  const Transform& t;  ///< the transformation of the list variant being compiled
+  bool swap;           ///< t swaps the colours
+  /// The piece designator arguments (none for aliases like :nocheck).
+  const std::vector<cql::PieceDesignator>& pieces() const;
+  /// The first range argument (CountArgs); CompileError when it is out of bounds.
+  IntRange range0() const;
+};
+
 class ListCompiler {
  public:
   /// At most this many transformed list variants are compiled for one script, nested lists
@@ -202,6 +215,19 @@ class ListCompiler {
   /// Compiles one keyword item (after aliases and negations are resolved) under `t`;
   /// defined in eval/compile_keyword.cpp. Throws CompileError.
   Node keyword_node(const KeywordItem& item, Keyword k, const Transform& t);
+  // The family compilers of keyword_node (eval/compile_keyword.cpp): each sets `n` and
+  // returns true for a keyword of its family, false for any other. Throw CompileError.
+  bool logic_node(const KeywordSite& s, Node& n);
+  bool position_node(const KeywordSite& s, Node& n);
+  bool piece_node(const KeywordSite& s, Node& n);
+  bool move_node(const KeywordSite& s, Node& n);
+  bool game_node(const KeywordSite& s, Node& n);
+  bool line_node(const KeywordSite& s, Node& n);
+  bool evaluation_node(const KeywordSite& s, Node& n);
+  /// n.op = op, with the site's piece designators under its transformation.
+  void with_designators(const KeywordSite& s, Node& n, Op op);
+  /// n.op = op, with the site's sub-lists compiled under its transformation.
+  void sub_lists(const KeywordSite& s, Node& n, Op op);
 
   /// A text form of a variant's nodes: equal strings = identical transformed lists.
   std::string canonical(const std::vector<Node>& nodes) const {

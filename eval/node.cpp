@@ -11,6 +11,7 @@
 #include "eval/accumulator.h"
 #include "eval/board_predicates.h"
 #include "eval/control.h"
+#include "eval/cql6_eval.h"
 #include "eval/pawn_structure.h"
 #include "eval/piece_structure.h"
 #include "eval/exchange.h"
@@ -133,6 +134,185 @@ bool PositionList::match(const PosCtx& c) const {
   return fire_control(any != negated, control, c);
 }
 
+namespace {
+
+// The evaluations of Node::match that take more than a line, by concept; Node::match stays
+// one switch over Op with one line a case. Each reads only the node and the position
+// context, as the case did (called once each: the compiler inlines them).
+
+// ---- the position
+
+/// Position identity (SPEC): same pieces on the same squares, side to move, castling rights
+/// and an en-passant square only with a legal capture.
+bool same_position(const chess::Position& pos, const chess::Position& fen) {
+  return chess::identity_key(pos) == chess::identity_key(fen) && pos.pieces() == fen.pieces() &&
+         pos.pieces(chess::WHITE) == fen.pieces(chess::WHITE) && pos.pieces(chess::PAWN) == fen.pieces(chess::PAWN) &&
+         pos.pieces(chess::KNIGHT) == fen.pieces(chess::KNIGHT) &&
+         pos.pieces(chess::BISHOP) == fen.pieces(chess::BISHOP) &&
+         pos.pieces(chess::ROOK) == fen.pieces(chess::ROOK) && pos.pieces(chess::QUEEN) == fen.pieces(chess::QUEEN);
+}
+
+// ---- material
+
+bool power_difference_matches(const Node& n, const PosCtx& c) {
+  const chess::Position& pos = *c.pos;
+  if (n.d.size() == 1) {
+    int diff = power_difference(pos, n.d[0].matches(c));
+    return n.range.contains(n.as<payload::ColorsSwapped>().swapped ? -diff : diff);
+  }
+  return n.range.contains(power(pos, n.d[0].matches(c)) - power(pos, n.d[1].matches(c)));
+}
+
+bool piece_count_difference_matches(const Node& n, const PosCtx& c) {
+  const chess::Position& pos = *c.pos;
+  if (n.d.size() == 1) {
+    Bitboard m = n.d[0].matches(c);
+    int diff = chess::popcount(m & pos.pieces(chess::WHITE)) - chess::popcount(m & pos.pieces(chess::BLACK));
+    return n.range.contains(n.as<payload::ColorsSwapped>().swapped ? -diff : diff);
+  }
+  return n.range.contains(chess::popcount(n.d[0].matches(c)) - chess::popcount(n.d[1].matches(c)));
+}
+
+// ---- lines of squares
+
+bool ray_matches(const Node& n, const PosCtx& c) {
+  if (n.d.size() > 8) return n.range.contains(0);  // a ray has at most 8 squares: no ray fits
+  Bitboard steps[8];
+  const size_t count = n.d.size();
+  bool empty = false;  // a step no square matches: no ray
+  for (size_t i = 0; i < count && !empty; ++i) empty = !(steps[i] = n.d[i].matches(c));
+  return n.range.contains(empty ? 0 : ray_count(*c.pos, std::span<const Bitboard>(steps, count),
+                                                kRayFilters[n.as<payload::RayKind>().filter]));
+}
+
+// ---- the next move
+
+bool promote_matches(const Node& n, const PosCtx& c) {
+  if (!c.next.is_ok() || c.next.kind() != chess::Move::PROMOTION) return false;
+  chess::Piece promo = chess::make_piece(c.pos->side_to_move(), c.next.promotion_type());
+  return (n.d[0].pieces & piece_bit(promo)) && (n.d[0].squares & chess::square_bb(c.next.to_sq()));
+}
+
+bool forced_matches(const PosCtx& c) {
+  if (!c.next.is_ok() || c.next == chess::Move::null()) return false;
+  chess::MoveList moves;
+  chess::generate_legal(*c.pos, moves);
+  return moves.size() == 1;
+}
+
+bool check_count_matches(const Node& n, const PosCtx& c) {
+  const payload::CheckCounts& counts = n.as<payload::CheckCounts>();
+  return counts.received[chess::WHITE].contains(c.checks_given[chess::BLACK]) &&
+         counts.received[chess::BLACK].contains(c.checks_given[chess::WHITE]) &&
+         (!counts.at_reach || c.ply == 0 || c.pos->in_check());
+}
+
+// ---- logic over sub-lists
+
+bool all_lists_match(const Node& n, const PosCtx& c) {
+  for (const auto& l : n.lists)
+    if (!l->match(c)) return false;
+  return true;
+}
+
+bool some_list_matches(const Node& n, const PosCtx& c) {
+  for (const auto& l : n.lists)
+    if (l->match(c)) return true;
+  return false;
+}
+
+bool one_list_matches(const Node& n, const PosCtx& c) {
+  int matched = 0;
+  for (const auto& l : n.lists) matched += l->match(c);
+  return matched == 1;
+}
+
+/// :cond: the list after the first test list that matches, else the default list (or false).
+bool cond_matches(const Node& n, const PosCtx& c) {
+  size_t i = 0;
+  for (; i + 1 < n.lists.size(); i += 2)
+    if (n.lists[i]->match(c)) return n.lists[i + 1]->match(c);
+  return i < n.lists.size() ? n.lists[i]->match(c) : false;  // default expression
+}
+
+// ---- pawn and piece structure
+
+bool pawn_count_difference_matches(const Node& n, const PosCtx& c) {
+  std::optional<Bitboard> second;
+  if (n.d.size() > 1) second = n.d[1].matches(c);
+  return n.range.contains(pawn_count_difference(*n.as<payload::PawnSpec>().spec, *c.pos, n.d[0].matches(c), second));
+}
+
+bool good_bishop_matches(const Node& n, const PosCtx& c) {
+  const PawnCountSpec& spec = *n.as<payload::PawnSpec>().spec;
+  for (Bitboard b = n.d[0].matches(c) & c.pos->pieces(chess::BISHOP); b;)
+    if (good_bishop(*c.pos, chess::pop_lsb(b), spec.ranges[0], spec.ranges[1])) return true;
+  return false;
+}
+
+bool passed_pawn_race_matches(const Node& n, const PosCtx& c) {
+  const chess::Position& pos = *c.pos;
+  if (n.d.empty()) return wins_passed_pawn_race(pos, pos.side_to_move());  // no designator: the side to move
+  const PieceMask m = n.d[0].pieces;
+  return ((m & cql::piece_mask::kWhitePawn) && wins_passed_pawn_race(pos, chess::WHITE)) ||
+         ((m & cql::piece_mask::kBlackPawn) && wins_passed_pawn_race(pos, chess::BLACK));
+}
+
+bool unstoppable_pawns_match(const Node& n, const PosCtx& c) {
+  const Bitboard pawns = n.d[0].matches(c);
+  const int white = unstoppable_pawns(*c.pos, chess::WHITE, pawns);
+  const int black = unstoppable_pawns(*c.pos, chess::BLACK, pawns);
+  const std::vector<cql::Range>& ranges = n.as<payload::PawnSpec>().spec->ranges;
+  return ranges.size() == 2 ? ranges[0].contains(white) && ranges[1].contains(black)
+                            : ranges[0].contains(white + black);
+}
+
+bool opposition_matches(const Node& n, const PosCtx& c) {
+  const chess::Position& pos = *c.pos;
+  if (n.d.empty()) return has_opposition(pos, pos.side_to_move());  // no designator: the side to move's king
+  Bitboard kings = n.d[0].matches(c) & pos.pieces(chess::KING);
+  return ((kings & pos.pieces(chess::WHITE)) && has_opposition(pos, chess::WHITE)) ||
+         ((kings & pos.pieces(chess::BLACK)) && has_opposition(pos, chess::BLACK));
+}
+
+// ---- the game and what spans positions
+
+bool start_position_matches(const Node& n, const PosCtx& c) {
+  for (const IntRange& e : n.as<payload::StartNumbers>().numbers)
+    if (e.contains(c.start_position)) return true;
+  return false;
+}
+
+bool sequence_hit(const Node& n, const PosCtx& c) {
+  assert(c.sequence_hits && "Node::match: sequence without sequence hits");
+  const std::vector<uint8_t>& hits = (*c.sequence_hits)[n.as<payload::SequenceId>().id];
+  assert(c.ply - c.line_first_ply < hits.size() && "Node::match: ply beyond the sequence hits");
+  return hits[c.ply - c.line_first_ply] != 0;
+}
+
+bool tag_matches(const Node& n, const PosCtx& c) {
+  const uint8_t tag = n.as<payload::TagNumber>().tag;
+  assert(tag < 2 && "Node::match: at most two tags (CQL-Tagging)");
+  return (n.d[0].matches(c) & c.tag_squares[tag]) != 0;
+}
+
+// ---- evaluations
+
+bool exchange_evaluation_matches(const Node& n, const PosCtx& c) {
+  const Bitboard victims = n.d.empty() ? ~Bitboard(0) : n.d[0].matches(c);
+  const std::optional<int> v = next_move_exchange(*c.pos, c.next, victims, n.as<payload::ExchangeDepth>().max_plies);
+  return v && n.range.contains(*v);
+}
+
+bool max_swap_evaluation_matches(const Node& n, const PosCtx& c) {
+  // without an upper bound the first value >= the lower bound decides
+  const int enough = n.range.hi == INT64_MAX ? int(std::clamp<int64_t>(n.range.lo, INT_MIN, INT_MAX)) : INT_MAX;
+  const std::optional<int> v = max_swap_value(*c.pos, n.d[0].matches(c), n.d[1].matches(c), enough);
+  return v && n.range.contains(*v);
+}
+
+}  // namespace
+
 bool Node::match(const PosCtx& c) const {
   assert(c.pos && "Node::match: no position");
   assert(c.ply >= c.line_first_ply && "Node::match: ply before the line's first");
@@ -159,18 +339,7 @@ bool Node::match(const PosCtx& c) const {
       r = chess::popcount(Bitboard(pos.castling_rights() & as<payload::Castling>().rights)) == 1;
       break;
     case Op::kEndgame: r = is_endgame(pos); break;
-    case Op::kFen: {
-      const chess::Position* fen = as<payload::FenPosition>().position.get();
-      // Position identity (SPEC): an en-passant square counts only with a legal capture.
-      r = chess::identity_key(pos) == chess::identity_key(*fen) && pos.pieces() == fen->pieces() &&
-          pos.pieces(chess::WHITE) == fen->pieces(chess::WHITE) &&
-          pos.pieces(chess::PAWN) == fen->pieces(chess::PAWN) &&
-          pos.pieces(chess::KNIGHT) == fen->pieces(chess::KNIGHT) &&
-          pos.pieces(chess::BISHOP) == fen->pieces(chess::BISHOP) &&
-          pos.pieces(chess::ROOK) == fen->pieces(chess::ROOK) &&
-          pos.pieces(chess::QUEEN) == fen->pieces(chess::QUEEN);
-      break;
-    }
+    case Op::kFen: r = same_position(pos, *as<payload::FenPosition>().position); break;
     case Op::kGameIsOver: r = no_mating_material(pos) || !chess::has_legal_move(pos); break;
     case Op::kMatingMaterial: r = has_mating_material(pos); break;
     case Op::kCannotWin: r = cannot_win(pos, as<payload::Side>().color); break;
@@ -182,40 +351,12 @@ bool Node::match(const PosCtx& c) const {
     case Op::kRepetition: r = c.occurrences == as<payload::Occurrences>().count; break;
     case Op::kPieceCount: r = range.contains(chess::popcount(d[0].matches(c))); break;
     case Op::kPower: r = range.contains(power(pos, d[0].matches(c))); break;
-    case Op::kPowerDifference:
-      if (d.size() == 1) {
-        int diff = power_difference(pos, d[0].matches(c));
-        r = range.contains(as<payload::ColorsSwapped>().swapped ? -diff : diff);
-      } else {
-        r = range.contains(power(pos, d[0].matches(c)) - power(pos, d[1].matches(c)));
-      }
-      break;
-    case Op::kPieceCountDifference:
-      if (d.size() == 1) {
-        Bitboard m = d[0].matches(c);
-        int diff = chess::popcount(m & pos.pieces(chess::WHITE)) -
-                   chess::popcount(m & pos.pieces(chess::BLACK));
-        r = range.contains(as<payload::ColorsSwapped>().swapped ? -diff : diff);
-      } else {
-        r = range.contains(chess::popcount(d[0].matches(c)) - chess::popcount(d[1].matches(c)));
-      }
-      break;
+    case Op::kPowerDifference: r = power_difference_matches(*this, c); break;
+    case Op::kPieceCountDifference: r = piece_count_difference_matches(*this, c); break;
     case Op::kAttackCount:
       r = range.contains(attack_count(pos, d[0].matches(c), d[1].matches(c)));
       break;
-    case Op::kRay: {
-      if (d.size() > 8) {  // a ray has at most 8 squares: no ray fits, the count is 0
-        r = range.contains(0);
-        break;
-      }
-      Bitboard steps[8];
-      size_t n = d.size();
-      bool empty = false;  // a step no square matches: no ray
-      for (size_t i = 0; i < n && !empty; ++i) empty = !(steps[i] = d[i].matches(c));
-      r = range.contains(empty ? 0 : ray_count(pos, std::span<const Bitboard>(steps, n),
-                                                 kRayFilters[as<payload::RayKind>().filter]));
-      break;
-    }
+    case Op::kRay: r = ray_matches(*this, c); break;
     case Op::kInside: r = d[0].matches(c) != 0; break;
     case Op::kMoveFrom:
       r = c.next.is_ok() && c.next != chess::Move::null() && designator_on(d[0], c, c.next.from_sq());
@@ -224,12 +365,7 @@ bool Node::match(const PosCtx& c) const {
       r = c.next.is_ok() && c.next != chess::Move::null() &&
           designator_on(d[0], c, landing_square(pos, c.next));
       break;
-    case Op::kPromote:
-      if (c.next.is_ok() && c.next.kind() == chess::Move::PROMOTION) {
-        chess::Piece promo = chess::make_piece(pos.side_to_move(), c.next.promotion_type());
-        r = (d[0].pieces & piece_bit(promo)) && (d[0].squares & chess::square_bb(c.next.to_sq()));
-      }
-      break;
+    case Op::kPromote: r = promote_matches(*this, c); break;
     case Op::kNoPromotion:
       r = c.next.is_ok() && c.next.kind() != chess::Move::PROMOTION;
       break;
@@ -251,104 +387,29 @@ bool Node::match(const PosCtx& c) const {
     case Op::kWhiteElo: r = range.contains(c.info->white_elo); break;
     case Op::kBlackElo: r = range.contains(c.info->black_elo); break;
     case Op::kList: r = lists[0]->match(c); break;
-    case Op::kAnd:
-      r = true;
-      for (const auto& l : lists)
-        if (!l->match(c)) {
-          r = false;
-          break;
-        }
-      break;
-    case Op::kOr:
-      for (const auto& l : lists)
-        if (l->match(c)) {
-          r = true;
-          break;
-        }
-      break;
-    case Op::kXor: {
-      int n = 0;
-      for (const auto& l : lists) n += l->match(c);
-      r = n == 1;
-      break;
-    }
-    case Op::kCond: {
-      size_t i = 0;
-      for (; i + 1 < lists.size(); i += 2) {
-        if (lists[i]->match(c)) return lists[i + 1]->match(c) != negate;
-      }
-      r = i < lists.size() ? lists[i]->match(c) : false;  // default expression
-      break;
-    }
+    case Op::kAnd: r = all_lists_match(*this, c); break;
+    case Op::kOr: r = some_list_matches(*this, c); break;
+    case Op::kXor: r = one_list_matches(*this, c); break;
+    case Op::kCond: r = cond_matches(*this, c); break;
     case Op::kPawnCount: r = pawn_count_matches(*as<payload::PawnSpec>().spec, pos, d[0].matches(c)); break;
-    case Op::kPawnCountDifference: {
-      std::optional<Bitboard> second;
-      if (d.size() > 1) second = d[1].matches(c);
-      r = range.contains(pawn_count_difference(*as<payload::PawnSpec>().spec, pos, d[0].matches(c), second));
-      break;
-    }
-    case Op::kGoodBishop: {
-      const PawnCountSpec& spec = *as<payload::PawnSpec>().spec;
-      for (Bitboard b = d[0].matches(c) & pos.pieces(chess::BISHOP); b && !r;)
-        r = good_bishop(pos, chess::pop_lsb(b), spec.ranges[0], spec.ranges[1]);
-      break;
-    }
-    case Op::kPassedPawnRace: {
-      if (d.empty()) {  // no designator: the side to move
-        r = wins_passed_pawn_race(pos, pos.side_to_move());
-        break;
-      }
-      const PieceMask m = d[0].pieces;
-      r = ((m & cql::piece_mask::kWhitePawn) && wins_passed_pawn_race(pos, chess::WHITE)) ||
-          ((m & cql::piece_mask::kBlackPawn) && wins_passed_pawn_race(pos, chess::BLACK));
-      break;
-    }
+    case Op::kPawnCountDifference: r = pawn_count_difference_matches(*this, c); break;
+    case Op::kGoodBishop: r = good_bishop_matches(*this, c); break;
+    case Op::kPassedPawnRace: r = passed_pawn_race_matches(*this, c); break;
     case Op::kPerpendicular: r = perpendicular(pos, d[0].matches(c), d[1].matches(c)); break;
-    case Op::kUnstoppablePawns: {
-      const Bitboard pawns = d[0].matches(c);
-      const int white = unstoppable_pawns(pos, chess::WHITE, pawns);
-      const int black = unstoppable_pawns(pos, chess::BLACK, pawns);
-      const std::vector<cql::Range>& ranges = as<payload::PawnSpec>().spec->ranges;
-      r = ranges.size() == 2 ? ranges[0].contains(white) && ranges[1].contains(black)
-                             : ranges[0].contains(white + black);
-      break;
-    }
-    case Op::kOpposition: {
-      if (d.empty()) {  // no designator: the king of the side to move
-        r = has_opposition(pos, pos.side_to_move());
-        break;
-      }
-      Bitboard kings = d[0].matches(c) & pos.pieces(chess::KING);
-      r = ((kings & pos.pieces(chess::WHITE)) && has_opposition(pos, chess::WHITE)) ||
-          ((kings & pos.pieces(chess::BLACK)) && has_opposition(pos, chess::BLACK));
-      break;
-    }
+    case Op::kUnstoppablePawns: r = unstoppable_pawns_match(*this, c); break;
+    case Op::kOpposition: r = opposition_matches(*this, c); break;
     case Op::kNextFact: r = (c.next_facts & as<payload::NextFacts>().bits) != 0; break;
     case Op::kIsCheckCount:
       r = (c.next_facts & next_fact::kCheck) &&
           range.contains(c.checks_given[pos.side_to_move()] + 1);
       break;
     case Op::kIsNull: r = c.next == chess::Move::null(); break;
-    case Op::kForced:
-      if (c.next.is_ok() && c.next != chess::Move::null()) {
-        chess::MoveList moves;
-        chess::generate_legal(pos, moves);
-        r = moves.size() == 1;
-      }
-      break;
-    case Op::kCheckCount: {
-      const payload::CheckCounts& counts = as<payload::CheckCounts>();
-      r = counts.received[chess::WHITE].contains(c.checks_given[chess::BLACK]) &&
-          counts.received[chess::BLACK].contains(c.checks_given[chess::WHITE]) &&
-          (!counts.at_reach || c.ply == 0 || pos.in_check());
-      break;
-    }
+    case Op::kForced: r = forced_matches(c); break;
+    case Op::kCheckCount: r = check_count_matches(*this, c); break;
     case Op::kNthCheck:
       r = c.ply > 0 && pos.in_check() && range.contains(c.checks_given[~pos.side_to_move()]);
       break;
-    case Op::kStartPosition:
-      for (const IntRange& e : as<payload::StartNumbers>().numbers) r = r || e.contains(c.start_position);
-      break;
+    case Op::kStartPosition: r = start_position_matches(*this, c); break;
     case Op::kVariant: r = (as<payload::VariantRules>().bits >> (c.chess960 ? 1 : 0)) & 1; break;
     case Op::kInsideVariation: r = c.inside_variation; break;
     case Op::kControl: r = true; break;  // its argument is evaluated on its own (control.h)
@@ -358,38 +419,17 @@ bool Node::match(const PosCtx& c) const {
           (c.accumulators->counting || range.contains(c.accumulators->value(as<payload::Counter>().index)));
       break;
     case Op::kSequence:
-    case Op::kLineTable: {
-      assert(c.sequence_hits && "Node::match: sequence without sequence hits");
-      const std::vector<uint8_t>& hits = (*c.sequence_hits)[as<payload::SequenceId>().id];
-      assert(c.ply - c.line_first_ply < hits.size() && "Node::match: ply beyond the sequence hits");
-      r = hits[c.ply - c.line_first_ply] != 0;
-      break;
-    }
+    case Op::kLineTable: r = sequence_hit(*this, c); break;
     case Op::kRelation:
       assert(c.relation && "Node::match: :relation without relations");
       r = c.relation->at(as<payload::RelationId>().id, c.ply - c.line_first_ply);
       break;
     case Op::kLine: r = match_line(*as<payload::Line>().spec, c); break;
-    case Op::kTagMatch: {
-      const uint8_t tag = as<payload::TagNumber>().tag;
-      assert(tag < 2 && "Node::match: at most two tags (CQL-Tagging)");
-      r = (d[0].matches(c) & c.tag_squares[tag]) != 0;
-      break;
-    }
+    case Op::kCql6: r = cql6_eval::match(*as<payload::Cql6>().filter, cql6_eval::from(c)); break;
+    case Op::kTagMatch: r = tag_matches(*this, c); break;
     case Op::kEndgameEvaluation: r = endgame_evaluation(*this, c); break;
-    case Op::kExchangeEvaluation: {
-      const Bitboard victims = d.empty() ? ~Bitboard(0) : d[0].matches(c);
-      const std::optional<int> v = next_move_exchange(pos, c.next, victims, as<payload::ExchangeDepth>().max_plies);
-      r = v && range.contains(*v);
-      break;
-    }
-    case Op::kMaxSwapEvaluation: {
-      // without an upper bound the first value >= the lower bound decides
-      const int enough = range.hi == INT64_MAX ? int(std::clamp<int64_t>(range.lo, INT_MIN, INT_MAX)) : INT_MAX;
-      const std::optional<int> v = max_swap_value(pos, d[0].matches(c), d[1].matches(c), enough);
-      r = v && range.contains(*v);
-      break;
-    }
+    case Op::kExchangeEvaluation: r = exchange_evaluation_matches(*this, c); break;
+    case Op::kMaxSwapEvaluation: r = max_swap_evaluation_matches(*this, c); break;
     case Op::kEvaluation: r = match_evaluation(*this, c); break;
     case Op::kMoveEvaluation: r = match_move_evaluation(*this, c); break;
   }

@@ -178,6 +178,8 @@ enum class Op : uint8_t {
   kEvaluation,       // engine score in range (centipawns) or mate (eval/analysis_keywords.h);
                      // payload: EngineQueryBits
   kMoveEvaluation,   // engine score change of the next move of d[0] to d[1] in range (same)
+  kCql6,             // a CQL 6 filter without a CQL-S counterpart (issue 36): payload: Cql6,
+                     // evaluated by eval/cql6_eval.h; the planner treats it as "may hold"
 };
 
 /// How much a node costs to evaluate, for order_by_cost (SPEC-NOTES "Evaluation speed"): the

@@ -18,6 +18,13 @@ namespace eval {
 
 struct PawnCountSpec;  // eval/pawn_structure.h
 struct LineSpec;       // eval/line.h
+}  // namespace eval
+
+namespace cql6 {
+struct Node;  // cql6/ast.h
+}  // namespace cql6
+
+namespace eval {
 
 namespace payload {
 
@@ -179,6 +186,12 @@ struct Line {
   std::string key() const;  // LineSpec::canonical(); defined in eval/line.cpp
 };
 
+/// kCql6: a CQL 6 filter with its transforms expanded (eval/compile_cql6.cpp).
+struct Cql6 {
+  std::shared_ptr<const cql6::Node> filter;
+  std::string key() const;  // unique per compiled filter; defined in eval/compile_cql6.cpp
+};
+
 }  // namespace payload
 
 /// One node's payload: the alternative is chosen by the op (see Op in eval/node.h).
@@ -190,7 +203,7 @@ using NodePayload =
                  payload::ControlBits, payload::Counter, payload::RelationId,
                  payload::TagNumber, payload::TablebaseProbe, payload::ExchangeDepth,
                  payload::EngineQueryBits, payload::FenPosition, payload::PawnSpec,
-                 payload::Line>;
+                 payload::Line, payload::Cql6>;
 
 /// The canonical text of a payload (ListCompiler::canonical): equal texts = equal payloads.
 inline std::string payload_key(const NodePayload& p) {

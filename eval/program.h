@@ -17,6 +17,10 @@
 #include "cql/error.h"
 #include "headers/header_filter.h"
 
+namespace cql6 {
+struct Script;  // cql6/ast.h
+}  // namespace cql6
+
 namespace eval {
 
 class PositionList;  // compiled position list (eval/node.h)
@@ -88,6 +92,10 @@ class Program {
   /// Compiles `script`. Throws CompileError for keywords not supported yet
   /// ("not yet supported: :kw") and for semantic errors.
   static Program compile(const cql::Script& script);
+  /// Compiles a CQL 6 script (issue 36; eval/compile_cql6.cpp): one alternative whose one
+  /// top-level list is the script's body, matched `matchcount` times (default at least
+  /// once) on the main line, or on every line with `variations`. Throws cql6::Error.
+  static Program compile_cql6(const cql6::Script& script);
 
   /// The colour alternatives (1, or 2 with match:eithercolor).
   const std::vector<Alternative>& alternatives() const { return alternatives_; }

@@ -78,7 +78,11 @@ bool number_sql(std::string_view column, Op op, std::string_view value, HeaderCo
                 std::string& error) {
   NumberRange r;
   if (!parse_number_range(value, r) || (op != Op::kEq && r.lo != r.hi)) {
-    error = "expected a number" + std::string(op == Op::kEq ? " or a range N..M" : "");
+    if (op == Op::kEq && r.lo && r.hi && *r.lo > *r.hi)
+      error = "the range " + std::string(value) + " runs backwards (write " + std::to_string(*r.hi) + ".." +
+              std::to_string(*r.lo) + ")";
+    else
+      error = "expected a number" + std::string(op == Op::kEq ? " or a range N..M" : "");
     return false;
   }
   std::string col(column);

@@ -9,6 +9,7 @@
 #include "db/schema.h"
 #include "headers/match_keywords.h"
 #include "db/sqlite_statement.h"
+#include "db/sqlite_transaction.h"
 #include "headers/header_sql.h"
 
 namespace headers {
@@ -45,17 +46,17 @@ std::vector<uint32_t> HeaderStore::candidates(const HeaderFilter& filter, uint32
   // reads only their rows (the WHERE clause's subqueries still run once).
   if (within && within->size() * 16 < game_count) {
     sql_.exec("CREATE TEMP TABLE IF NOT EXISTS cqldb_within(id INTEGER PRIMARY KEY)");
-    sql_.exec("BEGIN");
-    sql_.exec("DELETE FROM temp.cqldb_within");
     {
+      db::sqlite::Transaction txn(sql_);
+      sql_.exec("DELETE FROM temp.cqldb_within");
       db::sqlite::Statement insert(sql_, "INSERT INTO temp.cqldb_within(id) VALUES (?)");
       for (uint32_t id : *within) {
         insert.bind(1, int64_t(id));
         insert.step();
         insert.reset();
       }
+      txn.commit();
     }
-    sql_.exec("COMMIT");
     db::sqlite::Statement query(sql_, "SELECT g.id FROM temp.cqldb_within c CROSS JOIN games g ON g.id = c.id WHERE (" +
                                           filter.where_sql() + ") AND g.id <= ? ORDER BY g.id");
     query.bind(query.bind_all(filter.params()), int64_t(game_count));

@@ -1,5 +1,8 @@
 #include "headers/player_name.h"
 
+#include <algorithm>
+#include <map>
+#include <set>
 #include <vector>
 
 namespace headers {
@@ -77,7 +80,8 @@ std::string join(const std::vector<std::u32string>& w, size_t from, size_t to) {
 /// The surname words and the given-name words of `name`: split at the first comma, or, without
 /// a comma, before a last word of one or two capital letters ("Carlsen M.", "Jobava BA").
 void split_name(std::string_view name, std::vector<std::u32string>& surname,
-                std::vector<std::u32string>& given, bool& has_given) {
+                std::vector<std::u32string>& given, bool& has_given, bool* capitals_only = nullptr) {
+  if (capitals_only) *capitals_only = false;
   std::u32string text = decode_utf8(name);
   size_t comma = text.find(U',');
   if (comma != std::u32string::npos) {
@@ -96,6 +100,7 @@ void split_name(std::string_view name, std::vector<std::u32string>& surname,
     bool capitals = !last.empty() && last.size() <= 2;
     for (char32_t c : last) capitals = capitals && fold_case(c) != c;
     if (capitals) {
+      if (capitals_only) *capitals_only = true;
       surname = words(std::u32string_view(text).substr(0, start));
       given = words(last);
       has_given = true;
@@ -156,6 +161,61 @@ bool is_plain_name(std::string_view text) {
     if (text[i] == '*' || text[i] == '?') return false;
   }
   return true;
+}
+
+std::vector<std::string> player_group_keys(const std::vector<std::string_view>& names) {
+  struct Parsed {
+    std::string surname;      // folded surname words
+    std::string first;        // the first given name, folded ("" = none)
+    bool initials = false;    // the given names are initials only ("Lasker, E", "Carlsen M")
+    bool comma_full = false;  // "Surname, First" with a full first name
+    std::vector<std::string> all_words;  // every word, sorted (first-name-first matching)
+  };
+  std::vector<Parsed> parsed(names.size());
+  // (surname, initial) -> the distinct full first names with that initial.
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> full_by_initial;
+  // sorted words of a "Surname, First" spelling -> its key ("" when two keys share them).
+  std::map<std::vector<std::string>, std::string> full_by_words;
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::vector<std::u32string> surname, given;
+    bool has_given = false, capitals = false;
+    split_name(names[i], surname, given, has_given, &capitals);
+    Parsed& p = parsed[i];
+    p.surname = join(surname, 0, surname.size());
+    for (const auto& w : surname) p.all_words.push_back(join({w}, 0, 1));
+    for (const auto& w : given) p.all_words.push_back(join({w}, 0, 1));
+    std::sort(p.all_words.begin(), p.all_words.end());
+    if (!has_given || given.empty()) continue;
+    p.first = join(given, 0, 1);
+    p.initials = capitals || given[0].size() == 1;
+    if (p.initials) continue;
+    p.comma_full = names[i].find(',') != std::string_view::npos;
+    std::string initial;
+    append_utf8(initial, given[0][0]);
+    full_by_initial[{p.surname, initial}].insert(p.first);
+    if (p.comma_full) {
+      const std::string key = p.surname + ", " + p.first;
+      auto [it, inserted] = full_by_words.emplace(p.all_words, key);
+      if (!inserted && it->second != key) it->second.clear();
+    }
+  }
+  std::vector<std::string> keys(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const Parsed& p = parsed[i];
+    if (p.first.empty()) {  // no given name: "Emanuel Lasker" joins "Lasker, Emanuel"
+      auto it = full_by_words.find(p.all_words);
+      keys[i] = it != full_by_words.end() && !it->second.empty() ? it->second : player_key(names[i]);
+    } else if (!p.initials) {
+      keys[i] = p.surname + ", " + p.first;
+    } else {  // initials join the one full name with that initial, else stay apart
+      const std::u32string first = decode_utf8(p.first);
+      std::string initial;
+      append_utf8(initial, first[0]);
+      auto it = full_by_initial.find({p.surname, initial});
+      keys[i] = p.surname + ", " + (it != full_by_initial.end() && it->second.size() == 1 ? *it->second.begin() : initial);
+    }
+  }
+  return keys;
 }
 
 }  // namespace headers

@@ -7,11 +7,13 @@
 // without comma ends in initials when its last word is one or two capital letters with an
 // optional dot ("Carlsen M."); otherwise the whole folded name is the key ("DrNykterstein",
 // "Magnus Carlsen"). Decision: one initial only, so "Kasparov, Georgy" shares the key of
-// "Kasparov, Garry"; `cqldb players` shows every spelling merged under a key.
+// "Kasparov, Garry" for name patterns and the player-list link; `cqldb players` groups the
+// spellings more finely (player_group_keys: different first names are different players).
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "headers/header_pattern.h"
 
@@ -19,6 +21,17 @@ namespace headers {
 
 /// The player key of a stored spelling (UTF-8), as described above; "" for an empty name.
 std::string player_key(std::string_view name);
+
+/// The players among the stored spellings `names` (UTF-8), as `cqldb players` groups them
+/// (issue 40): keys[i] is the key of the player names[i] belongs to.
+///  - A spelling with a full first name is the player "surname, first" (folded): different
+///    full first names are different players ("Lasker, Edward", "Lasker, Emanuel").
+///  - A spelling with initials only ("Lasker, E", "Carlsen M.") joins the full name of that
+///    surname and initial when exactly one such full name is among `names`; else it is the
+///    player "surname, i".
+///  - A spelling without given names whose words equal those of a "Surname, First" spelling
+///    ("Emanuel Lasker") is that player; else its player_key().
+std::vector<std::string> player_group_keys(const std::vector<std::string_view>& names);
 
 /// The full folded name: lower case, accents dropped, blanks collapsed, no dots, exactly
 /// one blank after the comma ("Kasparov,Garry" -> "kasparov, garry"). Used to join games

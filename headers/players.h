@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,5 +99,21 @@ struct PlayerSummary {
 /// `quoted` = pattern, else substring; an empty unquoted pattern lists everyone), most games
 /// first, then by key.
 std::vector<PlayerSummary> list_players(db::sqlite::Connection& sql, std::string_view pattern, bool quoted);
+/// list_players over a read-only connection of its own to the header store of the database
+/// in `db_dir` (what `cqldb players` lists).
+std::vector<PlayerSummary> list_players(const std::filesystem::path& db_dir, std::string_view pattern, bool quoted);
+
+/// What import_player_list did.
+struct PlayerListImport {
+  int64_t stored = 0;        ///< entries stored (store_player_list)
+  double store_seconds = 0;  ///< wall time of storing them
+  LinkCounts link;           ///< the link of every game that followed
+};
+
+/// `cqldb players import`: over a read-write connection of its own to the header store of
+/// the database in `db_dir`, creates the player tables when missing, stores `records`
+/// (store_player_list), links every game (link_games, LinkScope::kAllGames) and checkpoints
+/// the WAL. The caller holds the writer lock.
+PlayerListImport import_player_list(const std::filesystem::path& db_dir, const std::vector<PlayerRecord>& records);
 
 }  // namespace headers::players

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "db/sqlite_statement.h"
+#include "db/sqlite_transaction.h"
 #include "headers/player_name.h"
 #include "headers/player_hints.h"
 #include "headers/players.h"
@@ -48,42 +49,37 @@ std::string normal_title(std::string_view tag) {
 }  // namespace
 
 int64_t store_player_list(db::sqlite::Connection& sql, const std::vector<PlayerRecord>& records) {
-  sql.exec("BEGIN IMMEDIATE");
-  try {
-    Statement drop_by_id(sql, "DELETE FROM player_data WHERE fide_id = ?1");
-    Statement drop_by_name(sql, "DELETE FROM player_data WHERE fide_id IS NULL AND full_key = ?1");
-    Statement insert(sql,
-                     "INSERT INTO player_data(fide_id, name, full_key, key, country, sex, title, birth, death) "
-                     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-    int64_t stored = 0;
-    for (const PlayerRecord& r : records) {
-      const std::string full = full_name_key(r.name);
-      if (r.fide_id) {
-        drop_by_id.bind(1, *r.fide_id);
-        drop_by_id.run();
-      } else {
-        drop_by_name.bind(1, std::string_view(full));
-        drop_by_name.run();
-      }
-      const std::string key = player_key(r.name);
-      insert.bind(1, r.fide_id);
-      insert.bind(2, std::string_view(r.name));
-      insert.bind(3, std::string_view(full));
-      insert.bind(4, std::string_view(key));
-      bind_text_or_null(insert, 5, r.country);
-      bind_text_or_null(insert, 6, r.sex);
-      bind_text_or_null(insert, 7, r.title);
-      insert.bind(8, r.birth ? std::optional<int64_t>(*r.birth) : std::nullopt);
-      insert.bind(9, r.death ? std::optional<int64_t>(*r.death) : std::nullopt);
-      insert.run();
-      ++stored;
+  db::sqlite::Transaction txn(sql, db::sqlite::Begin::kImmediate);
+  Statement drop_by_id(sql, "DELETE FROM player_data WHERE fide_id = ?1");
+  Statement drop_by_name(sql, "DELETE FROM player_data WHERE fide_id IS NULL AND full_key = ?1");
+  Statement insert(sql,
+                   "INSERT INTO player_data(fide_id, name, full_key, key, country, sex, title, birth, death) "
+                   "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  int64_t stored = 0;
+  for (const PlayerRecord& r : records) {
+    const std::string full = full_name_key(r.name);
+    if (r.fide_id) {
+      drop_by_id.bind(1, *r.fide_id);
+      drop_by_id.run();
+    } else {
+      drop_by_name.bind(1, std::string_view(full));
+      drop_by_name.run();
     }
-    sql.exec("COMMIT");
-    return stored;
-  } catch (...) {
-    sql.rollback();
-    throw;
+    const std::string key = player_key(r.name);
+    insert.bind(1, r.fide_id);
+    insert.bind(2, std::string_view(r.name));
+    insert.bind(3, std::string_view(full));
+    insert.bind(4, std::string_view(key));
+    bind_text_or_null(insert, 5, r.country);
+    bind_text_or_null(insert, 6, r.sex);
+    bind_text_or_null(insert, 7, r.title);
+    insert.bind(8, r.birth ? std::optional<int64_t>(*r.birth) : std::nullopt);
+    insert.bind(9, r.death ? std::optional<int64_t>(*r.death) : std::nullopt);
+    insert.run();
+    ++stored;
   }
+  txn.commit();
+  return stored;
 }
 
 LinkCounts link_games(db::sqlite::Connection& sql, LinkScope scope) {
@@ -165,14 +161,9 @@ LinkCounts link_games(db::sqlite::Connection& sql, LinkScope scope) {
     any.bind(1, first);
     any.bind(2, last);
     if (entries.empty() && any.step() && any.column_int64(0) == 0) {  // nothing to link or to clear
-      sql.exec("BEGIN IMMEDIATE");
-      try {
-        record_linked();
-        sql.exec("COMMIT");
-      } catch (...) {
-        sql.rollback();
-        throw;
-      }
+      db::sqlite::Transaction txn(sql, db::sqlite::Begin::kImmediate);
+      record_linked();
+      txn.commit();
       counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       return counts;
     }
@@ -197,82 +188,83 @@ LinkCounts link_games(db::sqlite::Connection& sql, LinkScope scope) {
       }
     }
   }
-  sql.exec("BEGIN IMMEDIATE");
-  try {
-    {
-      Statement clear(sql, "DELETE FROM game_players WHERE game_id >= ?1");
-      clear.bind(1, first);
-      clear.run();
-    }
-    Statement insert(sql,
-                     "INSERT INTO game_players(game_id, side, fide_id, title, player_data_id, country, sex, "
-                     "birth, death) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-    Statement games(sql, "SELECT id, white_id, black_id FROM games WHERE id BETWEEN ?1 AND ?2 "
-                         "ORDER BY id");
-    games.bind(1, first);
-    games.bind(2, last);
-    const SideTags no_tags;
-    while (games.step()) {
-      ++counts.games;
-      const int64_t game = games.column_int64(0);
-      auto t = tags.find(game);
-      for (int side = 0; side < 2; ++side) {
-        const SideTags& st = t == tags.end() ? no_tags : t->second[size_t(side)];
-        int64_t entry = 0;
-        if (st.fide_id) {
-          if (auto f = by_fide.find(*st.fide_id); f != by_fide.end()) {
-            entry = f->second;
-            ++counts.sides_by_fide_id;
-          }
-        } else if (auto p = by_player.find(games.column_int64(1 + side)); p != by_player.end()) {
-          entry = p->second;
-          ++counts.sides_by_name;
-        }
-        const Entry* e = entry > 0 ? &entries.at(entry) : nullptr;
-        const std::string& title = !st.title.empty() ? st.title : e ? e->title : st.title;
-        if (!st.fide_id && title.empty() && !e) continue;
-        if (!title.empty()) ++counts.sides_with_title;
-        insert.bind(1, game);
-        insert.bind(2, int64_t(side));
-        insert.bind(3, st.fide_id);
-        bind_text_or_null(insert, 4, title);
-        if (e) {
-          insert.bind(5, entry);
-          bind_text_or_null(insert, 6, e->country);
-          bind_text_or_null(insert, 7, e->sex);
-          insert.bind(8, e->birth);
-          insert.bind(9, e->death);
-        }
-        insert.run();
-      }
-    }
-    record_linked();
-    sql.exec("COMMIT");
-  } catch (...) {
-    sql.rollback();
-    throw;
+  db::sqlite::Transaction txn(sql, db::sqlite::Begin::kImmediate);
+  {
+    Statement clear(sql, "DELETE FROM game_players WHERE game_id >= ?1");
+    clear.bind(1, first);
+    clear.run();
   }
+  Statement insert(sql,
+                   "INSERT INTO game_players(game_id, side, fide_id, title, player_data_id, country, sex, "
+                   "birth, death) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  Statement games(sql, "SELECT id, white_id, black_id FROM games WHERE id BETWEEN ?1 AND ?2 "
+                       "ORDER BY id");
+  games.bind(1, first);
+  games.bind(2, last);
+  const SideTags no_tags;
+  while (games.step()) {
+    ++counts.games;
+    const int64_t game = games.column_int64(0);
+    auto t = tags.find(game);
+    for (int side = 0; side < 2; ++side) {
+      const SideTags& st = t == tags.end() ? no_tags : t->second[size_t(side)];
+      int64_t entry = 0;
+      if (st.fide_id) {
+        if (auto f = by_fide.find(*st.fide_id); f != by_fide.end()) {
+          entry = f->second;
+          ++counts.sides_by_fide_id;
+        }
+      } else if (auto p = by_player.find(games.column_int64(1 + side)); p != by_player.end()) {
+        entry = p->second;
+        ++counts.sides_by_name;
+      }
+      const Entry* e = entry > 0 ? &entries.at(entry) : nullptr;
+      const std::string& title = !st.title.empty() ? st.title : e ? e->title : st.title;
+      if (!st.fide_id && title.empty() && !e) continue;
+      if (!title.empty()) ++counts.sides_with_title;
+      insert.bind(1, game);
+      insert.bind(2, int64_t(side));
+      insert.bind(3, st.fide_id);
+      bind_text_or_null(insert, 4, title);
+      if (e) {
+        insert.bind(5, entry);
+        bind_text_or_null(insert, 6, e->country);
+        bind_text_or_null(insert, 7, e->sex);
+        insert.bind(8, e->birth);
+        insert.bind(9, e->death);
+      }
+      insert.run();
+    }
+  }
+  record_linked();
+  txn.commit();
   counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return counts;
 }
 
 std::vector<PlayerSummary> list_players(db::sqlite::Connection& sql, std::string_view pattern, bool quoted) {
   const PlayerMatcher matcher(pattern, quoted);
-  // Matching spellings, grouped by key.
+  // Matching spellings, grouped into players (player_group_keys).
   std::map<std::string, PlayerSummary> by_key;
   std::unordered_map<int64_t, PlayerSummary*> of_player;
   std::unordered_map<int64_t, size_t> spelling_of_player;
   {
+    std::vector<std::pair<int64_t, std::string>> matched;
     Statement q(sql, "SELECT id, name FROM players");
     while (q.step()) {
       const std::string_view name = q.column_text(1);
-      if (!matcher.matches(name)) continue;
-      const std::string key = player_key(name);
-      PlayerSummary& s = by_key[key];
-      s.key = key;
-      spelling_of_player[q.column_int64(0)] = s.spellings.size();
-      s.spellings.emplace_back(std::string(name), 0);
-      of_player[q.column_int64(0)] = &s;
+      if (matcher.matches(name)) matched.emplace_back(q.column_int64(0), std::string(name));
+    }
+    std::vector<std::string_view> names;
+    names.reserve(matched.size());
+    for (const auto& m : matched) names.push_back(m.second);
+    const std::vector<std::string> keys = player_group_keys(names);
+    for (size_t i = 0; i < matched.size(); ++i) {
+      PlayerSummary& s = by_key[keys[i]];
+      s.key = keys[i];
+      spelling_of_player[matched[i].first] = s.spellings.size();
+      s.spellings.emplace_back(matched[i].second, 0);
+      of_player[matched[i].first] = &s;
     }
   }
   if (!of_player.empty()) {
@@ -311,27 +303,23 @@ std::vector<PlayerSummary> list_players(db::sqlite::Connection& sql, std::string
   return out;
 }
 
-std::vector<std::string> quoted_name_hints(db::sqlite::Connection& sql, std::string_view script) {
+std::vector<std::string> quoted_name_hints(db::sqlite::Connection& sql, const cql::Script& script) {
   std::vector<std::string> hints;
-  for (const std::string_view keyword : {":player", ":whiteplayer", ":blackplayer"}) {
-    for (size_t at = script.find(keyword); at != std::string_view::npos; at = script.find(keyword, at + 1)) {
-      size_t open = at + keyword.size();
-      if (open < script.size() && std::isalpha(static_cast<unsigned char>(script[open]))) continue;
-      while (open < script.size() && std::isspace(static_cast<unsigned char>(script[open]))) ++open;
-      if (open >= script.size() || script[open] != '"') continue;
-      const size_t close = script.find('"', open + 1);
-      if (close == std::string_view::npos) continue;
-      const std::string_view text = script.substr(open + 1, close - open - 1);
-      if (text.empty() || !is_plain_name(text)) continue;
-      Statement q(sql, "SELECT name FROM players");
-      bool found = false;
-      while (!found && q.step()) found = contains_ignoring_case(q.column_text(0), text);
-      if (!found) continue;
-      const std::string t(text);
-      hints.push_back("hint: " + std::string(keyword) + " \"" + t +
-                      "\" must match a whole name (or player key); \"" + t + "*\" or unquoted " + t +
-                      " (a substring) find players");
-    }
+  for (const cql::Keyword keyword : {cql::Keyword::Player, cql::Keyword::WhitePlayer, cql::Keyword::BlackPlayer}) {
+    cql::walk(script.match, [&](const cql::KeywordItem& item) {
+      if (item.keyword != keyword) return;
+      for (const cql::TextPattern& pattern : item.as<cql::TextArgs>().patterns) {
+        const std::string& text = pattern.text;
+        if (!pattern.quoted || text.empty() || !is_plain_name(text)) continue;
+        Statement q(sql, "SELECT name FROM players");
+        bool found = false;
+        while (!found && q.step()) found = contains_ignoring_case(q.column_text(0), text);
+        if (!found) continue;
+        hints.push_back("hint: :" + std::string(item.info().name) + " \"" + text +
+                        "\" must match a whole name (or player key); \"" + text + "*\" or unquoted " + text +
+                        " (a substring) find players");
+      }
+    });
   }
   return hints;
 }

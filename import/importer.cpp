@@ -17,6 +17,7 @@
 #include "import/input_stream.h"
 #include "import/pgn_diagnostic.h"
 #include "import/pgn_splitter.h"
+#include "import/source_identity.h"
 #include "import/work_queue.h"
 
 namespace import {
@@ -65,13 +66,18 @@ struct FilePipeline {
   }
 };
 
-void read_file(InputStream input, FilePipeline& p) {
+void read_file(InputStream input, FilePipeline& p, uint32_t skip_games) {
   pthread_setname_np(pthread_self(), "cqldb-read");
   try {
     PgnSplitter splitter{std::move(input)};
     uint64_t seq = 0;
     RawBatch batch;
     RawGame game;
+    // Continuing an unfinished import: its first games are split (for their ordinals) only.
+    for (uint32_t i = 0; i < skip_games && !p.stop && splitter.next(game); ++i) {
+      if ((i & 1023) == 0) p.bytes_done = splitter.input().compressed_bytes_read();
+    }
+    game = RawGame{};
     while (!p.stop && splitter.next(game)) {
       batch.games.push_back(std::move(game));
       game = RawGame{};
@@ -203,12 +209,46 @@ uint32_t commit_size(uint32_t minimum, uint32_t stored) {
   return std::max(minimum, std::min(stored / 10, kMaxGamesPerCommit));
 }
 
+namespace {
+
+ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const std::vector<std::string>& paths,
+                           const ImportOptions& options, const ProgressCallback& on_progress,
+                           std::string& current_path);
+
+}  // namespace
+
 ImportSummary import_files(db::Database& database, const std::vector<std::string>& paths,
                            const ImportOptions& options, const ProgressCallback& on_progress) {
+  db::GameWriter writer = database.writer();
+  const uint32_t before = writer.committed_games();
+  std::string current_path;
+  try {
+    return import_paths(database, writer, paths, options, on_progress, current_path);
+  } catch (const std::exception& e) {
+    if (!is_disk_full(e, database.path())) throw;
+    const uint32_t stored = writer.committed_games();
+    const auto commas = [](uint64_t n) {
+      std::string d = std::to_string(n), out;
+      for (size_t i = 0; i < d.size(); ++i) out += (i && (d.size() - i) % 3 == 0 ? "," : "") + std::string(1, d[i]);
+      return out;
+    };
+    throw std::runtime_error(
+        "no space left on device writing " + database.path().string() + " (" + e.what() + "). The database holds " +
+        commas(stored) + " games, all committed and stored safely (" + commas(stored - before) +
+        " of them from this import). Free some space, then run the same import again: it continues after the last "
+        "committed game of " + (current_path.empty() ? std::string("the file") : current_path) +
+        " and brings the indexes up to date (`--restart` would import the file again)");
+  }
+}
+
+namespace {
+
+ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const std::vector<std::string>& paths,
+                           const ImportOptions& options, const ProgressCallback& on_progress,
+                           std::string& current_path) {
   const auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   ImportSummary summary;
-  db::GameWriter writer = database.writer();
   sig::FreshPostings fresh_postings;  // the postings of the stored games, built as they are stored
   // The position index entries of the stored games, complete segments written meanwhile.
   std::optional<posindex::FreshPositions> fresh_positions;
@@ -218,20 +258,36 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
   unsigned workers = options.workers ? options.workers : std::thread::hardware_concurrency();
   if (workers == 0) workers = 1;
   double last_progress = -1;
+  std::vector<db::ImportRun> finished_runs;  // the files read to their end
 
   for (const std::string& path : paths) {
     if (options.cancel && options.cancel->load()) break;
     FilePipeline p;
+    current_path = path;
     // Opened once here (throws for a missing file) and read once by the reader thread: a
     // pipe cannot be opened a second time.
     InputStream input(path);
+    // The same file as an import that stopped before its end: continue after its last
+    // committed game (issue 40), unless --restart.
+    uint32_t skip_games = 0;
+    if (const std::optional<db::SourceIdentity> identity = source_identity(path)) {
+      std::optional<db::ResumePoint> resume;
+      if (!options.restart) resume = writer.unfinished_import(*identity);
+      if (resume) {
+        skip_games = resume->last_ordinal;
+        summary.resumed.push_back({path, resume->last_ordinal, resume->games});
+        // The games skipped are not read again: the position and posting catch-up must read
+        // the stored ones (FreshPostings/FreshPositions see only this run's games).
+      }
+      writer.begin_file(*identity, resume ? resume->file_id : 0);
+    }
     const uint64_t file_size = input.file_size();  // 0 for a pipe or standard input
     db::ImportRun run;
     run.source_file = path;
     run.started = std::chrono::duration_cast<std::chrono::seconds>(
                       std::chrono::system_clock::now().time_since_epoch()).count();
 
-    std::thread reader(read_file, std::move(input), std::ref(p));
+    std::thread reader(read_file, std::move(input), std::ref(p), skip_games);
     std::vector<std::thread> builders;
     for (unsigned i = 0; i < workers; ++i) builders.emplace_back(build_games, std::cref(path), std::ref(p), std::cref(options.filter));
     std::thread closer([&] {
@@ -273,7 +329,9 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
       batch_writer.warn(path, 0, d.line, std::string(issue_name(d.issue)) + ": " + d.message, run);
     run.finished = std::chrono::duration_cast<std::chrono::seconds>(
                        std::chrono::system_clock::now().time_since_epoch()).count();
-    writer.add_import(run);
+    // A file's imports row, which marks it finished, is written once the indexes have caught
+    // up (below): an import killed before that, or interrupted, is continued when run again.
+    if (!summary.interrupted) finished_runs.push_back(run);
     writer.commit();
     if (on_progress)
       on_progress({path, summary.games_read, summary.imported, summary.rejected,
@@ -291,9 +349,13 @@ ImportSummary import_files(db::Database& database, const std::vector<std::string
     summary.player_links = headers::players::link_games(sql, headers::players::LinkScope::kNewGames);
   }
   if (fresh_positions) summary.positions = posindex::update_position_index(database, *fresh_positions);
+  for (const db::ImportRun& run : finished_runs) writer.add_import(run);
+  writer.commit();
   summary.seconds = elapsed();
   summary.finish_seconds = summary.seconds - before_finish;
   return summary;
 }
+
+}  // namespace
 
 }  // namespace import

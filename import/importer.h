@@ -52,6 +52,18 @@ struct ImportOptions {
   /// replay the games above its coverage, the tree asks for a reindex, and the next import
   /// with it on catches up).
   bool position_index = true;
+  /// Import every file from its first game even when an earlier import of the same file
+  /// (same path, size and first MiB) stopped before its end (`cqldb import --restart`).
+  /// Off: such an import is continued after its last committed game (issue 40), so that a
+  /// killed import run again stores each game once.
+  bool restart = false;
+};
+
+/// A file whose unfinished import was continued (ImportOptions::restart off).
+struct ResumedFile {
+  std::string path;          ///< the file as given
+  uint32_t after_game = 0;   ///< its games 1..after_game were committed before: skipped now
+  uint64_t games_before = 0; ///< games of it stored by the interrupted import
 };
 
 /// A snapshot of a running import, for progress display.
@@ -104,6 +116,7 @@ struct ImportSummary {
   /// castling rights dropped...), kind -> count; also counted in warning_reasons.
   std::map<std::string, uint64_t> repairs;
   std::vector<Rejection> first_rejections;  ///< the first few rejections, for the summary
+  std::vector<ResumedFile> resumed;  ///< files continued after an unfinished import
 };
 
 using ProgressCallback = std::function<void(const ImportProgress&)>;
@@ -122,7 +135,9 @@ uint32_t commit_size(uint32_t minimum, uint32_t stored);
 /// current count. Each input is opened once and read once, front to back, so pipes,
 /// `<(...)` and `-` (standard input) work like files (see InputStream). Calls `on_progress` from the calling thread about every 100 ms.
 /// Throws std::runtime_error for errors that stop the import (unreadable file, storage
-/// failure); games committed before such an error stay in the database.
+/// failure); games committed before such an error stay in the database, and running the
+/// same import again continues after them (ImportOptions::restart). A full disk is a
+/// std::runtime_error saying "no space left on device", the games stored and how to go on.
 ImportSummary import_files(db::Database& database, const std::vector<std::string>& paths,
                            const ImportOptions& options, const ProgressCallback& on_progress);
 

@@ -127,6 +127,7 @@ class GameParse {
   bool movetext_token();
   bool number();
   void san();
+  bool dashed_castling();
   void nag();
   void glyph();
   bool comment();
@@ -147,6 +148,7 @@ class GameParse {
   std::string& unescaped_;
   std::string& utf8_;
   std::vector<uint32_t>& open_lines_;
+  std::string castling_;  // dashed_castling()'s token, rewritten with ASCII hyphens
 };
 
 bool GameParse::stopped() {
@@ -410,6 +412,7 @@ bool GameParse::number() {
     san();
     return true;
   }
+  if (dashed_castling()) return true;
   if (lenient_result()) return true;
   if (q == end_ || !is_san_char(*q)) {  // a move number without its dot
     p_ = q;
@@ -420,7 +423,48 @@ bool GameParse::number() {
   return false;
 }
 
+namespace {
+
+/// Bytes of the hyphen or dash at `p` (before `end`): 1 for '-', 3 for U+2010..U+2015
+/// (hyphen, non-breaking hyphen U+2011, figure dash, en dash, em dash, bar) and U+2212
+/// (minus sign), 0 for anything else.
+size_t dash_bytes(const char* p, const char* end) {
+  if (p < end && *p == '-') return 1;
+  if (end - p < 3 || p[0] != '\xE2') return 0;
+  const auto b1 = uint8_t(p[1]), b2 = uint8_t(p[2]);
+  if (b1 == 0x80 && b2 >= 0x90 && b2 <= 0x95) return 3;
+  return b1 == 0x88 && b2 == 0x92 ? 3 : 0;
+}
+
+}  // namespace
+
+// Castling written with a Unicode dash at p_ ("O‑O" with U+2011 from a word processor,
+// "0–0–0"): read as "O-O" / "O-O-O" with a warning; false (nothing consumed) otherwise.
+bool GameParse::dashed_castling() {
+  auto is_o = [&](const char* q) { return q < end_ && (*q == 'O' || *q == '0' || *q == 'o'); };
+  if (!is_o(p_)) return false;
+  const char* q = p_ + 1;
+  castling_ = "O";
+  bool unicode = false;
+  for (int dashes = 0; dashes < 2; ++dashes) {
+    const size_t n = dash_bytes(q, end_);
+    if (n == 0 || !is_o(q + n)) break;
+    unicode |= n == 3;
+    q += n + 1;
+    castling_ += "-O";
+  }
+  if (!unicode || (q < end_ && (is_letter(*q) || is_digit(*q)))) return false;
+  while (q < end_ && (*q == '+' || *q == '#')) castling_ += *q++;
+  warn(PgnIssue::kNonstandardToken,
+       "castling " + quote(std::string_view(p_, size_t(q - p_))) + " read as '" + castling_ + "'");
+  p_ = q;
+  ++status_.moves;
+  visitor_.move(castling_, line_);
+  return true;
+}
+
 void GameParse::san() {
+  if (dashed_castling()) return;
   const char* q = p_;
   while (q < end_ && is_san_char(*q)) ++q;
   std::string_view token(p_, size_t(q - p_));

@@ -373,14 +373,23 @@ void PgnSplitter::end_line() {
   line_blank_ = false;
   if (!game_started_) {
     // Blank lines, `%` lines and control bytes before a game belong to no game.
-    orphan_warnings_.insert(orphan_warnings_.end(), warnings_.begin(), warnings_.end());
-    warnings_.clear();
+    keep_orphan_warnings();
     acc_.clear();
     copy_from_ = pos_;
     game_line_ = line_;
     game_offset_ = line_offset_;
   }
   line_start_ = acc_.size() + (pos_ - copy_from_);
+}
+
+void PgnSplitter::keep_orphan_warnings() {
+  // The log has no game to name (ordinal 0): the message says where the line was.
+  const std::string where = ordinal_ == 0 ? " (before game 1)" : " (after game " + std::to_string(ordinal_) + ")";
+  for (PgnDiagnostic& w : warnings_) {
+    w.message += where;
+    orphan_warnings_.push_back(std::move(w));
+  }
+  warnings_.clear();
 }
 
 void PgnSplitter::drop_control_byte() {
@@ -423,8 +432,7 @@ void PgnSplitter::yield(RawGame& out) {
 bool PgnSplitter::finish(RawGame& out) {
   finished_ = true;
   if (!game_started_) {
-    orphan_warnings_.insert(orphan_warnings_.end(), warnings_.begin(), warnings_.end());
-    warnings_.clear();
+    keep_orphan_warnings();
     return false;
   }
   line_start_ = acc_.size();  // all of it (refill() flushed the last bytes)

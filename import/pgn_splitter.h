@@ -73,8 +73,10 @@ class PgnSplitter {
   /// warnings (truncated compressed data).
   const InputStream& input() const { return input_; }
 
-  /// Splitter warnings that belong to no game: control bytes on lines before the first game
-  /// (or in a file without games). Control bytes after a game's last line belong to it.
+  /// Splitter warnings that belong to no game: control bytes or `[pgn]` lines before the
+  /// first game (or in a file without games, or after the last game); each message ends with
+  /// where the line was, " (before game 1)" or " (after game N)". Control bytes after a
+  /// game's last line belong to it.
   const std::vector<PgnDiagnostic>& orphan_warnings() const { return orphan_warnings_; }
 
  private:
@@ -116,6 +118,8 @@ class PgnSplitter {
   std::string acc_;                      // the game being gathered (its bytes before copy_from_)
   std::vector<PgnDiagnostic> warnings_;  // its warnings
   std::vector<PgnDiagnostic> orphan_warnings_;
+  /// Moves warnings_ to orphan_warnings_, naming where they were.
+  void keep_orphan_warnings();
   uint64_t ordinal_ = 0;      // games returned so far
   uint32_t game_line_ = 1;    // first line of the game being gathered
   uint64_t game_offset_ = 0;  // its stream offset

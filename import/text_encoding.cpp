@@ -1,35 +1,17 @@
-// UTF-8 validation and the Windows-1252 / DOS fallback decoders (see text_encoding.h).
+// The Windows-1252 / DOS fallback decoders (see text_encoding.h); UTF-8 itself is db/utf8.h.
 #include "import/text_encoding.h"
 
 #include <cstdint>
 #include <cstring>
 
+#include "db/utf8.h"
+
 namespace import {
 namespace {
 
-using Byte = unsigned char;
+using db::utf8_sequence_length;
 
-/// Length of the well-formed UTF-8 sequence starting at p (1..4), or 0 if the bytes there
-/// are not one (RFC 3629 table: no overlongs, no surrogates, nothing above U+10FFFF).
-size_t utf8_sequence_length(const Byte* p, const Byte* end) {
-  const Byte c = p[0];
-  if (c < 0x80) return 1;
-  auto cont = [&](size_t i, Byte lo = 0x80, Byte hi = 0xBF) {
-    return p + i < end && p[i] >= lo && p[i] <= hi;
-  };
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    const Byte lo = c == 0xE0 ? 0xA0 : 0x80;
-    const Byte hi = c == 0xED ? 0x9F : 0xBF;
-    return cont(1, lo, hi) && cont(2) ? 3 : 0;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    const Byte lo = c == 0xF0 ? 0x90 : 0x80;
-    const Byte hi = c == 0xF4 ? 0x8F : 0xBF;
-    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
-}
+using Byte = unsigned char;
 
 /// True if the 8 bytes at p are all ASCII.
 inline bool ascii8(const Byte* p) {
@@ -103,21 +85,6 @@ bool has_non_ascii(std::string_view text) {
     if (*p >= 0x80) return true;
   }
   return false;
-}
-
-bool is_valid_utf8(std::string_view text) {
-  const Byte* p = reinterpret_cast<const Byte*>(text.data());
-  const Byte* end = p + text.size();
-  while (p < end) {
-    if (end - p >= 8 && ascii8(p)) {
-      p += 8;
-      continue;
-    }
-    const size_t n = utf8_sequence_length(p, end);
-    if (n == 0) return false;
-    p += n;
-  }
-  return true;
 }
 
 LegacyEncoding guess_legacy_encoding(std::string_view text) {

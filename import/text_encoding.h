@@ -8,11 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "db/utf8.h"
+
 namespace import {
 
-/// True if `text` is well-formed UTF-8 (no overlong forms, no surrogates, nothing above
-/// U+10FFFF, no truncated sequences). The empty string is valid.
-bool is_valid_utf8(std::string_view text);
+/// True if `text` is well-formed UTF-8 (db/utf8.h, the one home of UTF-8 validation).
+using db::is_valid_utf8;
 
 /// True if `text` has a byte >= 0x80 (the cheap test before calling to_utf8()).
 bool has_non_ascii(std::string_view text);

@@ -70,7 +70,7 @@ bool replay_to(const db::GameReader& reader, uint32_t id, chess::Key key, chess:
 
 /// Builds a Tree from (game, move) pairs in ascending game order.
 Tree assemble(const PositionIndex& index, const chess::Position& pos,
-              const std::vector<PositionHit>& games) {
+              const std::vector<PositionHit>& games, size_t top_games) {
   Tree tree;
   const chess::Color mover = pos.side_to_move();
   std::vector<TreeGame> all;
@@ -93,7 +93,7 @@ Tree assemble(const PositionIndex& index, const chess::Position& pos,
   std::sort(tree.moves.begin(), tree.moves.end(), [](const TreeMove& a, const TreeMove& b) {
     return a.stats.games != b.stats.games ? a.stats.games > b.stats.games : a.move.raw() < b.move.raw();
   });
-  const size_t top = std::min(Tree::kTopGames, all.size());
+  const size_t top = std::min(top_games, all.size());
   std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(top), all.end(), [](const TreeGame& a, const TreeGame& b) {
     return a.rating() != b.rating() ? a.rating() > b.rating() : a.id < b.id;
   });
@@ -121,7 +121,7 @@ int TreeStats::performance() const {
 }
 
 Tree build_tree(const PositionIndex& index, const db::GameReader& reader, const chess::Position& pos,
-                const std::vector<uint32_t>* within) {
+                const std::vector<uint32_t>* within, size_t top_games) {
   const uint32_t count = reader.game_count();
   if (index.covered() < count)
     throw std::runtime_error("the position index covers " + std::to_string(index.covered()) + " of " +
@@ -158,7 +158,7 @@ Tree build_tree(const PositionIndex& index, const db::GameReader& reader, const 
     ++replayed;
     if (replay_to(reader, id, key, move)) games.push_back({id, move});
   }
-  Tree tree = assemble(index, pos, games);
+  Tree tree = assemble(index, pos, games, top_games);
   tree.index_hits = hits;
   tree.replayed = replayed;
   return tree;
@@ -172,7 +172,7 @@ Tree replay_tree(const PositionIndex& index, const db::GameReader& reader, const
     chess::Move move;
     if (replay_to(reader, id, key, move)) games.push_back({id, move});
   }
-  Tree tree = assemble(index, pos, games);
+  Tree tree = assemble(index, pos, games, Tree::kTopGames);
   tree.replayed = uint32_t(ids.size());
   return tree;
 }

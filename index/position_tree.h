@@ -68,7 +68,8 @@ struct Tree {
   TreeStats total;               ///< every game reaching the position
   uint32_t ended = 0;            ///< games whose main line ends at the position
   std::vector<TreeMove> moves;   ///< by number of games (most first), then move value
-  std::vector<TreeGame> top_games;  ///< up to kTopGames highest-rated games, best first
+  std::vector<TreeGame> top_games;  ///< up to kTopGames (or build_tree's top_games) highest-rated
+                                    ///< games, best first
   uint32_t index_hits = 0;       ///< games found by the index lookup with their move
   uint32_t replayed = 0;         ///< other candidates replayed (unknown index entries, or
                                  ///< may reach it after the indexed plies)
@@ -78,9 +79,10 @@ struct Tree {
 /// The tree of `pos` over the games 1..reader.game_count(), or over `within` (ascending
 /// ids) only. Requires an index covering every game (index.covered() >= game count; throws
 /// std::runtime_error otherwise, naming `cqldb reindex --positions-only`). Damaged records
-/// among the replayed candidates are skipped.
+/// among the replayed candidates are skipped. `top_games`: how many of the highest-rated
+/// games to keep in Tree::top_games (the web's game list pages through them).
 Tree build_tree(const PositionIndex& index, const db::GameReader& reader, const chess::Position& pos,
-                const std::vector<uint32_t>* within = nullptr);
+                const std::vector<uint32_t>* within = nullptr, size_t top_games = Tree::kTopGames);
 
 /// The tree of `pos` computed by replaying every game in `ids` (ascending) to its first
 /// arrival at `pos`, with facts from `index`: the reference build_tree() is tested against.

@@ -116,9 +116,12 @@ std::optional<Postings> Postings::open(const std::filesystem::path& dir) {
   Postings p;
   p.covered_ = base->last;
   p.segments_.push_back(std::move(*base));
-  while (p.covered_ < UINT32_MAX) {
+  // An empty base (a database without games: last = 0) has no segments after it; a segment
+  // that adds no game ends the chain too (issue 40: segment_path(dir, 1) is the base itself,
+  // and reading it again and again ran out of memory).
+  while (p.covered_ >= 1 && p.covered_ < UINT32_MAX) {
     std::optional<Segment> next = open_segment(segment_path(dir, p.covered_ + 1), p.covered_ + 1);
-    if (!next) break;
+    if (!next || next->last <= p.covered_) break;
     p.covered_ = next->last;
     p.segments_.push_back(std::move(*next));
   }

@@ -453,17 +453,13 @@ Condition simplify(Condition c) {
 }
 
 bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const {
+  if (const std::optional<bool> shared = shared_field_test(*this, s, info)) return *shared;
   switch (op) {
     case CondOp::kTrue: return true;
     case CondOp::kFalse: return false;
     case CondOp::kAnd:
-      for (const Condition& k : kids)
-        if (!k.holds(s, info)) return false;
-      return true;
     case CondOp::kOr:
-      for (const Condition& k : kids)
-        if (k.holds(s, info)) return true;
-      return false;
+      return kids_hold(op == CondOp::kAnd, [&](const Condition& k) { return k.holds(s, info); });
     case CondOp::kEver: {
       const cond::PieceSquares& e = as<cond::PieceSquares>();
       for (int i = 0; i < 12; ++i)
@@ -502,8 +498,6 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
     }
     case CondOp::kFinalMate: return s.null_moves || s.final_mate();
     case CondOp::kFinalStalemate: return s.null_moves || s.final_stalemate();
-    case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
-    case CondOp::kDoubleCheck: return s.double_checks != 0;
     case CondOp::kPromotion:
       for (int i = 0; i < 12; ++i) {
         if (!(as<cond::Promotion>().pieces >> i & 1)) continue;
@@ -513,13 +507,9 @@ bool Condition::holds(const sig::Signature& s, const eval::GameInfo* info) const
       return false;
     case CondOp::kEnPassant: return s.en_passant;
     case CondOp::kHasVariations: return s.has_variations;
-    case CondOp::kCastled:
-    case CondOp::kCastledAt:
-    case CondOp::kHasMove:
-    case CondOp::kPlyWindow:
-    case CondOp::kMoveWindow:
-    case CondOp::kResult:
-    case CondOp::kElo: return *shared_field_test(*this, s, info);
+    case CondOp::kCastled: case CondOp::kCastledAt: case CondOp::kHasMove: case CondOp::kPlyWindow:
+    case CondOp::kMoveWindow: case CondOp::kResult: case CondOp::kElo: case CondOp::kAnyCheck:
+    case CondOp::kDoubleCheck: break;  // shared_field_test answered above
     case CondOp::kMaterial: {
       const cond::FenMaterial& m = as<cond::FenMaterial>();
       for (const sig::MaterialRun& r : s.material) {

@@ -168,6 +168,14 @@ struct Condition {
   bool holds_summary(const sig::Summary& s, const eval::GameInfo* info) const;
   /// The signature sections holds() reads.
   sig::DecodeScope scope() const;
+  /// kAnd (`all`: every kid) or kOr (some kid) of `test(kid)` over the kids, stopping at the
+  /// first kid that decides: the one loop of holds() and holds_summary().
+  template <class Test>
+  bool kids_hold(bool all, const Test& test) const {
+    for (const Condition& k : kids)
+      if (test(k) != all) return !all;
+    return all;
+  }
   /// True if holds() reads GameInfo.
   bool needs_game_info() const;
   /// Readable form for --explain, e.g. "ever(R on a3) and final mate".

@@ -9,15 +9,11 @@
 namespace planner {
 
 bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info) const {
+  if (const std::optional<bool> shared = shared_field_test(*this, s, info)) return *shared;
   switch (op) {
     case CondOp::kAnd:
-      for (const Condition& k : kids)
-        if (!k.holds_summary(s, info)) return false;
-      return true;
     case CondOp::kOr:
-      for (const Condition& k : kids)
-        if (k.holds_summary(s, info)) return true;
-      return false;
+      return kids_hold(op == CondOp::kAnd, [&](const Condition& k) { return k.holds_summary(s, info); });
     // Run tests: every run's count (power) of the kinds is at least their least counts'
     // sum, so "some run has at most hi" needs that sum <= hi. Lower bounds say nothing else.
     case CondOp::kCountRun:
@@ -26,9 +22,7 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
              as<cond::RunMaterial>().hi;
     case CondOp::kSameRun:
       if (as<cond::SameRun>().or_null_moves && s.null_moves()) return true;
-      for (const Condition& k : kids)
-        if (!k.holds_summary(s, info)) return false;
-      return true;
+      return kids_hold(true, [&](const Condition& k) { return k.holds_summary(s, info); });
     case CondOp::kMaterial: {  // an exact key has at least the least counts of every kind
       const sig::MaterialKey key(as<cond::FenMaterial>().key & sig::MaterialKey::kValidBits);
       for (int nibble = 0; nibble < 10; ++nibble)
@@ -55,20 +49,15 @@ bool Condition::holds_summary(const sig::Summary& s, const eval::GameInfo* info)
     }
     case CondOp::kFinalMate: return s.null_moves() || s.final_mate();
     case CondOp::kFinalStalemate: return s.null_moves() || s.final_stalemate();
-    case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
-    case CondOp::kDoubleCheck: return s.double_checks != 0;
     case CondOp::kEnPassant: return (s.flags & sig::kByteEnPassant) != 0;
     case CondOp::kHasVariations: return (s.flags & sig::kByteVariations) != 0;
-    case CondOp::kCastled:
-    case CondOp::kCastledAt:
-    case CondOp::kHasMove:
-    case CondOp::kPlyWindow:
-    case CondOp::kMoveWindow:
-    case CondOp::kResult:
-    case CondOp::kElo: return *shared_field_test(*this, s, info);
+    case CondOp::kCastled: case CondOp::kCastledAt: case CondOp::kHasMove: case CondOp::kPlyWindow:
+    case CondOp::kMoveWindow: case CondOp::kResult: case CondOp::kElo: case CondOp::kAnyCheck:
+    case CondOp::kDoubleCheck: break;  // shared_field_test answered above
     case CondOp::kFalse: return false;
     default: return true;  // kTrue, and any op this test does not know: may hold
   }
+  return true;
 }
 
 }  // namespace planner

@@ -65,9 +65,10 @@ inline bool in_window(int64_t lo, int64_t hi, bool lo_end, bool hi_end, int64_t 
   return std::max(l, first) <= std::min(h, last);
 }
 
-/// The tests of `c` that read only plies, start_game_ply, castlings and the header values,
-/// which sig::Signature and sig::Summary (`S`) both have; nullopt for every other op. Used by
-/// Condition::holds and Condition::holds_summary so both answer these the same way.
+/// The tests of `c` that read only plies, start_game_ply, castlings, checks and the header
+/// values, which sig::Signature and sig::Summary (`S`) both have; nullopt for every other op.
+/// Condition::holds and Condition::holds_summary ask it first, so both answer these the same
+/// way.
 template <class S>
 std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval::GameInfo* info) {
   switch (c.op) {
@@ -84,6 +85,8 @@ std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval
       return false;
     }
     case CondOp::kHasMove: return s.plies > 0;
+    case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
+    case CondOp::kDoubleCheck: return s.double_checks != 0;
     case CondOp::kPlyWindow: {
       const eval::IntRange& r = c.as<cond::Window>().range;
       return in_window(r.lo, r.hi, r.lo_from_end, r.hi_from_end, 0, s.plies, s.plies);

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <unordered_map>
 
 #include "db/database.h"
+#include "headers/header_store.h"
 #include "planner/explain.h"
+#include "query/explain.h"
 #include "query/stages.h"
 
 namespace query {
@@ -18,16 +21,19 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-Result execute(const Query& query, db::Database& database, const ExecuteOptions& options) {
+Result execute(const Query& query, db::Database& database, const ExecuteOptions& given) {
   const auto start = Clock::now();
   Result result;
   Stats& stats = result.stats;
   const eval::Program& program = query.program();
   db::GameReader snapshot = database.reader();  // the game count of this run
+  // A sorted answer is cut after the sort: the stages search for every match.
+  ExecuteOptions options = given;
+  if (options.sort) options.limit = 0;
   detail::RunState run{query, database, options, stats};
   run.game_count = snapshot.game_count();
+  run.after_indexes = run.game_count;
   stats.games_total = run.game_count;
-  stats.after_postings = run.game_count;
   for (const eval::Alternative& a : program.alternatives()) run.any_list |= !a.lists.empty();
   if (run.any_list && !program.negated()) run.plan = &query.plan();
   stats.planner_on = std::any_of(std::begin(kPruningStages), std::end(kPruningStages),
@@ -58,8 +64,8 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
     detail::ReplayStage().run(run, signatures, windows, matches, replay_figures);
     sig_figures.ran = signatures.active();
     sig_figures.in = stats.candidates;
-    sig_figures.out = stats.after_signatures;
-    sig_figures.seconds = stats.signature_seconds;
+    sig_figures.out = run.after_signatures;
+    sig_figures.seconds = run.signature_seconds;
     if (!signatures.active()) sig_figures.note = options.enabled(detail::SignatureStage::kName) ? "nothing to test" : "off";
     window_figures.ran = windows.active();
     window_figures.in = window_figures.out = stats.games_replayed;
@@ -74,52 +80,85 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
               [](const eval::GameMatch& a, const eval::GameMatch& b) { return a.id < b.id; });
   }
   stats.cancelled = options.cancel && options.cancel->load();
-  if (options.limit && matches.size() > options.limit) matches.resize(options.limit);
+  stats.matches_found = matches.size();
+  stats.search_complete = !stats.cancelled && !(options.limit && run.stopped_early);
+  if (given.sort && !matches.empty()) {
+    std::vector<uint32_t> ids;
+    ids.reserve(matches.size());
+    for (const eval::GameMatch& m : matches) ids.push_back(m.id);
+    ids = headers::HeaderStore(database.path()).sort_ids(std::move(ids), *given.sort);
+    std::unordered_map<uint32_t, size_t> position;  // id -> place in the order
+    position.reserve(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i) position.emplace(ids[i], i);
+    std::vector<eval::GameMatch> sorted(matches.size());
+    for (eval::GameMatch& m : matches) sorted[position.at(m.id)] = std::move(m);
+    matches.swap(sorted);
+  }
+  if (given.limit && matches.size() > given.limit) matches.resize(given.limit);
   stats.matches = matches.size();
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
 
-namespace {
-
-std::string commas(uint64_t n) {
-  std::string d = std::to_string(n), out;
-  for (size_t i = 0; i < d.size(); ++i) {
-    if (i && (d.size() - i) % 3 == 0) out += ',';
-    out += d[i];
-  }
-  return out;
+std::string pruning_stage_names() {
+  std::string names;
+  const size_t n = std::size(kPruningStages);
+  for (size_t i = 0; i < n; ++i) names += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + kPruningStages[i];
+  return names;
 }
+
+namespace {
 
 std::string line(const char* label, uint64_t n, double seconds = -1) {
   char buf[160];
-  if (seconds >= 0) std::snprintf(buf, sizeof buf, "  %-26s %14s   %8.3f s\n", label, commas(n).c_str(), seconds);
-  else std::snprintf(buf, sizeof buf, "  %-26s %14s\n", label, commas(n).c_str());
+  if (seconds >= 0) std::snprintf(buf, sizeof buf, "  %-26s %14s   %8.3f s\n", label, with_commas(n).c_str(), seconds);
+  else std::snprintf(buf, sizeof buf, "  %-26s %14s\n", label, with_commas(n).c_str());
   return buf;
-}
-
-const StageFigures* stage(const Stats& s, const char* name) {
-  for (const StageFigures& f : s.stages)
-    if (f.name == name) return &f;
-  return nullptr;
 }
 
 }  // namespace
 
+const StageFigures* Stats::stage(std::string_view name) const {
+  for (const StageFigures& f : stages)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+uint64_t Stats::after_indexes() const {
+  uint64_t kept = games_total;
+  for (const char* name : {"positions", "postings"})
+    if (const StageFigures* f = stage(name); f && f->ran) kept = f->out;
+  return kept;
+}
+
+uint64_t Stats::after_signatures() const {
+  const StageFigures* f = stage("signatures");
+  return f ? f->out : candidates;
+}
+
+std::string matches_text(const Stats& s) {
+  const auto plural = [](uint64_t n) { return with_commas(n) + (n == 1 ? " match" : " matches"); };
+  if (s.matches == s.matches_found) return plural(s.matches);
+  if (s.search_complete) return with_commas(s.matches) + " of " + plural(s.matches_found);
+  return "the first " + plural(s.matches);
+}
+
 std::string explain_stats(const Stats& s) {
   std::string out = "stages:\n";
   out += line("games in database", s.games_total);
-  const StageFigures* positions = stage(s, "positions");
+  const StageFigures* positions = s.stage("positions");
   if (positions && positions->ran && s.planner_on)
     out += line("after position index", positions->out, positions->seconds);
-  const StageFigures* postings = stage(s, "postings");
+  const StageFigures* postings = s.stage("postings");
   if (postings && s.planner_on)
     out += postings->ran ? line("after posting index", postings->out, postings->seconds)
                          : "  after posting index        (" + postings->note + ")\n";
-  out += line("after header filter", s.candidates, s.header_seconds);
-  const StageFigures* signatures = stage(s, "signatures");
-  if (signatures && s.planner_on) out += line("after signatures", s.after_signatures, s.signature_seconds);
-  out += line("games replayed", s.games_replayed, s.replay_seconds);
+  const StageFigures* headers = s.stage("headers");
+  out += line("after header filter", s.candidates, headers ? headers->seconds : 0);
+  const StageFigures* signatures = s.stage("signatures");
+  if (signatures && s.planner_on) out += line("after signatures", signatures->out, signatures->seconds);
+  const StageFigures* replay = s.stage("replay");
+  out += line("games replayed", s.games_replayed, replay ? replay->seconds : 0);
   out += line("positions evaluated", s.positions);
   out += line("matches", s.matches);
   if (!s.damaged.empty()) out += line("damaged games skipped", s.damaged.size());

@@ -18,9 +18,13 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <optional>
+
 #include "eval/game_match.h"
+#include "headers/game_order.h"
 #include "query/query.h"
 
 namespace db {
@@ -32,10 +36,20 @@ namespace query {
 /// The names of the pruning stages, in the order they run.
 inline constexpr const char* kPruningStages[] = {"positions", "postings", "headers", "signatures", "windows"};
 
+/// The names of kPruningStages for help and error messages: "positions, postings, headers,
+/// signatures or windows".
+std::string pruning_stage_names();
+
 /// How a query runs.
 struct ExecuteOptions {
   unsigned threads = 0;     ///< worker threads; 0 = hardware concurrency
-  uint64_t limit = 0;       ///< stop after this many matches (lowest ids first); 0 = no limit
+  /// The order of the answer (headers/game_order.h); none = ascending ids. With a sort the
+  /// whole answer is found, ordered, and then cut to `limit` (issue 40: the first N of the
+  /// sorted answer, never the first N found, sorted).
+  std::optional<headers::SortOrder> sort;
+  /// Keep this many matches; 0 = all. Without `sort` these are the lowest ids and the search
+  /// stops once it has them (Stats::search_complete is then false).
+  uint64_t limit = 0;
   const std::atomic<bool>* cancel = nullptr;  ///< set to stop early (Ctrl-C)
   /// Restrict the query to these ids (ascending), e.g. a shell's current result; null = all.
   const std::vector<uint32_t>* within = nullptr;
@@ -67,20 +81,20 @@ struct StageFigures {
 };
 
 /// Figures of one run.
+/// The figures of each stage (games in and out, time) are in `stages`, and only there;
+/// the fields beside them are the run's totals.
 struct Stats {
   uint64_t games_total = 0;      ///< games in the database snapshot
-  uint64_t after_postings = 0;   ///< games the posting index kept (games_total without it)
-  uint64_t candidates = 0;       ///< games passing the posting index, the header filter and
-                                 ///< `within`
-  uint64_t after_signatures = 0; ///< candidates the signature test kept
+  uint64_t candidates = 0;       ///< games passing the index stages, the header filter and
+                                 ///< `within` (the headers stage's out)
   uint64_t games_replayed = 0;   ///< games whose moves were replayed
   uint64_t positions = 0;        ///< positions evaluated
-  uint64_t matches = 0;          ///< matching games
-  bool postings_used = false;    ///< the database has a current posting index and it was asked
-  double postings_seconds = 0;   ///< time in the posting index
-  double header_seconds = 0;     ///< time in SQLite
-  double signature_seconds = 0;  ///< time reading and testing signatures
-  double replay_seconds = 0;     ///< time replaying and evaluating
+  uint64_t matches = 0;          ///< matching games in the answer (after ExecuteOptions::limit)
+  /// Matching games found by the search (before the limit cut): all of them when
+  /// search_complete, else at least `matches`.
+  uint64_t matches_found = 0;
+  bool search_complete = true;   ///< every candidate was searched (no early stop at the
+                                 ///< limit, not cancelled)
   double seconds = 0;            ///< wall time
   bool cancelled = false;        ///< stopped through ExecuteOptions::cancel
   uint64_t engine_calls = 0;     ///< engine searches run (:evaluation, :moveevaluation)
@@ -90,6 +104,16 @@ struct Stats {
   std::vector<uint32_t> damaged;
   std::vector<StageFigures> stages;  ///< every stage in order, with its figures
   bool planner_on = true;        ///< some pruning stage was enabled
+
+  /// The figures of the stage named `name` (StageFigures::name); null when the run had no
+  /// such stage (signatures, windows and replay exist only for a query with a position list).
+  const StageFigures* stage(std::string_view name) const;
+  /// Read from `stages`: the games the index stages kept (the out of the last of positions
+  /// and postings that ran; games_total when neither ran).
+  uint64_t after_indexes() const;
+  /// Read from `stages`: the candidates the signature test kept (the signatures stage's out;
+  /// `candidates` when the run had no such stage).
+  uint64_t after_signatures() const;
 };
 
 /// The answer of one run: matches in ascending id order, and the figures.
@@ -102,6 +126,11 @@ struct Result {
 /// query (an unreadable posting index or header store), analysis::EngineError for a missing
 /// or failing engine; a damaged game record is skipped and counted (Stats::damaged).
 Result execute(const Query& query, db::Database& database, const ExecuteOptions& options);
+
+/// How many games matched, as the command's and the shell's summaries say it: "76 matches",
+/// "3 of 76 matches" (a limit cut a complete answer), "the first 3 matches" (the search
+/// stopped at the limit, ids ascending), "1 match".
+std::string matches_text(const Stats& stats);
 
 /// The figures of a run as the text of `--explain` and the shell's `explain`.
 std::string explain_stats(const Stats& stats);

@@ -18,17 +18,16 @@ std::string sql_literal(const db::sqlite::Param& p) {
   return out + "'";
 }
 
-/// `n` with thousands separators: 344248 -> "344,248" (as cli::with_commas).
+}  // namespace
+
 std::string with_commas(uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
+  std::string d = std::to_string(n), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
   }
   return out;
 }
-
-}  // namespace
 
 std::string explain_bound_values(const query::Query& query) {
   std::string out;

@@ -162,12 +162,21 @@ import::ImportSummary import_into(const std::filesystem::path& dir, const std::v
   }
   if (shard_size == 0) shard_size = manifest_size;
   if (shard_size == 0) throw std::runtime_error("give the shard size (--shard-size N) for a new sharded database");
+  // The staging database outlives a killed import: run again, the importer continues each
+  // file after its last committed game (issue 40, import::source_identity) and the games are
+  // spread once. A marker says the spreading began: shards may then hold games the manifest
+  // does not list yet, which no rerun may copy again.
   const std::filesystem::path staging = dir / ".staging";
-  std::filesystem::remove_all(staging);
+  const std::filesystem::path spreading = dir / ".staging-spreading";
+  if (std::filesystem::exists(spreading, ec))
+    throw std::runtime_error("an earlier import into " + dir.string() +
+                             " stopped while copying its games into the shards; the shards after the manifest's "
+                             "counts are incomplete: restore the directory from a copy, or import into a new one");
   import::ImportSummary summary;
   {
     db::Database stage = db::Database::create_or_open(staging);
     summary = import::import_files(stage, paths, options, on_progress);
+    std::ofstream(spreading) << "copying the staging games into the shards\n";
     db::GameReader reader = stage.reader();
     const uint32_t total = reader.game_count();
     uint32_t next = 1;
@@ -187,8 +196,9 @@ import::ImportSummary import_into(const std::filesystem::path& dir, const std::v
       summary.last_id = next_global - 1;
     }
   }
-  std::filesystem::remove_all(staging);
   write_manifest(dir, shards, shard_size);
+  std::filesystem::remove_all(staging);
+  std::filesystem::remove(spreading, ec);
   return summary;
 }
 

@@ -15,7 +15,7 @@
 #include "headers/header_store.h"
 #include "index/position_index.h"
 #include "query/explain.h"
-#include "query/tree_json.h"
+#include "query/result_json.h"
 
 namespace query {
 
@@ -25,38 +25,35 @@ double since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// Adds the figures of `b` (a part's) into `a`; seconds are wall time, so the largest.
-void add_stats(Stats& a, const Stats& b, uint32_t first_id) {
-  a.games_total += b.games_total;
-  a.after_postings += b.after_postings;
-  a.candidates += b.candidates;
-  a.after_signatures += b.after_signatures;
-  a.games_replayed += b.games_replayed;
-  a.positions += b.positions;
-  a.matches += b.matches;
-  a.postings_used = a.postings_used || b.postings_used;
-  a.postings_seconds = std::max(a.postings_seconds, b.postings_seconds);
-  a.header_seconds = std::max(a.header_seconds, b.header_seconds);
-  a.signature_seconds = std::max(a.signature_seconds, b.signature_seconds);
-  a.replay_seconds = std::max(a.replay_seconds, b.replay_seconds);
-  a.cancelled = a.cancelled || b.cancelled;
-  a.engine_calls += b.engine_calls;
-  a.cache_hits += b.cache_hits;
+/// Adds the figures of `b` (a part's, whose ids start at `first_id`) into `a` (the first
+/// part's copied whole); seconds are wall time, so the largest.
+void add_stats(Stats& a, const Stats& b, uint32_t first_id, bool first) {
+  if (first) {
+    a = b;
+    a.damaged.clear();
+  } else {
+    a.games_total += b.games_total;
+    a.candidates += b.candidates;
+    a.games_replayed += b.games_replayed;
+    a.positions += b.positions;
+    a.matches += b.matches;
+    a.matches_found += b.matches_found;
+    a.search_complete = a.search_complete && b.search_complete;
+    a.cancelled = a.cancelled || b.cancelled;
+    a.engine_calls += b.engine_calls;
+    a.cache_hits += b.cache_hits;
+    a.planner_on = a.planner_on || b.planner_on;
+    for (size_t i = 0; i < a.stages.size() && i < b.stages.size(); ++i) {
+      StageFigures& s = a.stages[i];
+      const StageFigures& t = b.stages[i];
+      s.ran = s.ran || t.ran;
+      s.in += t.in;
+      s.out += t.out;
+      s.seconds = std::max(s.seconds, t.seconds);
+      if (s.note.empty()) s.note = t.note;
+    }
+  }
   for (uint32_t id : b.damaged) a.damaged.push_back(id + first_id - 1);
-  a.planner_on = a.planner_on || b.planner_on;
-  if (a.stages.empty()) {
-    a.stages = b.stages;
-    return;
-  }
-  for (size_t i = 0; i < a.stages.size() && i < b.stages.size(); ++i) {
-    StageFigures& s = a.stages[i];
-    const StageFigures& t = b.stages[i];
-    s.ran = s.ran || t.ran;
-    s.in += t.in;
-    s.out += t.out;
-    s.seconds = std::max(s.seconds, t.seconds);
-    if (s.note.empty()) s.note = t.note;
-  }
 }
 
 /// Adds the tree statistics `b` into `a` (the games of `b` have higher ids than those of `a`).
@@ -80,11 +77,6 @@ void globalize(posindex::TreeGame& g, uint32_t first_id) {
 }
 
 }  // namespace
-
-bool is_database(const std::filesystem::path& dir) {
-  std::error_code ec;
-  return std::filesystem::exists(dir / db::schema::kHeadersFile, ec);
-}
 
 bool is_sharded(const std::filesystem::path& dir) {
   std::error_code ec;
@@ -152,7 +144,7 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& dir, bool readon
       part.dir = dir / s.path;
       part.name = s.path;
       part.first_id = s.first_id;
-      part.database = std::make_unique<db::Database>(readonly ? db::Database::open_readonly(part.dir)
+      part.database = std::make_unique<db::Database>(readonly ? open_database(part.dir)
                                                               : db::Database::create_or_open(part.dir));
       part.games = part.database->reader().game_count();
       if (part.games != s.games)
@@ -165,8 +157,7 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& dir, bool readon
   Part part;
   part.dir = dir;
   part.name = ".";
-  part.database = std::make_unique<db::Database>(readonly ? db::Database::open_readonly(dir)
-                                                          : db::Database::create_or_open(dir));
+  part.database = std::make_unique<db::Database>(readonly ? open_database(dir) : db::Database::create_or_open(dir));
   part.games = part.database->reader().game_count();
   store->parts_.push_back(std::move(part));
   return store;
@@ -203,6 +194,12 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
   auto run = [&](size_t i) {
     try {
       ExecuteOptions o = options;
+      // A sort orders every part's matches together after the run (issue 40: the first N
+      // of the merged sorted answer), so each part finds all of its matches, in id order.
+      if (options.sort) {
+        o.sort.reset();
+        o.limit = 0;
+      }
       // parts share the threads: each gets its share, at least one
       o.threads = std::max<unsigned>(1, unsigned(total_threads / k + (i < total_threads % k ? 1 : 0)));
       o.within = options.within ? &within[i] : nullptr;
@@ -238,7 +235,16 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
       m.id += parts_[i].first_id - 1;
       merged.matches.push_back(std::move(m));
     }
-    add_stats(merged.stats, results[i].stats, parts_[i].first_id);
+    add_stats(merged.stats, results[i].stats, parts_[i].first_id, i == 0);
+  }
+  // query::execute's rules over the merged answer: with a sort, the whole answer ordered and
+  // then cut; without, the lowest ids (each part stopped at the limit: its matches_found and
+  // search_complete say so)
+  merged.stats.matches_found = std::max<uint64_t>(merged.stats.matches_found, merged.matches.size());
+  if (options.sort) {
+    merged.stats.matches_found = merged.matches.size();
+    merged.stats.search_complete = !merged.stats.cancelled;
+    sort(merged.matches, *options.sort);
   }
   if (options.limit && merged.matches.size() > options.limit) merged.matches.resize(options.limit);
   merged.stats.matches = merged.matches.size();
@@ -338,7 +344,7 @@ posindex::TreeStats stats_from_json(const nlohmann::json& j) {
 
 }  // namespace
 
-std::string tree_part_json(const posindex::Tree& tree, const HeaderLookup& headers) {
+std::string tree_part_json(const posindex::Tree& tree, const posindex::HeaderLookup& headers) {
   nlohmann::json j;
   j["total"] = stats_to_json(tree.total);
   j["ended"] = tree.ended;
@@ -409,16 +415,20 @@ posindex::Tree Store::tree(const chess::Position& pos, const std::vector<uint32_
 std::string Store::tree_json(const chess::Position& pos, const std::vector<uint32_t>* within) const {
   const posindex::Tree t = tree(pos, within);
   Reader reader(*this);
-  return format_tree_json(t, pos, [&reader](uint32_t id, db::GameHeader& h) { return reader.read_header(id, h); });
+  return json_text(posindex::tree_json(t, pos, reader));
 }
 
 std::string Store::explain(const Query& query) const {
-  std::string out = explain_plan(query, true) + explain_bound_values(query);
+  return explain_plan(query, true) + explain_bound_values(query) + explain_estimates(query);
+}
+
+std::string Store::explain_estimates(const Query& query) const {
+  std::string out;
   for (const Part& part : parts_) {
     if (sharded_)
       out += "shard " + part.name + " (ids " + std::to_string(part.first_id) + ".." +
              std::to_string(part.first_id + part.games - 1) + "):\n";
-    out += explain_estimates(query, *part.database);
+    out += query::explain_estimates(query, *part.database);
   }
   return out;
 }

@@ -28,7 +28,8 @@
 #include "index/position_tree.h"
 #include "query/executor.h"
 #include "query/query.h"
-#include "query/tree_json.h"
+#include "index/tree_json.h"
+#include "query/open_database.h"
 
 namespace query {
 
@@ -42,8 +43,6 @@ struct ShardInfo {
   uint32_t games = 0;     ///< games it holds
 };
 
-/// True when `dir` holds an ordinary database (its headers.sqlite).
-bool is_database(const std::filesystem::path& dir);
 /// True when `dir` holds a sharded database (its shards.json).
 bool is_sharded(const std::filesystem::path& dir);
 
@@ -58,9 +57,10 @@ void write_manifest(const std::filesystem::path& dir, const std::vector<ShardInf
 /// tree() and explain(); reading games goes through a Reader, one per thread.
 class Store {
  public:
-  /// Opens `dir`: a sharded database (every shard), else an ordinary database (read-only, or
-  /// created when missing with `readonly` false). Throws std::runtime_error (db::Error) when
-  /// it cannot be opened.
+  /// Opens `dir`: a sharded database (every shard), else an ordinary database (read-only
+  /// through query::open_database, or created when missing with `readonly` false). Throws
+  /// NoDatabase (query/open_database.h) for a directory holding neither, std::runtime_error
+  /// (db::Error) when it cannot be opened.
   static std::unique_ptr<Store> open(const std::filesystem::path& dir, bool readonly);
 
   bool sharded() const { return sharded_; }
@@ -71,8 +71,12 @@ class Store {
   std::vector<ShardInfo> shards() const;
 
   /// Runs `query` over every part (in parallel, options.threads shared among them), ids
-  /// global and ascending; options.limit keeps the lowest ids; options.within holds global
-  /// ids. The figures are the sums over the parts (stage and total seconds: wall time).
+  /// global; options.within holds global ids. The answer is query::execute's over the
+  /// unsharded database: without options.sort ascending ids, options.limit keeping the
+  /// lowest; with options.sort every part's matches ordered together (sort()) and then cut
+  /// to options.limit (issue 40: the first N of the sorted answer). The figures are the sums
+  /// over the parts (stage and total seconds: wall time; matches_found and search_complete
+  /// those of the merged answer, for query::matches_text).
   Result execute(const Query& query, const ExecuteOptions& options) const;
 
   /// Reorders `matches` by `order` as `cqldb query --sort` does (headers::HeaderStore::
@@ -83,11 +87,14 @@ class Store {
   /// ascending); the parts' trees summed, ids global. Throws std::runtime_error when a part
   /// has no current position index.
   posindex::Tree tree(const chess::Position& pos, const std::vector<uint32_t>* within = nullptr) const;
-  /// The tree as `cqldb tree --format json` prints it (query/tree_json.h).
+  /// The tree as `cqldb tree --format jsonl` prints it (posindex::tree_json, ids global).
   std::string tree_json(const chess::Position& pos, const std::vector<uint32_t>* within = nullptr) const;
 
-  /// The plan, its bound values and the estimates (query/explain.h), as `--explain` prints
-  /// them; a sharded database's estimates are given per shard.
+  /// The estimates of query::explain_estimates (query/explain.h); a sharded database's are
+  /// given per shard, each under a line "shard NAME (ids FIRST..LAST):".
+  std::string explain_estimates(const Query& query) const;
+  /// The plan (signatures on), its bound values and explain_estimates, as `cqldb query
+  /// --explain` prints them.
   std::string explain(const Query& query) const;
 
   /// The figures of `cqldb info`, summed over the parts (bytes_per_game recomputed);
@@ -137,7 +144,7 @@ void merge_tree(posindex::Tree& into, const posindex::Tree& part);
 /// A tree with its sums as JSON text (not the explorer's shape: the exchange between a shard's
 /// task and the merge, cqldb.dask), with the players of its best and top games read through
 /// `headers` so that the merge can name them without the shard.
-std::string tree_part_json(const posindex::Tree& tree, const HeaderLookup& headers);
+std::string tree_part_json(const posindex::Tree& tree, const posindex::HeaderLookup& headers);
 /// The tree of tree_part_json's text; `players` receives id -> (White, Black) of the named
 /// games. Throws std::runtime_error for malformed text.
 posindex::Tree tree_from_part_json(const std::string& text,
@@ -160,7 +167,10 @@ std::vector<ShardInfo> shard_database(const std::filesystem::path& source, uint3
 /// new shard starts. The files are imported once into a staging database (dir/.staging),
 /// whose games are then appended to the shards as shard_database copies them (twice the
 /// import's work), so ids, files and ordinals are those of an unsharded import. The summary
-/// is the staging import's, with first_id and last_id global.
+/// is the staging import's, with first_id and last_id global. An import killed while the
+/// files go into the staging database is continued by the same command (the importer's
+/// resume, issue 40); one killed while the games are copied into the shards is refused
+/// (std::runtime_error) when run again, as the shards may hold games the manifest lacks.
 import::ImportSummary import_into(const std::filesystem::path& dir, const std::vector<std::string>& paths,
                                   const import::ImportOptions& options, const import::ProgressCallback& on_progress,
                                   uint64_t shard_size = 0);

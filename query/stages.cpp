@@ -42,7 +42,7 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
   const auto& alts = run.query.program().alternatives();
   // The positions stage ran first: its candidates (if any) stay and are narrowed further.
   run.posted.resize(alts.size());
-  figures.in = run.stats.postings_used ? run.stats.after_postings : run.game_count;
+  figures.in = run.after_indexes;
   figures.out = figures.in;
   if (!run.plan || !run.plan->prunes() || !run.options.enabled(kName)) {
     figures.note = run.options.enabled(kName) ? "nothing to narrow" : "off";
@@ -85,9 +85,7 @@ void PostingStage::run(RunState& run, StageFigures& figures) {
   figures.ran = true;
   figures.out = all_posted ? kept.size() : run.game_count;
   figures.seconds = since(start);
-  run.stats.postings_used = true;
-  run.stats.after_postings = figures.out;
-  run.stats.postings_seconds += figures.seconds;
+  run.after_indexes = figures.out;
 }
 
 // ---- positions
@@ -123,9 +121,7 @@ void PositionStage::run(RunState& run, StageFigures& figures) {
   figures.ran = true;
   figures.out = uint64_t(std::count(any_alt.begin() + 1, any_alt.end(), 1));
   figures.seconds = since(start);
-  run.stats.postings_used = true;
-  run.stats.after_postings = figures.out;
-  run.stats.postings_seconds = figures.seconds;
+  run.after_indexes = figures.out;
 }
 
 // ---- headers
@@ -134,7 +130,7 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
   const auto start = Clock::now();
   const auto& alts = run.query.program().alternatives();
   const uint32_t count = run.game_count;
-  figures.in = run.stats.postings_used ? run.stats.after_postings : count;
+  figures.in = run.after_indexes;
   bool any_header = false;
   std::optional<headers::HeaderStore> store;
   // Sparse: every alternative has a candidate list from the index stages and the game mask
@@ -212,8 +208,7 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
   figures.out = run.candidates.size();
   figures.seconds = since(start);
   run.stats.candidates = run.candidates.size();
-  run.stats.after_signatures = run.candidates.size();
-  run.stats.header_seconds = figures.seconds;
+  run.after_signatures = run.candidates.size();
 }
 
 // ---- signatures
@@ -222,7 +217,8 @@ SignatureStage::SignatureStage(const RunState& run)
     : active_(run.plan && run.plan->prunes() && run.options.enabled(kName)) {}
 
 void SignatureStage::test_chunk(RunState& run, db::GameReader& reader, size_t begin, size_t end,
-                                std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch) {
+                                std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch,
+                                std::vector<uint32_t>& damaged) {
   chunk_sigs.assign(end - begin, std::string_view());
   if (!active_ || gave_up_.load(std::memory_order_relaxed)) return;
   // Prune-only: the signatures of the whole chunk first (one cursor pass, one clock reading);
@@ -249,7 +245,15 @@ void SignatureStage::test_chunk(RunState& run, db::GameReader& reader, size_t be
     const headers::GameInfo* gi = run.info.empty() ? nullptr : &run.info[candidates[i].id];
     // kHeaderFailed (the header stage is off) is not an alternative: keep it beside the kept ones.
     const unsigned header_failed = candidates[i].alternatives & kHeaderFailed;
-    const unsigned kept = run.plan->keep_encoded(sig_bytes, gi, candidates[i].alternatives & ~kHeaderFailed, scratch);
+    unsigned kept = 0;
+    try {
+      kept = run.plan->keep_encoded(sig_bytes, gi, candidates[i].alternatives & ~kHeaderFailed, scratch);
+    } catch (const sig::CorruptSignature&) {  // one damaged signature: skip its game, answer the rest
+      damaged.push_back(candidates[i].id);
+      candidates[i].alternatives = 0;
+      chunk_sigs[i - begin] = {};
+      continue;
+    }
     candidates[i].alternatives = kept ? kept | header_failed : 0;
     chunk_pruned += candidates[i].alternatives == 0;
   }
@@ -318,7 +322,7 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
         size_t begin = next_chunk.fetch_add(kChunk);
         if (begin >= candidates.size()) break;
         size_t end = std::min(candidates.size(), begin + kChunk);
-        signatures.test_chunk(run, reader, begin, end, chunk_sigs, scratch);
+        signatures.test_chunk(run, reader, begin, end, chunk_sigs, scratch, local_damaged);
         for (size_t i = begin; i < end; ++i) {
           const uint32_t id = candidates[i].id;
           const headers::GameInfo* gi = run.info.empty() ? nullptr : &run.info[id];
@@ -344,6 +348,9 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
             local_damaged.push_back(id);
             continue;
           } catch (const db::LmdbError&) {  // a damaged page under the record (MDB_PAGE_NOTFOUND)
+            local_damaged.push_back(id);
+            continue;
+          } catch (const sig::CorruptSignature&) {  // its signature, read for the ply windows
             local_damaged.push_back(id);
             continue;
           }
@@ -391,17 +398,17 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
     std::fprintf(stderr, "cqldb: warning: engine results not cached: %s\n", e.what());
   }
   if (error) std::rethrow_exception(error);
+  run.stopped_early = stop && searched < candidates.size();
   std::sort(damaged.begin(), damaged.end());
   stats.damaged = std::move(damaged);
   stats.games_replayed = replayed_games;
-  stats.after_signatures = candidates.size() - signatures.pruned();
-  stats.signature_seconds = signatures.seconds() / threads;
+  run.after_signatures = candidates.size() - signatures.pruned();
+  run.signature_seconds = signatures.seconds() / threads;
   stats.positions = positions;
-  stats.replay_seconds = since(replay_start) - stats.signature_seconds;
   figures.ran = true;
-  figures.in = stats.after_signatures;
+  figures.in = run.after_signatures;
   figures.out = found;
-  figures.seconds = stats.replay_seconds;
+  figures.seconds = since(replay_start) - run.signature_seconds;
 }
 
 }  // namespace query::detail

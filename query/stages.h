@@ -46,6 +46,14 @@ struct RunState {
   std::vector<Candidate> candidates{};
   /// headers: GameInfo by id when the program or the plan reads it, else empty.
   std::vector<headers::GameInfo> info{};
+  /// positions, postings: the games the index stages kept (game_count when neither ran).
+  uint64_t after_indexes = 0;
+  /// replay: the candidates the signature test kept and the time it took (workers' time
+  /// divided by the threads), the signatures stage's figures.
+  uint64_t after_signatures = 0;
+  double signature_seconds = 0;
+  /// replay: the search stopped early because ExecuteOptions::limit matches were found.
+  bool stopped_early = false;
   /// True when `id` is in ExecuteOptions::within (or there is none).
   bool in_scope(uint32_t id) const;
 };
@@ -84,9 +92,11 @@ class SignatureStage {
   bool active() const { return active_; }
   /// Tests candidates [begin, end) of `run`, clearing the alternatives of the games ruled
   /// out; `chunk_sigs[i - begin]` gets the signature bytes read (views valid while `reader`
-  /// lives), empty when not read.
+  /// lives), empty when not read. A game whose signature does not decode is skipped (its
+  /// alternatives cleared) and its id appended to `damaged` (issue 40).
   void test_chunk(RunState& run, db::GameReader& reader, size_t begin, size_t end,
-                  std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch);
+                  std::vector<std::string_view>& chunk_sigs, sig::Signature& scratch,
+                  std::vector<uint32_t>& damaged);
   /// Games tested and pruned, and the summed time of all workers.
   uint64_t tested() const { return tested_; }
   uint64_t pruned() const { return pruned_; }

@@ -260,7 +260,7 @@ TEST(CqlParserErrors, WrongArguments) {
                "query.cql:1:39: counting attribute must come last; 'passed' follows one (expected "
                "pawn attributes like 'passed' or 'double!-forefront-duo')");
   EXPECT_STREQ(error("(match (position :fen \"8/8/8 w\"))").what(),
-               "query.cql:1:24: invalid FEN: expected 4 to 7 space-separated fields (expected a "
+               "query.cql:1:24: invalid FEN: expected 3 to 7 space-separated fields (expected a "
                "FEN like \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\")");
   EXPECT_STREQ(
       error("(match (position :fen \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1\"))")

@@ -12,6 +12,7 @@
 #include "db/errors.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "db/sqlite_transaction.h"
 #include "temp_dir.h"
 
 namespace {
@@ -115,6 +116,42 @@ TEST_F(SqliteTest, ReadOnlyConnectionCannotWrite) {
   Connection ro(dir_ / "t.sqlite", OpenMode::kReadOnly);
   EXPECT_THROW(ro.exec("INSERT INTO t(name) VALUES('x')"), db::SqliteError);
   EXPECT_THROW(Connection(dir_ / "absent.sqlite", OpenMode::kReadOnly), db::SqliteError);
+}
+
+}  // namespace
+
+namespace {
+
+int64_t row_count(Connection& db) {
+  Statement count(db, "SELECT COUNT(*) FROM t");
+  return count.step() ? count.column_int64(0) : -1;
+}
+
+TEST_F(SqliteTest, TransactionRollsBackUnlessCommitted) {
+  using db::sqlite::Begin;
+  using db::sqlite::Transaction;
+  {
+    Transaction txn(*db_, Begin::kImmediate);
+    db_->exec("INSERT INTO t(name) VALUES('kept')");
+    txn.commit();
+  }
+  EXPECT_FALSE(db_->in_transaction());
+  EXPECT_EQ(row_count(*db_), 1);
+  try {
+    Transaction txn(*db_);
+    db_->exec("INSERT INTO t(name) VALUES('lost')");
+    db_->exec("INSERT INTO t(name) VALUES('kept')");  // UNIQUE: throws before the commit
+    txn.commit();
+    ADD_FAILURE() << "no SqliteError";
+  } catch (const db::SqliteError&) {
+  }
+  EXPECT_FALSE(db_->in_transaction());  // the destructor rolled back 'lost' too
+  EXPECT_EQ(row_count(*db_), 1);
+  {
+    Transaction outer(*db_);
+    EXPECT_THROW(Transaction inner(*db_), db::SqliteError);  // no nesting
+  }
+  EXPECT_FALSE(db_->in_transaction());
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "headers/header_store.h"
 #include "import/importer.h"
 #include "temp_dir.h"
+#include "test_dependency.h"
 
 namespace {
 
@@ -67,7 +68,7 @@ TEST(TagList, LichessStyleTagsComeBackAndFilter) {
   const auto file = dir / "lichess.pgn";
   const std::string command = "zstd -dc " + kSample + "/players-3000.pgn.zst | python3 " + kCorpus +
                               "/lichess-style.py --evals 0 > " + file.string();
-  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "needs zstd and python3: " << command;
+  CQLDB_REQUIRE_DEPENDENCY(std::system(command.c_str()) == 0, "needs zstd and python3: " << command);
   const std::vector<Tags> input = lichess_tags(file);
   ASSERT_EQ(input.size(), 3000u);
   {

@@ -83,3 +83,37 @@ TEST(PlayerMatcher, PlainNameDetection) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 40: `cqldb players Lasker` merged Edward and Emanuel Lasker under "lasker, e" and
+// listed "Emanuel Lasker" (first name first) as a third player. The spellings are those of
+// the sample (examples/sample: Lasker, Edward; Lasker, Emanuel; Emanuel Lasker).
+TEST(PlayerGroups, DifferentFirstNamesAreDifferentPlayers) {
+  using headers::player_group_keys;
+  const std::vector<std::string_view> names = {"Lasker, Edward", "Lasker, Emanuel", "Emanuel Lasker", "Lasker, E",
+                                               "Lasker,Em."};
+  const std::vector<std::string> keys = player_group_keys(names);
+  EXPECT_EQ(keys[0], "lasker, edward");
+  EXPECT_EQ(keys[1], "lasker, emanuel");
+  EXPECT_EQ(keys[2], "lasker, emanuel");  // first name first: the same words
+  EXPECT_EQ(keys[3], "lasker, e");        // two full names with E: joins neither
+  EXPECT_EQ(keys[4], "lasker, em");       // "Em" is a name of its own here (not an initial)
+}
+
+TEST(PlayerGroups, InitialsJoinTheOnlyFullNameWithThatInitial) {
+  using headers::player_group_keys;
+  const std::vector<std::string_view> names = {"Kasparov, Garry", "Kasparov,G", "Kasparov, G.", "Kasparov G",
+                                               "Carlsen, Magnus", "Carlsen M.", "Magnus Carlsen", "DrNykterstein"};
+  const std::vector<std::string> keys = player_group_keys(names);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(keys[i], "kasparov, garry") << names[i];
+  for (size_t i = 4; i < 7; ++i) EXPECT_EQ(keys[i], "carlsen, magnus") << names[i];
+  EXPECT_EQ(keys[7], "drnykterstein");
+  // Without a full name the initials stay one player under the key of player_key().
+  EXPECT_EQ(player_group_keys({"Smith, J", "Smith,J."}), (std::vector<std::string>{"smith, j", "smith, j"}));
+  // Two full first names with one initial: the initials belong to neither.
+  EXPECT_EQ(player_group_keys({"Smith, John", "Smith, James", "Smith, J"}),
+            (std::vector<std::string>{"smith, john", "smith, james", "smith, j"}));
+}
+
+}  // namespace

@@ -18,6 +18,7 @@
 #include "import/annotation_parser.h"
 #include "import/importer.h"
 #include "temp_dir.h"
+#include "test_dependency.h"
 
 namespace {
 
@@ -389,7 +390,7 @@ TEST(AnnotationRoundTrip, LichessStyleEveryClockAndEvaluationComesBack) {
   const auto file = dir / "lichess.pgn";
   const std::string command = "zstd -dc " + kSample + "/players-3000.pgn.zst | python3 " + kCorpus +
                               "/lichess-style.py --evals 0.3 > " + file.string();
-  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "needs zstd and python3: " << command;
+  CQLDB_REQUIRE_DEPENDENCY(std::system(command.c_str()) == 0, "needs zstd and python3: " << command);
   const std::string input = read_file(file);
   ASSERT_GT(input.size(), 1000000u);
   const RoundTrip r = round_trip(dir, file);

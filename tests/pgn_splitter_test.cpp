@@ -123,7 +123,7 @@ TEST(PgnSplitter, ControlBytesBeforeTheFirstGameBelongToNoGame) {
   ASSERT_EQ(splitter.orphan_warnings().size(), 2u);
   EXPECT_EQ(splitter.orphan_warnings()[0].line, 1u);
   EXPECT_EQ(splitter.orphan_warnings()[1].line, 2u);
-  EXPECT_EQ(splitter.orphan_warnings()[1].message, "skipped 1 control byte (first 0x00)");
+  EXPECT_EQ(splitter.orphan_warnings()[1].message, "skipped 1 control byte (first 0x00) (before game 1)");
 }
 
 TEST(PgnSplitter, EscapeLinesKeepOnlyTheirLineEnd) {

@@ -12,7 +12,7 @@
 #include "chess/position.h"
 #include "import/importer.h"
 #include "query/sharded.h"
-#include "query/tree_json.h"
+#include "index/tree_json.h"
 #include "temp_dir.h"
 
 namespace {
@@ -71,7 +71,8 @@ TEST_F(ShardedTest, ManifestCoversEveryGame) {
 TEST_F(ShardedTest, QueriesSortsAndLimitsEqualTheUnshardedDatabase) {
   const char* scripts[] = {"(match (position :mate))", "(match :player Alekhine (position :check))",
                            "(match (position :variations :check))", "(match (position :promote [RBNrbn]))",
-                           "(match :whiteelo >=2600 (position :piececount [Qq] 0))"};
+                           "(match :whiteelo >=2600 (position :piececount [Qq] 0))",
+                           "cql() mate", "cql() flipcolor {btm check}"};  // CQL 6 (issue 36) too
   for (const char* text : scripts) {
     const query::Query q = query::Query::compile(text, "-e");
     query::ExecuteOptions options;
@@ -89,6 +90,16 @@ TEST_F(ShardedTest, QueriesSortsAndLimitsEqualTheUnshardedDatabase) {
       one_->sort(x, *headers::parse_sort_order(order));
       many_->sort(y, *headers::parse_sort_order(order));
       EXPECT_EQ(ids(x), ids(y)) << text << " sorted by " << order;
+      // issue 40: --sort with --limit keeps the first N of the whole sorted answer, and the
+      // summary says so ("7 of 76 matches")
+      query::ExecuteOptions sorted;
+      sorted.sort = headers::parse_sort_order(order);
+      sorted.limit = 7;
+      const query::Result c = one_->execute(q, sorted), d = many_->execute(q, sorted);
+      EXPECT_EQ(ids(c.matches), ids(d.matches)) << text << " sorted by " << order << " limit 7";
+      x.resize(std::min<size_t>(x.size(), 7));
+      EXPECT_EQ(ids(d.matches), ids(x)) << text << " sorted by " << order << " limit 7";
+      EXPECT_EQ(query::matches_text(c.stats), query::matches_text(d.stats)) << text << " sorted by " << order;
     }
   }
 }
@@ -96,9 +107,9 @@ TEST_F(ShardedTest, QueriesSortsAndLimitsEqualTheUnshardedDatabase) {
 TEST_F(ShardedTest, TreesAndGamesEqualTheUnshardedDatabase) {
   for (const char* moves : {"", "e4", "e4 c5", "d4 Nf6 c4", "e4 e5 Nf3 Nc6 Bb5"}) {
     chess::Position pos;
-    ASSERT_TRUE(pos.set_fen(query::kStartFen).ok());
+    ASSERT_TRUE(pos.set_fen(posindex::kStartFen).ok());
     std::string error;
-    ASSERT_TRUE(query::play_san_moves(pos, moves, error)) << error;
+    ASSERT_TRUE(posindex::play_san_moves(pos, moves, error)) << error;
     EXPECT_EQ(one_->tree_json(pos), many_->tree_json(pos)) << moves;
   }
   query::Store::Reader a = one_->reader(), b = many_->reader();

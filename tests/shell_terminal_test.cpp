@@ -20,6 +20,7 @@
 #include "db/database.h"
 #include "import/importer.h"
 #include "temp_dir.h"
+#include "test_dependency.h"
 
 namespace fs = std::filesystem;
 
@@ -104,7 +105,7 @@ size_t count_of(const std::string& text, const std::string& what) {
 }
 
 TEST(ShellTerminalTest, PromptMultiLineCtrlCAndHistory) {
-  if (std::system("tmux -V >/dev/null 2>&1") != 0) GTEST_SKIP() << "tmux is not installed";
+  CQLDB_REQUIRE_DEPENDENCY(std::system("tmux -V >/dev/null 2>&1") == 0, "tmux is not installed");
   const cqltest::TempDir tmp("shell-tty");
   const fs::path& dir = tmp.path;
   {
@@ -191,7 +192,7 @@ namespace {
 // Issue 20: `help :mate` explains the keyword, `:stal<TAB>` completes to `:stalemate`, and
 // `explain` plans without running the query (well under 100 ms on the sample).
 TEST(ShellTerminalTest, KeywordHelpCompletionAndExplainWithoutRunning) {
-  if (std::system("tmux -V >/dev/null 2>&1") != 0) GTEST_SKIP() << "tmux is not installed";
+  CQLDB_REQUIRE_DEPENDENCY(std::system("tmux -V >/dev/null 2>&1") == 0, "tmux is not installed");
   const cqltest::TempDir tmp("shell-tty-help");
   const fs::path& dir = tmp.path;
   {

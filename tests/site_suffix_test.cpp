@@ -27,6 +27,7 @@
 #include "headers/match_values.h"
 #include "import/importer.h"
 #include "temp_dir.h"
+#include "test_dependency.h"
 
 namespace fs = std::filesystem;
 
@@ -208,7 +209,7 @@ TEST(SiteSuffix, LichessStyleUrlSitesRoundTripAndAnswerAsWholeNames) {
   const std::string command = "zstd -dc " + std::string(CQLDB_SOURCE_DIR) +
                               "/examples/sample/players-3000.pgn.zst | python3 " + CQLDB_CORPUS_DIR +
                               "/lichess-style.py --evals 0 > " + lichess.string();
-  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "needs zstd and python3: " << command;
+  CQLDB_REQUIRE_DEPENDENCY(std::system(command.c_str()) == 0, "needs zstd and python3: " << command);
   std::ofstream(written) << kWritten;
   {
     db::Database database = db::Database::create_or_open(dir.db());

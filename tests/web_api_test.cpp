@@ -23,6 +23,7 @@
 #include "import/importer.h"
 #include "temp_dir.h"
 #include "web/server.h"
+#include "test_dependency.h"
 
 namespace {
 
@@ -203,6 +204,24 @@ TEST_F(WebApiTest, SortAndPages) {
   get("/api/query/" + id + "?offset=abc", 400);
 }
 
+// Issue 40: max_matches with a sort keeps the first N of the sorted answer ("3 of 76"), and
+// /api/tree takes a FEN as people paste it (no en-passant and clock fields).
+TEST_F(WebApiTest, MaxMatchesKeepsTheFirstOfTheSortAndTreeTakesAShortFen) {
+  const json all = run({{"cql", "(match (position :mate))"}, {"sort", "-date"}, {"limit", 500}});
+  ASSERT_EQ(all["state"], "done");
+  const json three = run({{"cql", "(match (position :mate))"}, {"sort", "-date"}, {"max_matches", 3}, {"limit", 10}});
+  ASSERT_EQ(three["state"], "done");
+  EXPECT_EQ(three["count"], 3);
+  EXPECT_EQ(three["stats"]["found"], all["count"]);
+  EXPECT_EQ(three["stats"]["summary"], "3 of " + std::to_string(all["count"].get<int>()) + " matches");
+  ASSERT_EQ(three["rows"].size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(three["rows"][i]["id"], all["rows"][i]["id"]) << i;
+  const json pasted = get("/api/tree?fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR%20b%20KQkq");
+  const json full = get("/api/tree?fen=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR%20b%20KQkq%20-%200%201");
+  EXPECT_GT(pasted["moves"].size(), 3u);
+  EXPECT_EQ(pasted["moves"], full["moves"]);
+}
+
 TEST_F(WebApiTest, GameWithFensMatchesAndPgn) {
   const json state = run({{"cql", "(match (position :promote [RBNrbn]))"}, {"limit", 1}});
   ASSERT_EQ(state["state"], "done");
@@ -249,6 +268,26 @@ TEST_F(WebApiTest, BoardSvg) {
   const json bad = get("/api/board.svg?fen=nonsense", 400);
   EXPECT_NE(bad["error"].get<std::string>().find("fen"), std::string::npos);
   get("/api/board.svg?marks=z9", 400);
+}
+
+/// GET /api/tree answers the same JSON as `cqldb tree --format jsonl` (index/tree_json.h, the
+/// lichess explorer shape: `game` and `topGames` entries are objects, with `score`).
+TEST_F(WebApiTest, TreeIsTheCommandLinesTree) {
+  for (const std::string moves : {"", "1.e4 c5", "1.d4 Nf6 2.c4 e6"}) {
+    const auto cli = cqltest::run_cqldb({"tree", "--db", db_dir().string(), "--moves", moves, "--format", "jsonl"},
+                                        tmp_->path);
+    ASSERT_EQ(cli.code, 0) << cli.err;
+    const json expected = json::parse(cli.out);
+    std::string fen;  // a FEN's only character to escape in a query string is the blank
+    for (char c : expected["fen"].get<std::string>()) fen += c == ' ' ? std::string("%20") : std::string(1, c);
+    auto r = client().Get("/api/tree?fen=" + fen);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+    EXPECT_EQ(r->body + "\n", cli.out) << moves;  // byte for byte, keys in the same order
+    ASSERT_FALSE(expected["moves"].empty());
+    EXPECT_TRUE(expected["moves"][0]["game"].is_object()) << moves;
+    EXPECT_TRUE(expected["moves"][0].contains("score")) << moves;
+  }
 }
 
 TEST_F(WebApiTest, InfoExamplesKeywordsTreeAndPage) {
@@ -326,8 +365,71 @@ bool have_stockfish() {
   return std::system("command -v stockfish >/dev/null 2>&1 || test -x /usr/games/stockfish") == 0;
 }
 
+// The explorer's routes (issue 39): the tree over the header filters counts the games a
+// :fen query finds under the same filters; its game list pages through them highest rated
+// first; a poll with wait= returns as soon as the query has finished.
+TEST_F(WebApiTest, TreeFiltersAndItsGames) {
+  const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  const std::string e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+  const json filters = {{"player", "Alekhine"}, {"year_min", 1920}};
+  const std::string encoded = httplib::detail::encode_query_param(filters.dump());
+  const json all = get("/api/tree?fen=" + httplib::detail::encode_query_param(e4));
+  const json tree = get("/api/tree?fen=" + httplib::detail::encode_query_param(e4) + "&filters=" + encoded);
+  const json query = run({{"cql", "(match (position :fen \"" + e4 + "\"))"}, {"filters", filters}, {"limit", 500}});
+  ASSERT_EQ(query["state"], "done");
+  EXPECT_GT(tree["games"].get<int>(), 0);
+  EXPECT_LT(tree["games"].get<int>(), all["games"].get<int>());
+  EXPECT_EQ(tree["games"], query["count"]);
+  // the same filters again (cached ids) and with a result: the tree of the result's games
+  EXPECT_EQ(get("/api/tree?fen=" + httplib::detail::encode_query_param(e4) + "&filters=" + encoded)["games"], tree["games"]);
+  const json within = get("/api/tree?fen=" + httplib::detail::encode_query_param(start) + "&query=" + query["id"].get<std::string>());
+  EXPECT_EQ(within["games"], query["count"]);
+  get("/api/tree?filters=" + httplib::detail::encode_query_param(R"({"colour":"white"})"), 400);
+
+  const json page1 = get("/api/tree/games?fen=" + httplib::detail::encode_query_param(e4) + "&limit=5");
+  const json page2 = get("/api/tree/games?fen=" + httplib::detail::encode_query_param(e4) + "&offset=5&limit=5");
+  EXPECT_EQ(page1["count"], all["games"]);
+  ASSERT_EQ(page1["rows"].size(), 5u);
+  ASSERT_EQ(page2["rows"].size(), 5u);
+  auto rating = [](const json& r) {
+    const int w = r["white_elo"].is_null() ? 0 : r["white_elo"].get<int>();
+    const int b = r["black_elo"].is_null() ? 0 : r["black_elo"].get<int>();
+    return w && b ? (w + b) / 2 : w + b;
+  };
+  for (size_t i = 1; i < 5; ++i) EXPECT_GE(rating(page1["rows"][i - 1]), rating(page1["rows"][i]));
+  EXPECT_GE(rating(page1["rows"][4]), rating(page2["rows"][0]));
+  EXPECT_EQ(page1["rows"][0]["id"], all["topGames"][0]);
+
+  auto started = client().Post("/api/query", R"j({"cql": "(match (position :mate))"})j", "application/json");
+  ASSERT_TRUE(started);
+  const std::string id = json::parse(started->body)["id"];
+  const json done = get("/api/query/" + id + "?wait=5000");
+  EXPECT_EQ(done["state"], "done");
+}
+
+TEST_F(WebApiTest, EngineLineAndNoEngine) {
+  get("/api/engine?fen=bad", 400);
+  if (have_stockfish()) {
+    const json line = get("/api/engine?fen=" + httplib::detail::encode_query_param(
+                                                   "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    EXPECT_EQ(line["kind"], "cp") << line.dump();
+    EXPECT_FALSE(line["pv"].get<std::string>().empty());
+    EXPECT_GT(line["depth"].get<int>(), 0);
+  }
+  web::ServeOptions options;
+  options.db_dir = db_dir();
+  options.port = 0;
+  options.engine = false;
+  RunningServer quiet(options);
+  httplib::Client c("127.0.0.1", quiet.port());
+  auto r = c.Get("/api/engine?fen=8/8/8/8/8/8/8/K6k%20w%20-%20-%200%201");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_EQ(json::parse(c.Get("/api/info")->body)["engine"], false);
+}
+
 TEST_F(WebApiTest, DeleteCancelsALongQueryAndTheLimitHolds) {
-  if (!have_stockfish()) GTEST_SKIP() << "no stockfish (the long query searches with the engine)";
+  CQLDB_REQUIRE_DEPENDENCY(have_stockfish(), "no stockfish (the long query searches with the engine)");
   auto r = client().Post("/api/query", json({{"cql", kLongQuery}}).dump(), "application/json");
   ASSERT_TRUE(r);
   ASSERT_EQ(r->status, 202) << r->body;
@@ -392,7 +494,7 @@ bool none_running(int seconds) {
 }
 
 TEST_F(WebApiTest, AQueryIsCancelledWhenItsClientGoesAway) {
-  if (!have_stockfish()) GTEST_SKIP() << "no stockfish (the long query searches with the engine)";
+  CQLDB_REQUIRE_DEPENDENCY(have_stockfish(), "no stockfish (the long query searches with the engine)");
   ASSERT_TRUE(none_running(20));
   // a client waiting for the answer leaves: the server's next blank fails to go out
   const std::string body = json({{"cql", kLongQuery}, {"wait", true}}).dump();

@@ -1,5 +1,7 @@
 #include "web/json_shape.h"
 
+#include "db/utf8.h"
+
 namespace web {
 
 namespace {
@@ -8,30 +10,7 @@ using nlohmann::json;
 
 /// `text` with invalid UTF-8 replaced by U+FFFD (nlohmann refuses to dump invalid UTF-8).
 std::string valid_utf8(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    size_t len = b < 0x80 ? 1 : (b >= 0xC2 && b <= 0xDF) ? 2 : (b >= 0xE0 && b <= 0xEF) ? 3 : (b >= 0xF0 && b <= 0xF4) ? 4 : 0;
-    bool ok = len && i + len <= text.size();
-    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-    if (ok && len == 3) {
-      const auto b1 = static_cast<unsigned char>(text[i + 1]);
-      ok = !(b == 0xE0 && b1 < 0xA0) && !(b == 0xED && b1 >= 0xA0);
-    }
-    if (ok && len == 4) {
-      const auto b1 = static_cast<unsigned char>(text[i + 1]);
-      ok = !(b == 0xF0 && b1 < 0x90) && !(b == 0xF4 && b1 >= 0x90);
-    }
-    if (!ok) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-      continue;
-    }
-    out.append(text, i, len);
-    i += len;
-  }
-  return out;
+  return db::repair_utf8(text);
 }
 
 json elo(int value) {
@@ -122,6 +101,8 @@ json stats_json(const query::Stats& s) {
     stages.push_back({{"name", f.name}, {"ran", f.ran}, {"in", f.in}, {"out", f.out}, {"seconds", f.seconds},
                       {"note", f.note}});
   return {{"count", s.matches},
+          {"found", s.matches_found},
+          {"summary", query::matches_text(s)},
           {"seconds", s.seconds},
           {"games", s.games_total},
           {"candidates", s.candidates},

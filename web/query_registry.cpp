@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "cql/parser.h"
@@ -41,11 +42,18 @@ QueryRegistry::~QueryRegistry() {
 
 std::shared_ptr<QueryRun> QueryRegistry::start(const QueryRequest& request) {
   // Compile first (fast): errors go back to the client at once, with their line and column.
-  auto compiled = std::make_shared<query::Query>(query::Query::compile(request.cql, "query"));
-  const cql::Script script = cql::parse_or_throw(request.cql, "query");  // kept: keywords() points into it
-  for (const cql::KeywordItem* k : script.match.keywords())
-    if (k->keyword == cql::Keyword::Pgn || k->keyword == cql::Keyword::Output)
-      throw std::invalid_argument("the web interface reads and writes no files: remove :pgn and :output");
+  auto compiled = std::make_shared<query::Query>(
+      query::Query::compile(request.cql, "query", query::parse_dialect(request.dialect)));
+  if (compiled->dialect() == query::Dialect::kCql6) {
+    // CQL 6 (issue 36): the database is the input, so cql(input FILE) is ignored
+    if (compiled->cql6_options().output)
+      throw std::invalid_argument("the web interface writes no files: remove output from cql(...)");
+  } else {
+    const cql::Script script = cql::parse_or_throw(request.cql, "query");  // kept: keywords() points into it
+    for (const cql::KeywordItem* k : script.match.keywords())
+      if (k->keyword == cql::Keyword::Pgn || k->keyword == cql::Keyword::Output)
+        throw std::invalid_argument("the web interface reads and writes no files: remove :pgn and :output");
+  }
   if (!request.filter_terms.empty()) {
     std::string error;
     if (!headers::compile_filter_terms(request.filter_terms, error)) throw std::invalid_argument(error);
@@ -76,6 +84,7 @@ void QueryRegistry::run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> com
     options.threads = options_.threads;
     options.analysis_cache = options_.analysis_cache;
     options.limit = run->request.limit;
+    if (options.limit) options.sort = headers::parse_sort_order(run->request.sort);
     options.cancel = &run->cancel;
     options.progress = [&run](uint64_t searched, uint64_t total, uint64_t matches) {
       run->searched = searched;
@@ -109,8 +118,9 @@ void QueryRegistry::run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> com
       run->total = result.stats.candidates;
       run->result = std::move(result);
     }
+    run->finished = true;
   }
-  run->finished = true;
+  run->finished_signal.notify_all();
 }
 
 std::shared_ptr<QueryRun> QueryRegistry::find(const std::string& id) {
@@ -139,19 +149,21 @@ size_t QueryRegistry::running() const {
 void QueryRegistry::sweep() {
   std::lock_guard lock(mutex_);
   const int64_t now = steady_ms();
-  std::vector<std::pair<uint64_t, std::string>> finished;
+  // (last asked about, serial, id): the runs nobody asked about for longest go first, so a
+  // client still paging through its result keeps it while many others run queries.
+  std::vector<std::tuple<int64_t, uint64_t, std::string>> finished;
   for (auto& [id, entry] : runs_) {
     QueryRun& run = *entry.run;
     if (!run.finished && now - run.last_seen_ms > int64_t(options_.idle_cancel_seconds) * 1000)
       run.cancel = true;  // the client went away
     if (run.finished) {
       if (entry.thread.joinable()) entry.thread.join();
-      finished.emplace_back(entry.serial, id);
+      finished.emplace_back(run.last_seen_ms.load(), entry.serial, id);
     }
   }
   if (finished.size() <= options_.max_kept) return;
   std::sort(finished.begin(), finished.end());
-  for (size_t i = 0; i + options_.max_kept < finished.size(); ++i) runs_.erase(finished[i].second);
+  for (size_t i = 0; i + options_.max_kept < finished.size(); ++i) runs_.erase(std::get<2>(finished[i]));
 }
 
 std::vector<uint32_t> QueryRegistry::order(QueryRun& run, const std::string& sort) {

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -28,7 +29,11 @@ struct QueryRequest {
   std::string cql;                        ///< the CQL script (one (match ...) list)
   std::vector<std::string> filter_terms;  ///< header filter terms, e.g. "elo>=2500"
                                           ///< (headers/filter_terms.h)
-  uint64_t limit = 0;                     ///< stop after this many matches; 0 = all
+  uint64_t limit = 0;                     ///< keep this many matches; 0 = all
+  /// The order `limit` keeps the first of (a headers::parse_sort_order name, "" = ids): the
+  /// first N of the sorted answer (issue 40).
+  std::string sort;
+  std::string dialect = "auto";           ///< "auto", "cqls" or "cql6" (query::parse_dialect)
 };
 
 /// Where a run is.
@@ -48,18 +53,27 @@ struct QueryRun {
   std::atomic<bool> finished{false};       ///< the thread has ended
 
   mutable std::mutex mutex;
+  std::condition_variable finished_signal; ///< notified (under `mutex`) when `finished` is set
   RunState state = RunState::kRunning;
   std::string error;                       ///< kFailed: what went wrong
   query::Result result;                    ///< when finished: the matches (ascending ids), figures
   std::string plan;                        ///< query::explain_plan of the query
   /// Orders of `result.matches` asked so far, by sort name ("-date"): indexes into matches.
   std::map<std::string, std::vector<uint32_t>> orders;
+
+  /// Waits until the run has finished or `timeout` has passed; true when finished. The
+  /// answer comes as soon as the run's thread ends (no polling interval).
+  bool wait_finished(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex);
+    return finished_signal.wait_for(lock, timeout, [this] { return finished.load(); });
+  }
 };
 
 /// Limits and timings of the registry.
 struct RegistryOptions {
   size_t max_running = 4;       ///< concurrent runs; start() refuses more
-  size_t max_kept = 64;         ///< finished runs kept for paging (oldest dropped first)
+  size_t max_kept = 256;        ///< finished runs kept for paging (those asked about least
+                                ///< recently dropped first)
   int idle_cancel_seconds = 20; ///< a running query nobody asked about for this long is cancelled
   unsigned threads = 0;         ///< worker threads per run (0 = all cores)
   bool analysis_cache = false;  ///< keep engine results in the database directory (a write)
@@ -84,7 +98,8 @@ class QueryRegistry {
   /// Cancels run `id`; false when unknown.
   bool cancel(const std::string& id);
   /// Cancels running runs idle for idle_cancel_seconds, joins finished threads and drops the
-  /// oldest finished runs beyond max_kept. Called by the server about every second.
+  /// finished runs beyond max_kept that were asked about least recently. Called by the
+  /// server about every second.
   void sweep();
   /// Runs running now.
   size_t running() const;

@@ -7,11 +7,17 @@
 #include <httplib.h>
 
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "analysis/session.h"
 #include "db/database.h"
+#include "web/engine_line.h"
 #include "web/query_registry.h"
+#include "web/tree_cache.h"
 #include "web/server.h"
 
 namespace web {
@@ -21,12 +27,24 @@ struct Context {
   ServeOptions options;
   db::Database database;
   QueryRegistry registry;
+  std::unique_ptr<EngineService> engine;  ///< null with --no-engine
+  TreeCache tree_cache;                   ///< the last trees the tree routes built
+  /// The ids passing the last header filters asked for by a tree route (terms joined by
+  /// '\n'), so stepping through positions under one filter reads the headers once.
+  std::mutex filter_cache_mutex;
+  std::string filter_cache_key;
+  std::shared_ptr<const std::vector<uint32_t>> filter_cache_ids;
   Context(ServeOptions o, db::Database d)
       : options(std::move(o)),
         database(std::move(d)),
         registry(database, options.db_dir,
-                 RegistryOptions{options.max_queries, 64, options.idle_cancel_seconds, options.query_threads,
-                                 options.allow_write}) {}
+                 RegistryOptions{options.max_queries, 256, options.idle_cancel_seconds, options.query_threads,
+                                 options.allow_write}) {
+    if (options.engine)
+      engine = std::make_unique<EngineService>(
+          options.engine_name.empty() ? analysis::default_engine_name() : options.engine_name,
+          options.engine_movetime_ms);
+  }
 };
 
 /// Registers the query routes.
@@ -36,10 +54,18 @@ void install_game_routes(httplib::Server& http, Context& context);
 
 /// Sets `json` as the response body with `status`.
 void send_json(httplib::Response& res, const nlohmann::json& json, int status = 200);
+/// send_json for an object whose keys keep their order (the opening tree, index/tree_json.h).
+void send_ordered_json(httplib::Response& res, const nlohmann::ordered_json& json, int status = 200);
 
 /// Runs `handler`, answering a thrown exception as a JSON error (400 for
 /// std::invalid_argument, 404 for std::out_of_range, 500 otherwise).
 void guarded(httplib::Response& res, const std::function<void()>& handler);
+
+/// The filter fields of the page ({player, white, black, event, site, eco, result,
+/// year_min, year_max, elo_min, elo_max, terms}) as header filter terms
+/// (headers/filter_terms.h), the same terms the shell's `filter` and `cqldb tree --filter`
+/// take. Throws std::invalid_argument naming a field that is unknown or not a string/number.
+std::vector<std::string> filter_terms(const nlohmann::json& filters);
 
 /// The unsigned number of query parameter `name` of `req`, `fallback` when absent. Throws
 /// std::invalid_argument naming the parameter when it is not a number.

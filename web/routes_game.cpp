@@ -1,6 +1,12 @@
 // GET /api/info, /api/game/ID, /api/game/ID.pgn, /api/board.svg, /api/tree, /api/examples,
 // /api/keywords; POST /api/game/ID/marker (only with --allow-write); the page's files.
+#include <zlib.h>
+
 #include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <mutex>
 
 #include "chess/position.h"
 #include "chess/san.h"
@@ -9,9 +15,13 @@
 #include "db/game_markers.h"
 #include "db/game_reader.h"
 #include "db/pgn_writer.h"
+#include "chess/movegen.h"
+#include "headers/filter_terms.h"
 #include "headers/game_order.h"
+#include "headers/header_store.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
+#include "index/tree_json.h"
 #include "render/board_svg.h"
 #include "render/game_walk.h"
 #include "web/assets.h"
@@ -46,11 +56,111 @@ uint32_t game_id(Context& context, const std::string& text) {
   return uint32_t(id);
 }
 
-json tree_stats_json(const posindex::TreeStats& s) {
-  return {{"games", s.games},       {"white", s.white},
-          {"draws", s.draws},       {"black", s.black},
-          {"averageRating", s.average_rating()}, {"performance", s.performance()},
-          {"firstYear", s.first_year}, {"lastYear", s.last_year}};
+/// The gzip encoding of `asset`, made on first use and kept.
+const std::string& gzipped_asset(const Asset& asset) {
+  static std::mutex mutex;
+  static std::map<std::string_view, std::string> done;
+  std::lock_guard lock(mutex);
+  auto [it, added] = done.try_emplace(asset.name);
+  if (!added) return it->second;
+  z_stream stream{};
+  if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16 /* gzip */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("zlib: deflateInit2 failed");
+  std::string& out = it->second;
+  out.resize(deflateBound(&stream, uLong(asset.content.size())));
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(asset.content.data()));
+  stream.avail_in = uInt(asset.content.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = uInt(out.size());
+  const int status = deflate(&stream, Z_FINISH);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END) {
+    done.erase(it);
+    throw std::runtime_error("zlib: deflate failed");
+  }
+  return out;
+}
+
+/// CPU time of the calling thread in milliseconds.
+double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+/// What a tree route reads: the position, the index, and the games it is restricted to.
+struct TreeScope {
+  chess::Position pos;
+  std::optional<posindex::PositionIndex> index;
+  std::optional<db::GameReader> reader;
+  bool restricted = false;       ///< only the games in `within`
+  std::vector<uint32_t> within;  ///< ascending ids
+  std::string key;               ///< position, query, filter terms and game count (TreeCache)
+};
+
+/// The tree of `scope` with at least `top_games` top games (web/tree_cache.h).
+std::shared_ptr<const posindex::Tree> scope_tree(Context& context, const TreeScope& scope, size_t top_games) {
+  return context.tree_cache.get(scope.key, top_games, [&](size_t top) {
+    return posindex::build_tree(*scope.index, *scope.reader, scope.pos, scope.restricted ? &scope.within : nullptr, top);
+  });
+}
+
+/// Fills `scope` from the request's fen, query and filters parameters. Answers 409 (and
+/// returns false) when the database has no current position index; throws
+/// std::invalid_argument for a bad FEN or filter, std::out_of_range for an unknown query.
+bool tree_scope(Context& context, const httplib::Request& req, httplib::Response& res, TreeScope& scope) {
+  const std::string fen = req.has_param("fen") ? req.get_param_value("fen")
+                                               : "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  if (const chess::FenError err = scope.pos.set_fen(fen); !err.ok()) throw std::invalid_argument("fen: " + err.message);
+  scope.index = posindex::PositionIndex::open(context.options.db_dir);
+  if (!scope.index) {
+    send_json(res, error_json("the database has no current position index (cqldb reindex --positions-only)"), 409);
+    return false;
+  }
+  scope.reader.emplace(context.database.reader());
+  scope.key = scope.pos.fen() + "|" + std::to_string(scope.reader->game_count()) + "|";
+  if (req.has_param("query")) {
+    scope.key += req.get_param_value("query");
+    std::shared_ptr<QueryRun> run = context.registry.find(req.get_param_value("query"));
+    if (!run || !run->finished) throw std::out_of_range("no finished query " + req.get_param_value("query"));
+    for (const eval::GameMatch& m : run->result.matches) scope.within.push_back(m.id);
+    scope.restricted = true;
+  }
+  if (req.has_param("filters")) {
+    const json filters = json::parse(req.get_param_value("filters"), nullptr, false);
+    if (filters.is_discarded()) throw std::invalid_argument("filters: expected a JSON object");
+    const std::vector<std::string> terms = filter_terms(filters);
+    if (!terms.empty()) {
+      std::string key;
+      for (const std::string& t : terms) key += t + "\n";
+      scope.key += "|" + key;
+      std::shared_ptr<const std::vector<uint32_t>> ids;
+      {
+        std::lock_guard lock(context.filter_cache_mutex);
+        if (context.filter_cache_key == key) ids = context.filter_cache_ids;
+      }
+      if (!ids) {
+        std::string error;
+        const std::optional<headers::HeaderFilter> filter = headers::compile_filter_terms(terms, error);
+        if (!filter) throw std::invalid_argument(error);
+        ids = std::make_shared<const std::vector<uint32_t>>(
+            headers::HeaderStore(context.options.db_dir).candidates(*filter, scope.reader->game_count()));
+        std::lock_guard lock(context.filter_cache_mutex);
+        context.filter_cache_key = key;
+        context.filter_cache_ids = ids;
+      }
+      if (scope.restricted) {
+        std::vector<uint32_t> both;
+        std::set_intersection(scope.within.begin(), scope.within.end(), ids->begin(), ids->end(), std::back_inserter(both));
+        scope.within = std::move(both);
+      } else {
+        scope.within = *ids;
+      }
+      scope.restricted = true;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -64,6 +174,7 @@ void install_game_routes(httplib::Server& http, Context& context) {
                       {"max_queries", context.options.max_queries},
                       {"running_queries", context.registry.running()},
                       {"max_page_rows", context.options.max_page_rows},
+                      {"engine", context.engine != nullptr},
                       {"sorts", std::string(headers::sort_order_names()) + ", plies"},
                       {"filters", {"player", "white", "black", "year_min", "year_max", "elo_min", "elo_max", "eco",
                                    "result", "event", "site", "terms"}}});
@@ -138,44 +249,67 @@ void install_game_routes(httplib::Server& http, Context& context) {
   });
 
   // The opening tree of a position (index/position_tree.h, as `cqldb tree --format jsonl`),
-  // over every game or over the result of query `query`.
+  // over every game, the result of query `query`, the games passing `filters` (the page's
+  // filter fields as JSON, as POST /api/query takes them), or both.
   http.Get("/api/tree", [&context](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
-      chess::Position pos;
-      const std::string fen = req.has_param("fen") ? req.get_param_value("fen")
-                                                   : "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-      if (const chess::FenError err = pos.set_fen(fen); !err.ok()) throw std::invalid_argument("fen: " + err.message);
-      std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(context.options.db_dir);
-      if (!index) {
-        send_json(res, error_json("the database has no current position index (cqldb reindex --positions-only)"), 409);
+      const auto started = std::chrono::steady_clock::now();
+      const double cpu_started = thread_cpu_ms();
+      TreeScope scope;
+      if (!tree_scope(context, req, res, scope)) return;
+      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, posindex::Tree::kTopGames);
+      const posindex::Tree& tree = *kept;
+      const chess::Position& pos = scope.pos;
+      send_ordered_json(res, posindex::tree_json(tree, pos, *scope.reader));  // the shape of `cqldb tree --format jsonl`
+      // the server's time for the tree, wall and this thread's CPU (web/test/bench_web.mjs's
+      // figures; the CPU time does not depend on what else the machine runs)
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+      res.set_header("Server-Timing", "tree;dur=" + std::to_string(ms) + ", cpu;dur=" + std::to_string(thread_cpu_ms() - cpu_started));
+    });
+  });
+
+  // The games reaching a position (the tree's games, same scope as /api/tree), highest
+  // rated first, a page at a time: {count, offset, rows} with rows as the query routes'.
+  http.Get("/api/tree/games", [&context](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      TreeScope scope;
+      if (!tree_scope(context, req, res, scope)) return;
+      const uint64_t offset = std::min<uint64_t>(number_param(req, "offset", 0), 100000);
+      const uint64_t limit = std::min<uint64_t>(number_param(req, "limit", 10), context.options.max_page_rows);
+      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, offset + limit);
+      const posindex::Tree& tree = *kept;
+      json rows = json::array();
+      db::GameHeader header;
+      for (size_t i = offset; i < tree.top_games.size() && i < offset + limit; ++i) {
+        if (!scope.reader->read_header(tree.top_games[i].id, header)) continue;
+        rows.push_back(row_json(header, eval::GameMatch{tree.top_games[i].id, {}, {}}));
+      }
+      send_json(res, {{"count", tree.total.games}, {"offset", offset}, {"rows", std::move(rows)}});
+    });
+  });
+
+  // The engine line of a position (web/engine_line.h): {kind, value, depth, pv, san,
+  // engine} or {cancelled: true} when a newer request took the engine.
+  http.Get("/api/engine", [&context](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      if (!context.engine) {
+        send_json(res, error_json("the engine is off (cqldb serve --no-engine)"), 403);
         return;
       }
-      std::vector<uint32_t> within;
-      bool restricted = false;
-      if (req.has_param("query")) {
-        std::shared_ptr<QueryRun> run = context.registry.find(req.get_param_value("query"));
-        if (!run || !run->finished) throw std::out_of_range("no finished query " + req.get_param_value("query"));
-        for (const eval::GameMatch& m : run->result.matches) within.push_back(m.id);
-        restricted = true;
+      chess::Position pos;
+      if (const chess::FenError err = pos.set_fen(req.get_param_value("fen")); !err.ok())
+        throw std::invalid_argument("fen: " + err.message);
+      chess::MoveList legal;
+      chess::generate_legal(pos, legal);
+      if (legal.empty())
+        throw std::invalid_argument("fen: the side to move has no legal move");
+      const EngineLine line = context.engine->evaluate(pos.fen());
+      if (line.cancelled) {
+        send_json(res, {{"cancelled", true}});
+        return;
       }
-      db::GameReader reader = context.database.reader();
-      const posindex::Tree tree = posindex::build_tree(*index, reader, pos, restricted ? &within : nullptr);
-      json moves = json::array();
-      for (const posindex::TreeMove& m : tree.moves) {
-        json mj = tree_stats_json(m.stats);
-        mj["uci"] = chess::to_uci(m.move, pos);
-        mj["san"] = chess::to_san(pos, m.move);
-        mj["game"] = m.stats.best.id;
-        moves.push_back(std::move(mj));
-      }
-      json j = tree_stats_json(tree.total);
-      j["fen"] = pos.fen();
-      j["ended"] = tree.ended;
-      j["moves"] = std::move(moves);
-      json top = json::array();
-      for (const posindex::TreeGame& g : tree.top_games) top.push_back(g.id);
-      j["topGames"] = std::move(top);
-      send_json(res, j);
+      send_json(res, {{"kind", line.kind}, {"value", line.value}, {"depth", line.depth}, {"pv", line.pv},
+                      {"engine", line.engine}});
     });
   });
 
@@ -228,18 +362,30 @@ void install_game_routes(httplib::Server& http, Context& context) {
     });
   });
 
-  auto page = [](const std::string& name, httplib::Response& res) {
+  auto page = [](const httplib::Request& req, const std::string& name, httplib::Response& res) {
     const Asset* asset = find_asset("assets/" + name);
     if (!asset) {
       send_json(res, error_json("no file " + name), 404);
       return;
     }
-    res.set_content(std::string(asset->content), content_type_of(asset->name));
+    // httplib compresses a text answer for each request, with brotli at its slowest setting
+    // when the client takes it (about 1 s for app.js on a busy machine): the page's files are
+    // gzipped once (gzipped_asset) and sent as they are, with the client's Accept-Encoding
+    // taken off the request so httplib does not compress them again.
+    const bool gzip = req.get_header_value("Accept-Encoding").find("gzip") != std::string::npos;
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+    if (gzip) {
+      res.set_content(gzipped_asset(*asset), content_type_of(asset->name));
+      res.set_header("Content-Encoding", "gzip");
+    } else {
+      res.set_content(std::string(asset->content), content_type_of(asset->name));
+    }
+    res.set_header("Vary", "Accept-Encoding");
     res.set_header("Cache-Control", "no-cache");
   };
-  http.Get("/", [page](const httplib::Request&, httplib::Response& res) { page("index.html", res); });
+  http.Get("/", [page](const httplib::Request& req, httplib::Response& res) { page(req, "index.html", res); });
   http.Get(R"(/assets/([a-z0-9_-]{1,40}\.(js|css|html|svg)))",
-           [page](const httplib::Request& req, httplib::Response& res) { page(req.matches[1], res); });
+           [page](const httplib::Request& req, httplib::Response& res) { page(req, req.matches[1], res); });
 }
 
 }  // namespace web

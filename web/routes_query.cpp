@@ -1,7 +1,6 @@
 // POST /api/query, GET /api/query/ID, DELETE /api/query/ID, GET /api/query/ID/pgn.
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 #include "db/game_reader.h"
 #include "db/pgn_writer.h"
@@ -15,8 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-/// The filter fields of the page as header filter terms (headers/filter_terms.h), the same
-/// terms the shell's `filter` and `cqldb tree --filter` take.
+}  // namespace
+
 std::vector<std::string> filter_terms(const json& filters) {
   std::vector<std::string> terms;
   if (!filters.is_object()) {
@@ -56,6 +55,8 @@ std::vector<std::string> filter_terms(const json& filters) {
   }
   return terms;
 }
+
+namespace {
 
 /// The state of `run` as JSON; when finished, its figures and the rows `offset`..`offset +
 /// limit` in order `sort`.
@@ -105,9 +106,11 @@ void install_query_routes(httplib::Server& http, Context& context) {
       request.cql = body["cql"].get<std::string>();
       request.filter_terms = filter_terms(body.value("filters", json()));
       request.limit = body.value("max_matches", uint64_t(0));
+      request.dialect = body.value("dialect", std::string("auto"));  // issue 36: "auto", "cqls", "cql6"
       const uint64_t offset = body.value("offset", uint64_t(0));
       const uint64_t limit = body.value("limit", uint64_t(50));
       const std::string sort = body.value("sort", std::string());
+      request.sort = sort;
       std::shared_ptr<QueryRun> run;
       try {
         run = context.registry.start(request);
@@ -125,14 +128,13 @@ void install_query_routes(httplib::Server& http, Context& context) {
         send_json(res, {{"id", run->id}, {"state", "running"}}, 202);
         return;
       }
-      // wait: the answer comes when the query has finished. Until then a blank is sent every
-      // 200 ms (JSON allows leading whitespace): a failed write means the client went away,
-      // and the query is cancelled.
+      // wait: the answer comes as soon as the query has finished (woken by the run's thread,
+      // no polling interval). While it runs a blank is sent every 200 ms (JSON allows leading
+      // whitespace): a failed write means the client went away, and the query is cancelled.
       res.status = 200;
       res.set_chunked_content_provider(
-          "application/json", [&context, run, offset, limit, sort](size_t, httplib::DataSink& sink) {
-            while (!run->finished) {
-              std::this_thread::sleep_for(std::chrono::milliseconds(200));
+          "application/json; charset=utf-8", [&context, run, offset, limit, sort](size_t, httplib::DataSink& sink) {
+            while (!run->wait_finished(std::chrono::milliseconds(200))) {
               run->last_seen_ms = steady_ms();
               if (!sink.write(" ", 1)) {
                 run->cancel = true;
@@ -162,6 +164,9 @@ void install_query_routes(httplib::Server& http, Context& context) {
         send_json(res, error_json("no query " + std::string(req.matches[1]) + " (finished queries are kept a while)"), 404);
         return;
       }
+      // wait=MS: a long poll; the answer comes when the run finishes or after MS (at most 5 s).
+      if (const uint64_t wait_ms = std::min<uint64_t>(number_param(req, "wait", 0), 5000); wait_ms > 0)
+        run->wait_finished(std::chrono::milliseconds(wait_ms));
       const std::string sort = req.has_param("sort") ? req.get_param_value("sort") : "";
       send_json(res, run_json(context, *run, number_param(req, "offset", 0), number_param(req, "limit", 50), sort));
     });

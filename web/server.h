@@ -27,13 +27,17 @@ struct ServeOptions {
   int idle_cancel_seconds = 20;     ///< a running query nobody polls for this long is cancelled
   unsigned query_threads = 0;       ///< search threads per query (0 = all cores)
   size_t http_threads = 32;         ///< connections served at once
+  bool engine = true;               ///< GET /api/engine (the page's engine line); --no-engine: off
+  std::string engine_name;          ///< engine name or path; "" = $CQLDB_ENGINE or stockfish
+  int64_t engine_movetime_ms = 1000;///< how long one engine-line search runs
 };
 
 /// The HTTP server over one database.
 class Server {
  public:
-  /// Opens the database read-only. Throws db::FormatError (not a database) and the storage
-  /// errors of db::Database::open_readonly.
+  /// Opens the database read-only (query::open_database). Throws query::NoDatabase (no
+  /// database in the directory), db::FormatError (another format version) and the storage
+  /// errors of opening it.
   explicit Server(ServeOptions options);
   ~Server();
   Server(const Server&) = delete;

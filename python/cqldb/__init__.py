@@ -58,8 +58,11 @@ class Result(Sequence[Dict[str, Any]]):
     or {"mate": n} or {} per ply).
 
     `stats` holds the figures of the run: games_total, candidates, games_replayed, positions,
-    matches, seconds (wall time, float), cancelled, damaged (ids skipped), stages (a list of
-    {name, ran, in, out, seconds, note}) and explain (the text of `--explain-analyze`).
+    matches (in the answer), matches_found (before the limit cut) and search_complete,
+    summary ("3 of 76 matches", as the command's), seconds (wall time, float), cancelled,
+    damaged (ids skipped), after_indexes and after_signatures, stages (a list of {name, ran,
+    in, out, seconds, note}: each stage's figures) and explain (the text of
+    `--explain-analyze`).
     """
 
     def __init__(self, rows: List[Dict[str, Any]], stats: Dict[str, Any]):
@@ -177,12 +180,17 @@ class Database:
 
     def query(self, text: str, *, sort: Optional[str] = None, limit: Optional[int] = None,
               threads: Optional[int] = None, planner: bool = True,
-              progress: Optional[Callable[[int, int, int], Any]] = None, cancel: Any = None) -> Result:
-        """Runs the CQL script `text` (CQL-S, as `cqldb query -e`) and returns a Result.
+              progress: Optional[Callable[[int, int, int], Any]] = None, cancel: Any = None,
+              dialect: str = "auto") -> Result:
+        """Runs the CQL script `text` (as `cqldb query -e`) and returns a Result.
 
+        text: CQL-S (CQL 1.0 with its extensions) or a CQL 6 script; a text starting with CQL
+        6's header `cql(` is read as CQL 6 (dialect="auto", as `--dialect auto`); dialect
+        "cqls" or "cql6" names the language.
         sort: "date", "elo", "white", "black", "event", "result", "eco" or "id", a leading "-"
-        reverses (as `--sort`; with `limit` the first `limit` games found are sorted).
-        limit: stop after this many matches, lowest ids first (None = all).
+        reverses (as `--sort`; with `limit` the first `limit` games of that order).
+        limit: keep this many matches (None = all): the first of the sort order, or without a
+        sort the lowest ids (the search then stops once it has them).
         threads: search threads (None = all cores).
         planner: False replays every game (`--no-planner`); the answer is the same.
         progress: called about every 100 ms as progress(games_searched, games_to_search,
@@ -193,7 +201,7 @@ class Database:
         Raises QueryError (with .line, .column) for a script that does not parse or compile,
         DatabaseError for a storage error.
         """
-        rows, stats = self._db.query(text, sort, limit or 0, threads or 0, planner, progress, cancel, "query")
+        rows, stats = self._db.query(text, sort, limit or 0, threads or 0, planner, progress, cancel, "query", dialect)
         return Result(rows, stats)
 
     def game(self, id: int) -> Game:
@@ -201,24 +209,26 @@ class Database:
         return Game(self._db.game(id))
 
     def tree(self, fen: Optional[str] = None, moves: Union[str, Sequence[str], None] = None,
-             query: Optional[str] = None, *, threads: Optional[int] = None) -> Dict[str, Any]:
+             query: Optional[str] = None, *, threads: Optional[int] = None,
+             dialect: str = "auto") -> Dict[str, Any]:
         """The opening tree of a position, as `cqldb tree --format json` prints it.
 
         fen: the position (default the standard start); moves: SAN moves played from it
         ("1.e4 c5 2.Nf3" or a list); query: a CQL script whose matching games alone are
-        counted. The dict has lichess's explorer fields (white, draws, black, moves: [{uci,
+        counted (CQL-S or CQL 6, as query()'s `dialect`). The dict has lichess's explorer fields (white, draws, black, moves: [{uci,
         san, white, draws, black, averageRating, performance, game}], topGames) and ours
         (fen, games, ended, score: White's score in percent, firstYear, lastYear). Needs the
         position index (DatabaseError otherwise); ValueError for a bad FEN or move.
         """
         if moves is not None and not isinstance(moves, str):
             moves = " ".join(moves)
-        return _json.loads(self._db.tree(fen, moves, query, threads or 0))
+        return _json.loads(self._db.tree(fen, moves, query, threads or 0, dialect))
 
-    def explain(self, text: str) -> str:
+    def explain(self, text: str, *, dialect: str = "auto") -> str:
         """The plan of `text` (header SQL and its bound values, signature conditions) and the
-        estimates, without running it: the text of `cqldb query --explain`."""
-        return self._db.explain(text)
+        estimates, without running it: the text of `cqldb query --explain` (a sharded
+        database's estimates per shard)."""
+        return self._db.explain(text, dialect)
 
     def info(self) -> Dict[str, Any]:
         """What `cqldb info` shows: games, rejected, warnings, files, games_bytes and

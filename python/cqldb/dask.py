@@ -79,7 +79,7 @@ class _EventPoll:
 
 
 def _query_shard(path: str, first_id: int, text: str, limit: int, threads: int, planner: bool,
-                 cancel_event: Optional[str], delay: float = 0.0) -> Dict[str, Any]:
+                 cancel_event: Optional[str], delay: float = 0.0, dialect: str = "auto") -> Dict[str, Any]:
     """One shard's part of a query: rows with global ids, the figures, the task's times.
     `delay` (seconds slept first) lets the tests kill a worker while its task runs."""
     start = time.perf_counter()
@@ -87,7 +87,8 @@ def _query_shard(path: str, first_id: int, text: str, limit: int, threads: int, 
         time.sleep(delay)
     db = _database(path)
     cancel = _EventPoll(cancel_event) if cancel_event else None
-    result = db.query(text, limit=limit or None, threads=threads or None, planner=planner, cancel=cancel)
+    result = db.query(text, limit=limit or None, threads=threads or None, planner=planner, cancel=cancel,
+                      dialect=dialect)
     rows = list(result)
     offset = first_id - 1
     for row in rows:
@@ -98,9 +99,9 @@ def _query_shard(path: str, first_id: int, text: str, limit: int, threads: int, 
 
 
 def _tree_shard(path: str, first_id: int, fen: Optional[str], moves: Optional[str],
-                text: Optional[str], threads: int) -> bytes:
+                text: Optional[str], threads: int, dialect: str = "auto") -> bytes:
     """One shard's opening tree with its sums and global ids (merged by _cqldb.merge_trees)."""
-    return _database(path)._db.tree_part(fen, moves, text, threads, first_id)
+    return _database(path)._db.tree_part(fen, moves, text, threads, first_id, dialect)
 
 
 # ---- on the client ------------------------------------------------------------------------
@@ -162,11 +163,12 @@ class DaskResult:
         task's figures and task_seconds (time inside the task, opening the shard included)."""
         parts = self._gather()
         total: Dict[str, Any] = {}
-        for key in ("games_total", "candidates", "games_replayed", "positions", "matches"):
+        for key in ("games_total", "candidates", "games_replayed", "positions", "matches", "matches_found"):
             total[key] = sum(p["stats"][key] for p in parts)
         total["matches"] = len(self.rows())
         total["seconds"] = max((p["stats"]["seconds"] for p in parts), default=0.0)
         total["cancelled"] = any(p["stats"]["cancelled"] for p in parts)
+        total["search_complete"] = all(p["stats"]["search_complete"] for p in parts)
         total["damaged"] = [i for p in parts for i in p["stats"]["damaged"]]
         total["per_shard"] = [dict(p["stats"], task_seconds=p["task_seconds"]) for p in parts]
         return total
@@ -200,13 +202,15 @@ def _rows_frame(part: Dict[str, Any]):
 
 def query(client, sharded_path: Union[str, os.PathLike], text: str, *, limit: Optional[int] = None,
           planner: bool = True, threads: int = 1, shard_paths: Optional[Mapping[str, str]] = None,
-          retries: int = 2, _task_delay: float = 0.0) -> DaskResult:
+          retries: int = 2, dialect: str = "auto", _task_delay: float = 0.0) -> DaskResult:
     """Runs the CQL script `text` over the sharded database at `sharded_path` with one Dask
     task per shard; returns a DaskResult (rows in global id order, equal to
     cqldb.Database(sharded_path).query(text)).
 
     limit: the first `limit` matches by global id (each shard stops after `limit`).
     threads: search threads per task (1 suits workers of one thread each).
+    dialect: "auto" (a text starting with `cql(` is CQL 6), "cqls" or "cql6", as
+    cqldb.Database.query.
     shard_paths: {manifest shard name: path on the workers} when the workers do not read the
     shards under `sharded_path`.
     retries: extra attempts of a task whose worker failed, beside Dask's own rescheduling of
@@ -214,32 +218,32 @@ def query(client, sharded_path: Union[str, os.PathLike], text: str, *, limit: Op
     """
     sharded_path = os.fspath(sharded_path)
     cancel_event = "cqldb-cancel-" + uuid.uuid4().hex
-    _check(text)  # a script that does not compile fails here, before any task
+    _check(text, dialect)  # a script that does not compile fails here, before any task
     futures = []
     for i, shard in enumerate(shards(sharded_path)):
         futures.append(client.submit(_query_shard, _shard_path(sharded_path, shard, shard_paths), shard["first_id"],
-                                     text, limit or 0, threads, planner, cancel_event, _task_delay, pure=False,
+                                     text, limit or 0, threads, planner, cancel_event, _task_delay, dialect, pure=False,
                                      retries=retries, key="cqldb-query-%d-%s" % (i, cancel_event[-12:])))
     return DaskResult(client, futures, limit or 0, cancel_event)
 
 
-def _check(text: str) -> None:
+def _check(text: str, dialect: str = "auto") -> None:
     """Raises QueryError for a script that does not compile (on the client, before any task)."""
-    cqldb._cqldb.check_query(text)
+    cqldb._cqldb.check_query(text, dialect)
 
 
 def tree(client, sharded_path: Union[str, os.PathLike], fen: Optional[str] = None,
          moves: Union[str, Sequence[str], None] = None, query: Optional[str] = None, *, threads: int = 1,
-         shard_paths: Optional[Mapping[str, str]] = None, retries: int = 2) -> Dict[str, Any]:
+         shard_paths: Optional[Mapping[str, str]] = None, retries: int = 2, dialect: str = "auto") -> Dict[str, Any]:
     """The opening tree of a position over the sharded database, one Dask task per shard, the
     shards' trees summed: equal to cqldb.Database(sharded_path).tree(fen, moves, query)."""
     sharded_path = os.fspath(sharded_path)
     if moves is not None and not isinstance(moves, str):
         moves = " ".join(moves)
     if query is not None:
-        _check(query)
+        _check(query, dialect)
     futures = [client.submit(_tree_shard, _shard_path(sharded_path, shard, shard_paths), shard["first_id"], fen,
-                             moves, query, threads, pure=False, retries=retries)
+                             moves, query, threads, dialect, pure=False, retries=retries)
                for shard in shards(sharded_path)]
     parts = client.gather(futures)
     return json.loads(cqldb._cqldb.merge_trees(parts, fen, moves))

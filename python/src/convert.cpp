@@ -110,17 +110,15 @@ py::dict row_dict(const MatchRow& row) {
 py::dict stats_dict(const query::Stats& s) {
   py::dict d;
   d["games_total"] = s.games_total;
-  d["after_postings"] = s.after_postings;
+  d["after_indexes"] = s.after_indexes();
   d["candidates"] = s.candidates;
-  d["after_signatures"] = s.after_signatures;
+  d["after_signatures"] = s.after_signatures();
   d["games_replayed"] = s.games_replayed;
   d["positions"] = s.positions;
   d["matches"] = s.matches;
-  d["postings_used"] = s.postings_used;
-  d["postings_seconds"] = s.postings_seconds;
-  d["header_seconds"] = s.header_seconds;
-  d["signature_seconds"] = s.signature_seconds;
-  d["replay_seconds"] = s.replay_seconds;
+  d["matches_found"] = s.matches_found;
+  d["search_complete"] = s.search_complete;
+  d["summary"] = query::matches_text(s);
   d["seconds"] = s.seconds;
   d["cancelled"] = s.cancelled;
   d["engine_calls"] = s.engine_calls;

@@ -31,8 +31,12 @@ struct MatchRow {
 /// int per main-line ply, 0 = start; a list ply path inside a variation).
 pybind11::dict row_dict(const MatchRow& row);
 
-/// The figures of a run as a dict: the fields of query::Stats (seconds as float), stages as
-/// a list of dicts {name, ran, in, out, seconds, note}, explain (query::explain_stats).
+/// The figures of a run as a dict: the totals of query::Stats (games_total, candidates,
+/// games_replayed, positions, matches, matches_found, search_complete, seconds as float,
+/// cancelled, engine_calls, cache_hits, damaged, planner_on), after_indexes and
+/// after_signatures (read from the stages), summary (query::matches_text: "3 of 76
+/// matches"), stages as a list of dicts {name, ran, in, out, seconds, note} (each stage's
+/// figures live only there, as in query::Stats), explain (query::explain_stats).
 pybind11::dict stats_dict(const query::Stats& stats);
 
 /// The clocks (centiseconds, None for a ply without) of `annotations`, or None when no ply

@@ -32,11 +32,13 @@
 #include "headers/header_store.h"
 #include "index/position_index.h"
 #include "index/position_tree.h"
+#include "index/tree_json.h"
 #include "query/executor.h"
 #include "query/explain.h"
+#include "query/open_database.h"
 #include "query/query.h"
 #include "query/sharded.h"
-#include "query/tree_json.h"
+#include "query/result_json.h"
 #include "render/game_walk.h"
 
 namespace py = pybind11;
@@ -66,14 +68,27 @@ std::vector<MatchRow> read_rows(const query::Store& store, std::vector<eval::Gam
   return rows;
 }
 
+/// `text` compiled as query::Query::compile does in `dialect` ("auto": a text starting with
+/// CQL 6's `cql(` header is CQL 6, else CQL-S; "cqls"; "cql6"): QueryError for the text,
+/// ValueError for an unknown dialect name.
+query::Query compile_query(const std::string& text, const std::string& source_name, const std::string& dialect) {
+  query::Dialect d;
+  try {
+    d = query::parse_dialect(dialect);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(std::string("dialect: ") + e.what());
+  }
+  return query::Query::compile(text, source_name, d);
+}
+
 /// The position of `fen` (default the start) after the SAN `moves`; ValueError for either
 /// being wrong.
 chess::Position position_of(const std::optional<std::string>& fen, const std::optional<std::string>& moves) {
   chess::Position pos;
-  const chess::FenError err = pos.set_fen(fen ? *fen : query::kStartFen);
+  const chess::FenError err = pos.set_fen(fen ? *fen : posindex::kStartFen);
   if (!err.ok()) throw py::value_error("fen: " + err.message);
   std::string error;
-  if (moves && !query::play_san_moves(pos, *moves, error)) throw py::value_error("moves: " + error);
+  if (moves && !posindex::play_san_moves(pos, *moves, error)) throw py::value_error("moves: " + error);
   return pos;
 }
 
@@ -87,13 +102,13 @@ std::string merge_trees(const std::vector<py::bytes>& parts, std::optional<std::
     posindex::Tree merged;
     std::unordered_map<uint32_t, std::pair<std::string, std::string>> players;
     for (const std::string& t : texts) query::merge_tree(merged, query::tree_from_part_json(t, players));
-    return query::format_tree_json(merged, pos, [&](uint32_t id, db::GameHeader& h) {
+    return query::json_text(posindex::tree_json(merged, pos, [&](uint32_t id, db::GameHeader& h) {
       auto it = players.find(id);
       if (it == players.end()) return false;
       h.white = it->second.first;
       h.black = it->second.second;
       return true;
-    });
+    }));
   });
 }
 
@@ -104,12 +119,8 @@ class PyDatabase {
  public:
   PyDatabase(const std::string& path, bool readonly) : path_(path), readonly_(readonly) {
     guarded([&] {
-      if (readonly && !query::is_database(path) && !query::is_sharded(path)) {
-        std::error_code ec;
-        raise_database_error(std::filesystem::exists(path, ec)
-                                 ? path + " holds no cqldb database (no " + db::schema::kHeadersFile + ")"
-                                 : "no cqldb database at " + path + " (the directory does not exist)");
-      }
+      if (readonly && !query::holds_database(path) && !query::is_sharded(path))
+        raise_database_error(query::no_database_message(path));
       if (!claim_directory(path, key_))
         raise_database_error(path + " is already open in this process (close the other Database first)");
       try {
@@ -136,7 +147,8 @@ class PyDatabase {
 
   /// (rows, stats) of `text`; see cqldb.Database.query.
   py::tuple query(const std::string& text, std::optional<std::string> sort, uint64_t limit, unsigned threads,
-                  bool planner, py::object progress, py::object cancel, const std::string& source_name) {
+                  bool planner, py::object progress, py::object cancel, const std::string& source_name,
+                  const std::string& dialect) {
     query::Store& s = store();
     std::optional<headers::SortOrder> order;
     if (sort) {
@@ -145,12 +157,13 @@ class PyDatabase {
         throw py::value_error("cannot sort by '" + *sort + "' (expected " +
                               std::string(headers::sort_order_names()) + ")");
     }
-    query::Query compiled = query::Query::compile(text, source_name);
+    query::Query compiled = compile_query(text, source_name, dialect);
     std::atomic<bool> flag{false};
     Callback callback(std::move(progress), std::move(cancel), flag);
     query::ExecuteOptions options;
     options.threads = threads;
     options.limit = limit;
+    options.sort = order;  // the first `limit` of the sorted answer (issue 40)
     options.cancel = &flag;
     if (!planner) options.planner_off();
     if (callback.active())
@@ -163,7 +176,6 @@ class PyDatabase {
     guarded([&] {
       py::gil_scoped_release release;
       query::Result result = s.execute(compiled, options);
-      if (order) s.sort(result.matches, *order);
       rows = read_rows(s, std::move(result.matches));
       stats = std::move(result.stats);
       return 0;
@@ -244,11 +256,11 @@ class PyDatabase {
 
   /// The opening tree as the JSON text of `cqldb tree --format json`.
   std::string tree(std::optional<std::string> fen, std::optional<std::string> moves, std::optional<std::string> text,
-                   unsigned threads) {
+                   unsigned threads, const std::string& dialect) {
     query::Store& s = store();
     chess::Position pos = position_of(fen, moves);
     std::optional<query::Query> compiled;
-    if (text) compiled.emplace(query::Query::compile(*text, "query"));
+    if (text) compiled.emplace(compile_query(*text, "query", dialect));
     std::atomic<bool> flag{false};
     std::string json;
     SigintScope sigint(flag);
@@ -272,11 +284,12 @@ class PyDatabase {
   /// The tree of one shard opened as an ordinary database, its ids made global by adding
   /// `first_id` - 1, as query::tree_part_json's text (cqldb.dask.tree merges them).
   py::bytes tree_part(std::optional<std::string> fen, std::optional<std::string> moves,
-                      std::optional<std::string> text, unsigned threads, uint32_t first_id) {
+                      std::optional<std::string> text, unsigned threads, uint32_t first_id,
+                      const std::string& dialect) {
     query::Store& s = store();
     chess::Position pos = position_of(fen, moves);
     std::optional<query::Query> compiled;
-    if (text) compiled.emplace(query::Query::compile(*text, "query"));
+    if (text) compiled.emplace(compile_query(*text, "query", dialect));
     std::string out;
     guarded([&] {
       py::gil_scoped_release release;
@@ -303,9 +316,9 @@ class PyDatabase {
   }
 
   /// The plan of `text` and the estimates, as `cqldb query --explain` prints them.
-  std::string explain(const std::string& text) {
+  std::string explain(const std::string& text, const std::string& dialect) {
     query::Store& s = store();
-    query::Query compiled = query::Query::compile(text, "query");
+    query::Query compiled = compile_query(text, "query", dialect);
     return guarded([&] { return s.explain(compiled); });
   }
 
@@ -387,12 +400,14 @@ PYBIND11_MODULE(_cqldb, m) {
   py::class_<PyDatabase>(m, "Database")
       .def(py::init<const std::string&, bool>(), py::arg("path"), py::arg("readonly") = true)
       .def("query", &PyDatabase::query, py::arg("text"), py::arg("sort"), py::arg("limit"), py::arg("threads"),
-           py::arg("planner"), py::arg("progress"), py::arg("cancel"), py::arg("source_name"))
+           py::arg("planner"), py::arg("progress"), py::arg("cancel"), py::arg("source_name"),
+           py::arg("dialect") = "auto")
       .def("game", &PyDatabase::game, py::arg("id"))
-      .def("tree", &PyDatabase::tree, py::arg("fen"), py::arg("moves"), py::arg("query"), py::arg("threads"))
+      .def("tree", &PyDatabase::tree, py::arg("fen"), py::arg("moves"), py::arg("query"), py::arg("threads"),
+           py::arg("dialect") = "auto")
       .def("tree_part", &PyDatabase::tree_part, py::arg("fen"), py::arg("moves"), py::arg("query"),
-           py::arg("threads"), py::arg("first_id"))
-      .def("explain", &PyDatabase::explain, py::arg("text"))
+           py::arg("threads"), py::arg("first_id"), py::arg("dialect") = "auto")
+      .def("explain", &PyDatabase::explain, py::arg("text"), py::arg("dialect") = "auto")
       .def("info", &PyDatabase::info)
       .def("close", &PyDatabase::close)
       .def_property_readonly("path", &PyDatabase::path)
@@ -401,8 +416,10 @@ PYBIND11_MODULE(_cqldb, m) {
   m.def("import_pgn", &import_pgn, py::arg("db_path"), py::arg("files"), py::arg("progress"),
         py::arg("skip_duplicates"), py::arg("threads"), py::arg("shard_size"));
   m.def("is_sharded", [](const std::string& path) { return query::is_sharded(path); }, py::arg("path"));
-  m.def("check_query", [](const std::string& text) { (void)query::Query::compile(text, "query"); },
-        py::arg("text"));
+  m.def(
+      "check_query",
+      [](const std::string& text, const std::string& dialect) { (void)compile_query(text, "query", dialect); },
+      py::arg("text"), py::arg("dialect") = "auto");
   m.def("merge_trees", &merge_trees, py::arg("parts"), py::arg("fen"), py::arg("moves"));
   m.def(
       "shard",

@@ -1,0 +1,146 @@
+// The typed AST of a CQL 6 script (issue 36; SPEC "CQL 6 scripts"): what cql6::parse
+// returns and eval's CQL 6 compiler (eval/compile_cql6.cpp) reads. Every node carries its
+// source place and its value type (a filter is a condition, a square set or a number, as
+// CQL 6 types them); piece designators are already resolved to piece kinds and squares.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cql6/error.h"
+#include "cql6/lexer.h"
+
+namespace cql6 {
+
+/// The value a filter has besides matching or not (CQL 6: set, numeric or plain filter).
+enum class Type : uint8_t { kBool, kSet, kNumber };
+
+/// What a node is. Children are in `Node::kids`, in the order given per kind.
+enum class Kind : uint8_t {
+  // ---- square sets
+  kDesignator,   ///< kinds, squares
+  kUnion,        ///< kids: a b  (`|`, `∪`)
+  kIntersect,    ///< kids: a b  (`&`, `∩`)
+  kComplement,   ///< kids: a  (`~`)
+  kAttacks,      ///< kids: a b: the squares of a whose piece attacks a square of b (`->`)
+  kAttackedBy,   ///< kids: a b: the squares of a attacked by a piece on b (`<-`)
+  kBetween,      ///< kids: a b: squares strictly between a square of a and one of b on a line
+  kRay,          ///< kids: 2+ sets; sub = direction bits; `xray` when flag kXray
+  kPin,          ///< kids: from through to (each may be kNone = its default)
+  kDirection,    ///< kids: a; sub = direction bits; lo..hi steps
+  kLight,        ///< kids: a
+  kDark,         ///< kids: a
+  kPawns,        ///< sub = PawnSet
+  kFromSquare,   ///< `from`: the from square of the move that led here (castling: king's and rook's)
+  kToSquare,     ///< `to`: its destination square (castling: the king's and the rook's)
+  kNone,         ///< an omitted optional argument (pin)
+  // ---- numbers
+  kNumber,       ///< value
+  kCount,        ///< kids: set (`#`)
+  kArith,        ///< kids: a b; sub = '+', '-', '*', '/', '%'
+  kNegate,       ///< kids: a (unary minus)
+  kAbs,          ///< kids: a
+  kMax,          ///< kids: 2+
+  kMin,          ///< kids: 2+
+  kPower,        ///< kids: set: the material value of its pieces (P 1, N B 3, R 5, Q 9)
+  kPly,          ///< plies from the game start (start position = 0)
+  kMoveNumber,   ///< the FEN full-move number of the position
+  kElo,          ///< sub = Side; value missing (no match) when the Elo is unknown
+  kYear,         ///< the game's year (header conditions only)
+  // ---- conditions
+  kTrue, kFalse, kCheck, kMate, kStalemate, kWtm, kBtm, kInitial, kTerminal, kMainline,
+  kResult,       ///< value = result code (1 1-0, 2 0-1, 3 draw)
+  kNot,          ///< kids: a
+  kAnd,          ///< kids: a b
+  kOr,           ///< kids: a b
+  kCompound,     ///< kids: 0+ filters (`{...}`); its value is its last filter's
+  kIf,           ///< kids: condition then [else]
+  kCompare,      ///< kids: 2+ operands; ops: one Cmp per neighbouring pair (chained)
+  kIn,           ///< kids: a b: a is a subset of b (both sets)
+  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag
+  kDash,         ///< kids: left right (kNone = any) target (kNone, or a compound evaluated
+                 ///< after the move); flags: DashFlag; kinds = promotion kinds
+  kLine,         ///< kids: the constituents (kLineItem); flags: LineFlag; lo..hi positions
+  kLineItem,     ///< kids: one filter (holder) or 1+ kLineItem (a parenthesised sequence,
+                 ///< flag kLineGroup); repeated lo..hi times (hi -1 = unbounded)
+  kTransform,    ///< kids: a filter; sub = TransformKind; lo..hi = count range (if flag kHasRange)
+  kHeaderText,   ///< text = search string; sub = HeaderTag: the tag contains the text
+};
+
+/// Direction bits of kDirection / kRay (index: up down right left NE NW SE SW).
+enum Direction : uint8_t {
+  kUp = 1, kDown = 2, kRight = 4, kLeft = 8, kNorthEast = 16, kNorthWest = 32, kSouthEast = 64, kSouthWest = 128,
+  kVertical = kUp | kDown, kHorizontal = kLeft | kRight, kOrthogonal = kVertical | kHorizontal,
+  kDiagonal = kNorthEast | kNorthWest | kSouthEast | kSouthWest, kAnyDirection = 255,
+};
+
+/// kPawns: which pawns.
+enum class PawnSet : uint8_t { kPassed, kIsolated, kDoubled, kConnected, kBackward };
+
+/// kElo / kHeaderText: whose.
+enum class Side : uint8_t { kEither, kWhite, kBlack };
+
+/// kHeaderText: which tag.
+enum class HeaderTag : uint8_t { kPlayer, kWhite, kBlack, kEvent, kSite, kDate, kEco };
+
+/// kCompare operators.
+enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe };
+
+/// kTransform kinds (CQL 6.2: each includes the identity except kReverseColor).
+enum class TransformKind : uint8_t {
+  kFlip, kFlipColor, kFlipVertical, kFlipHorizontal, kRotate90, kShift, kShiftHorizontal, kShiftVertical,
+  kReverseColor, kRotate45,
+};
+
+/// Node::flags bits per kind.
+enum MoveFlag : uint32_t {
+  kMoveCastle = 1, kMoveEnPassant = 2, kMoveNull = 4, kMovePrevious = 8, kMoveLegal = 16,
+  kMovePseudoLegal = 32, kMoveCount = 64, kMovePrimary = 128, kMoveSecondary = 256,
+  kMoveKingSide = 512, kMoveQueenSide = 1024,  ///< `o-o` / `o-o-o`: castling on that side
+};
+enum DashFlag : uint32_t { kDashCapture = 1, kDashPromote = 2 };
+enum LineFlag : uint32_t {
+  kLineBackward = 1, kLineQuiet = 2, kLineSingleColor = 4, kLineHasRange = 8, kLineGroup = 16,
+};
+enum RayFlag : uint32_t { kXray = 1, kRayReturnFirst = 2 };  // kXray: attack rays only
+enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under transforms
+enum TransformFlag : uint32_t { kHasRange = 1 };
+
+/// One node of the AST.
+struct Node {
+  Kind kind = Kind::kTrue;
+  Type type = Type::kBool;
+  Loc loc;                     ///< where it starts in the script
+  std::vector<Node> kids;
+  Kinds kinds = 0;             ///< kDesignator; kDash: promotion kinds
+  uint64_t squares = 0;        ///< kDesignator
+  int64_t value = 0;           ///< kNumber; kResult: result code
+  int64_t lo = 0, hi = -1;     ///< ranges (hi -1 = unbounded)
+  uint8_t sub = 0;             ///< Direction bits / PawnSet / Side / HeaderTag / arith op / TransformKind
+  uint32_t flags = 0;          ///< see the flag enums
+  std::vector<Cmp> ops;        ///< kCompare
+  std::string text;            ///< kHeaderText: the searched text; kDesignator: its spelling
+};
+
+/// The `cql(...)` header's parameters.
+struct Header {
+  std::optional<std::string> input;    ///< `input file` (ignored: the database is the input)
+  std::optional<std::string> output;   ///< `output file`: the matched games as PGN
+  int64_t matchcount_lo = 1;           ///< `matchcount m [n]`: positions that must match
+  int64_t matchcount_hi = -1;          ///< -1 = unbounded
+  bool variations = false;             ///< search variations too
+  bool quiet = false;                  ///< no comments in the output
+  bool silent = false;                 ///< no comments, no messages
+  std::vector<Node> conditions;        ///< header filters given as parameters (result, player...)
+  Loc loc;                             ///< of `cql`
+};
+
+/// A parsed CQL 6 script: its header and its body (a compound of filters).
+struct Script {
+  Header header;
+  std::vector<Node> body;
+};
+
+}  // namespace cql6

@@ -1,0 +1,869 @@
+#include "cql6/parser.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace cql6 {
+
+namespace {
+
+// Binding levels, lowest first (CQL 6's precedence table as CQL 6.2 parses it: `or`, `and`,
+// `in`, the relational operators, `+ -`, `* / %`, tied dashes, the arrows `-> <-`, `|`,
+// `&`, `attacks`/`attackedby`, primaries). Prefix operators take the operand CQL 6.2 gives
+// them: `not` an `in` expression, `#` `power` and the right side of `in` a set expression
+// (dash level), `~` an `attacks` expression, `abs` a sum, unary `-`, the directions,
+// `light`, `dark` and the move/pin parameters a primary, transforms and `if` a whole filter.
+enum Level : int {
+  kLevelOr = 1, kLevelAnd, kLevelIn, kLevelRel, kLevelAdd, kLevelMul, kLevelDash, kLevelArrow,
+  kLevelUnion, kLevelIntersect, kLevelAttack, kLevelPrimary,
+};
+
+/// Words of CQL 6 that belong to part 2 (issue 37) or that cqldb does not run yet.
+const std::set<std::string, std::less<>>& later_words() {
+  static const std::set<std::string, std::less<>> words = {
+      "echo", "find", "sort", "comment", "message", "function", "dictionary", "square", "piece", "loop",
+      "while", "path", "parent", "child", "ancestor", "descendant", "distance", "depth", "lca", "position",
+      "positionid", "str", "int", "lowercase", "uppercase", "persistent", "atomic", "unbind", "isbound",
+      "settag", "removecomment", "currentposition", "focus", "currenttransform", "pieceid", "type",
+      "colortype", "makesquare", "rank", "file", "consecutivemoves", "countmoves", "currentmove",
+      "gamenumber", "fen", "hascomment", "originalcomment", "ascii", "assert", "virtualmainline",
+      "tag", "sqrt", "white", "black", "dictionary", "local", "readfile", "writefile",
+      "notransform", "eventdate", "abort", "reverse", "idealmate", "idealstalemate", "modelmate",
+      "pureMate", "puremate", "purestalemate", "modelstalemate", "int", "hhdb", "lastgamenumber",
+      "variation", "anyvalue", "fromsquare", "tosquare", "enpassantsquare", "colorof", "isunbound",
+      "result", "pgnfile", "string", "matchstring", "cqlfile", "this", "title", "rating", "sidetomove",
+  };
+  return words;
+}
+
+class Parser {
+ public:
+  explicit Parser(std::vector<Token> tokens) : t_(std::move(tokens)) {}
+
+  Script script() {
+    Script s;
+    header(s.header);
+    while (!at_end()) s.body.push_back(filter());
+    return s;
+  }
+
+ private:
+  std::vector<Token> t_;
+  size_t i_ = 0;
+  int line_depth_ = 0;  // > 0 while parsing line constituents (`+` `*` may be wildcards)
+
+  const Token& cur() const { return t_[i_]; }
+  const Token& peek(size_t k = 1) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
+  bool at_end() const { return cur().kind == Tok::kEnd; }
+  bool is(std::string_view p) const { return cur().is(p); }
+  bool accept(std::string_view p) {
+    if (!is(p)) return false;
+    ++i_;
+    return true;
+  }
+  [[noreturn]] void fail(const std::string& message, const std::string& expected = {}) const {
+    throw Error(cur().loc, message, expected);
+  }
+  std::string describe(const Token& t) const {
+    switch (t.kind) {
+      case Tok::kEnd: return "end of script";
+      case Tok::kString: return "string \"" + t.text + "\"";
+      case Tok::kNumber: return "number " + std::to_string(t.number);
+      default: return "'" + t.text + "'";
+    }
+  }
+  void expect(std::string_view p) {
+    if (!accept(p)) fail("unexpected " + describe(cur()), "'" + std::string(p) + "'");
+  }
+
+  static Node make(Kind k, Type ty, Loc loc) {
+    Node n;
+    n.kind = k;
+    n.type = ty;
+    n.loc = loc;
+    return n;
+  }
+  void need(const Node& n, Type ty, const std::string& what) const {
+    if (n.type == ty) return;
+    if (ty == Type::kNumber && n.type == Type::kSet) return;  // a set counts as its size
+    static const char* names[] = {"a plain filter", "a set filter", "a numeric filter"};
+    throw Error(n.loc, what + " needs " + names[int(ty)] + ", this is " + names[int(n.type)]);
+  }
+
+  // ---- header
+  void header(Header& h) {
+    h.loc = cur().loc;
+    if (!(cur().kind == Tok::kWord && cur().text == "cql"))
+      fail("a CQL 6 script starts with its header", "'cql('");
+    ++i_;
+    expect("(");
+    while (!accept(")")) {
+      if (at_end()) fail("unclosed cql( header", "')'");
+      const Token& w = cur();
+      if (w.kind != Tok::kWord) fail("unexpected " + describe(w) + " in the cql( header", "a header parameter");
+      const std::string name = w.text;
+      const Loc loc = w.loc;
+      ++i_;
+      if (name == "input" || name == "output") {
+        std::string file;
+        // a file name: a string or the words and punctuation up to the next blank
+        if (cur().kind == Tok::kString) {
+          file = cur().text;
+          ++i_;
+        } else {
+          if (at_end() || is(")")) fail("'" + name + "' needs a file name", "a file name");
+          file = cur().text;
+          ++i_;
+          while (!cur().space_before && !at_end() && !is(")")) file += t_[i_++].text;
+        }
+        (name == "input" ? h.input : h.output) = file;
+      } else if (name == "matchcount") {
+        range(h.matchcount_lo, h.matchcount_hi, "matchcount");
+      } else if (name == "variations") {
+        h.variations = true;
+      } else if (name == "quiet") {
+        h.quiet = true;
+      } else if (name == "silent") {
+        h.silent = true;
+      } else if (name == "result") {
+        --i_;
+        h.conditions.push_back(primary());
+      } else if (name == "player" || name == "event" || name == "site" || name == "eco" || name == "date") {
+        --i_;
+        Node n = primary();
+        h.conditions.push_back(std::move(n));
+      } else if (name == "year" || name == "elo") {
+        // `year 1990 2000`, `elo 2500 2800`: the value in the range
+        Node value = make(name == "year" ? Kind::kYear : Kind::kElo, Type::kNumber, loc);
+        if (name == "elo" && cur().kind == Tok::kWord && (cur().text == "white" || cur().text == "black")) {
+          value.sub = uint8_t(cur().text == "white" ? Side::kWhite : Side::kBlack);
+          ++i_;
+        }
+        int64_t lo = 0, hi = -1;
+        range(lo, hi, name);
+        Node cmp = make(Kind::kCompare, Type::kBool, loc);
+        Node l = make(Kind::kNumber, Type::kNumber, loc);
+        l.value = lo;
+        cmp.kids.push_back(l);
+        cmp.kids.push_back(value);
+        cmp.ops.push_back(Cmp::kLe);
+        if (hi >= 0) {
+          Node r = make(Kind::kNumber, Type::kNumber, loc);
+          r.value = hi;
+          cmp.kids.push_back(r);
+          cmp.ops.push_back(Cmp::kLe);
+        }
+        h.conditions.push_back(std::move(cmp));
+      } else if (name == "gamenumber" || name == "sort" || name == "matchstring" || name == "featuredebug" ||
+                 name == "lastgamenumber" || name == "mainline" || name == "cqlfile") {
+        throw not_supported(loc, name, "header parameter");
+      } else {
+        throw Error(loc, "unknown cql( header parameter '" + name + "'",
+                    "input output matchcount result variations quiet silent player year elo event site eco date");
+      }
+    }
+  }
+
+  /// A range `m [n]` (one number: exactly m). hi -1 = unbounded never comes from here.
+  void range(int64_t& lo, int64_t& hi, const std::string& what) {
+    if (cur().kind != Tok::kNumber) fail("'" + what + "' needs a range", "a number");
+    lo = cur().number;
+    ++i_;
+    hi = lo;
+    if (cur().kind == Tok::kNumber) {
+      hi = cur().number;
+      ++i_;
+    }
+  }
+  bool optional_range(int64_t& lo, int64_t& hi) {
+    if (cur().kind != Tok::kNumber) return false;
+    range(lo, hi, "");
+    return true;
+  }
+
+  // ---- filters
+  /// One filter of a compound or body: the lowest level.
+  Node filter() { return expr(kLevelOr); }
+
+  /// Binary operators at `level` or above, left to right.
+  Node expr(int level) {
+    Node left = prefix(level);
+    while (true) {
+      const Token& op = cur();
+      int op_level = 0;
+      if (op.kind == Tok::kWord) {
+        if (op.text == "or") op_level = kLevelOr;
+        else if (op.text == "and") op_level = kLevelAnd;
+        else if (op.text == "in") op_level = kLevelIn;
+        else if (op.text == "attacks" || op.text == "attackedby") op_level = kLevelAttack;
+      } else if (op.kind == Tok::kPunct) {
+        const std::string& p = op.text;
+        if (p == "<" || p == "<=" || p == "==" || p == ">=" || p == ">" || p == "!=") op_level = kLevelRel;
+        else if (p == "+" || p == "-") op_level = kLevelAdd;
+        else if (p == "*" || p == "/" || p == "%") op_level = kLevelMul;
+        else if (p == "|") op_level = kLevelUnion;
+        else if (p == "&") op_level = kLevelIntersect;
+        else if (p == "->" || p == "<-") op_level = kLevelArrow;
+        else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=")
+          throw not_supported(op.loc, p, "(variables)");
+        else if (p == "~~") throw not_supported(op.loc, "~~", "(strings)");
+        else if (p == ":") throw not_supported(op.loc, ":", "(positions)");
+        if (line_depth_ > 0 && (p == "+" || p == "*") && wildcard_follows()) op_level = 0;
+      } else if (op.kind == Tok::kDash && !op.space_before) {
+        op_level = kLevelDash;  // a dash tied to its left side: `Ra1--a8`
+      }
+      if (op_level == 0 || op_level < level) return left;
+      const Loc loc = op.loc;
+      const std::string text = op.text;
+      ++i_;
+      if (op_level == kLevelRel) {
+        left = compare(std::move(left), text, loc);
+        continue;
+      }
+      if (op_level == kLevelDash) {
+        --i_;
+        need(left, Type::kSet, "the left side of '--'");
+        left = dash(std::move(left));
+        continue;
+      }
+      if (op_level == kLevelArrow) {
+        left = arrows(std::move(left), text, loc);
+        continue;
+      }
+      Node right = expr(op_level == kLevelIn ? kLevelDash : op_level + 1);
+      left = binary(text, std::move(left), std::move(right), loc);
+    }
+  }
+
+  /// True when the `+` / `*` at the cursor is a line wildcard (followed by the end of a
+  /// constituent: end, `}`, `)`, an arrow, a repeat or another wildcard).
+  bool wildcard_follows() const {
+    const Token& n = peek();
+    return n.kind == Tok::kEnd || n.kind == Tok::kRepeat || n.is("}") || n.is(")") || n.is("-->") ||
+           n.is("<--") || n.is("+") || n.is("*") || n.is("?") || n.is("{+}") || n.is("{*}");
+  }
+
+  Node compare(Node left, const std::string& first, Loc loc) {
+    Node n = make(Kind::kCompare, Type::kBool, loc);
+    need(left, Type::kNumber, "'" + first + "'");
+    n.kids.push_back(std::move(left));
+    std::string op = first;
+    while (true) {
+      Node right = expr(kLevelRel + 1);
+      need(right, Type::kNumber, "'" + op + "'");
+      n.ops.push_back(op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq
+                      : op == ">=" ? Cmp::kGe : op == ">" ? Cmp::kGt : Cmp::kNe);
+      n.kids.push_back(std::move(right));
+      const Token& t = cur();
+      if (t.kind == Tok::kPunct && (t.text == "<" || t.text == "<=" || t.text == "==" || t.text == ">=" ||
+                                    t.text == ">" || t.text == "!=")) {
+        op = t.text;
+        ++i_;
+        continue;
+      }
+      break;
+    }
+    return n;
+  }
+
+  Node binary(const std::string& op, Node a, Node b, Loc loc) {
+    Node n;
+    n.loc = loc;
+    if (op == "or" || op == "and") {
+      n.kind = op == "or" ? Kind::kOr : Kind::kAnd;
+      n.type = Type::kBool;
+    } else if (op == "in") {
+      need(a, Type::kSet, "'in'");
+      need(b, Type::kSet, "'in'");
+      n.kind = Kind::kIn;
+      n.type = Type::kBool;
+    } else if (op == "attacks" || op == "->" || op == "attackedby" || op == "<-") {
+      need(a, Type::kSet, "'" + op + "'");
+      need(b, Type::kSet, "'" + op + "'");
+      n.kind = op == "attacks" || op == "->" ? Kind::kAttacks : Kind::kAttackedBy;
+      n.type = Type::kSet;
+    } else if (op == "|" || op == "&") {
+      need(a, Type::kSet, "'" + op + "'");
+      need(b, Type::kSet, "'" + op + "'");
+      n.kind = op == "|" ? Kind::kUnion : Kind::kIntersect;
+      n.type = Type::kSet;
+    } else {
+      need(a, Type::kNumber, "'" + op + "'");
+      need(b, Type::kNumber, "'" + op + "'");
+      n.kind = Kind::kArith;
+      n.type = Type::kNumber;
+      n.sub = uint8_t(op[0]);
+    }
+    n.kids.push_back(std::move(a));
+    n.kids.push_back(std::move(b));
+    return n;
+  }
+
+  /// Prefix operators and primaries; `level` is the caller's binding level.
+  Node prefix(int level) {
+    const Token& t = cur();
+    const Loc loc = t.loc;
+    if (t.kind == Tok::kPunct) {
+      if (t.text == "~") {
+        ++i_;
+        Node a = expr(kLevelAttack);
+        need(a, Type::kSet, "'~'");
+        Node n = make(Kind::kComplement, Type::kSet, loc);
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (t.text == "#") {
+        ++i_;
+        Node a = expr(kLevelDash);
+        need(a, Type::kSet, "'#'");
+        Node n = make(Kind::kCount, Type::kNumber, loc);
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (t.text == "-") {
+        ++i_;
+        Node a = expr(kLevelPrimary);
+        need(a, Type::kNumber, "unary '-'");
+        if (a.kind == Kind::kNumber) {
+          a.value = -a.value;
+          a.loc = loc;
+          return a;
+        }
+        Node n = make(Kind::kNegate, Type::kNumber, loc);
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+    }
+    if (t.kind == Tok::kWord) {
+      const std::string& w = t.text;
+      if (w == "not") {
+        ++i_;
+        Node a = expr(kLevelIn);
+        Node n = make(Kind::kNot, Type::kBool, loc);
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (w == "abs") {
+        ++i_;
+        Node a = expr(kLevelAdd);
+        need(a, Type::kNumber, "'abs'");
+        Node n = make(Kind::kAbs, Type::kNumber, loc);
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (w == "power") {
+        ++i_;
+        Node a = expr(kLevelDash);
+        need(a, Type::kSet, "'power'");
+        Node n = make(Kind::kPower, Type::kNumber, loc);
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (w == "light" || w == "dark") {
+        ++i_;
+        Node a = expr(kLevelPrimary);
+        need(a, Type::kSet, "'" + w + "'");
+        Node n = make(w == "light" ? Kind::kLight : Kind::kDark, Type::kSet, loc);
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (uint8_t dir = direction_bits(w)) {
+        ++i_;
+        Node n = make(Kind::kDirection, Type::kSet, loc);
+        n.sub = dir;
+        n.lo = 1;
+        n.hi = 7;
+        optional_range(n.lo, n.hi);
+        Node a = expr(kLevelPrimary);
+        need(a, Type::kSet, "'" + w + "'");
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (w == "if") return if_filter();
+      if (std::optional<TransformKind> k = transform_kind(w)) {
+        ++i_;
+        Node n = make(Kind::kTransform, Type::kBool, loc);
+        n.sub = uint8_t(*k);
+        if (*k != TransformKind::kReverseColor && optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+        if (at_end() || is(")") || is("}")) fail("'" + w + "' needs a filter", "a filter");
+        Node a = expr(kLevelOr);
+        n.type = a.type;
+        if (n.flags & kHasRange) n.type = Type::kBool;
+        n.kids.push_back(std::move(a));
+        return n;
+      }
+      if (w == "line") return line();
+    }
+    (void)level;
+    return primary();
+  }
+
+  /// `a -> b` (attacks), `a <- b` (attacked by); three or more sets chained with one arrow
+  /// kind are CQL 6.2's attack ray (`Q -> b -> k`: the squares of the first set whose piece
+  /// attacks along a line through the others).
+  Node arrows(Node first, const std::string& arrow, Loc loc) {
+    need(first, Type::kSet, "'" + arrow + "'");
+    std::vector<Node> args;
+    args.push_back(std::move(first));
+    while (true) {
+      Node a = expr(kLevelArrow + 1);
+      need(a, Type::kSet, "'" + arrow + "'");
+      args.push_back(std::move(a));
+      if (!accept(arrow)) break;
+    }
+    if (args.size() == 2) return binary(arrow, std::move(args[0]), std::move(args[1]), loc);
+    Node n = make(Kind::kRay, Type::kSet, loc);
+    n.flags = kXray | kRayReturnFirst;
+    n.sub = kAnyDirection;
+    if (arrow == "<-") std::reverse(args.begin(), args.end());
+    if (arrow == "<-") n.flags = kXray;  // the squares of the set written first, last on the ray
+    n.kids = std::move(args);
+    return n;
+  }
+
+  static uint8_t direction_bits(const std::string& w) {
+    if (w == "up") return kUp;
+    if (w == "down") return kDown;
+    if (w == "left") return kLeft;
+    if (w == "right") return kRight;
+    if (w == "northeast") return kNorthEast;
+    if (w == "northwest") return kNorthWest;
+    if (w == "southeast") return kSouthEast;
+    if (w == "southwest") return kSouthWest;
+    if (w == "diagonal") return kDiagonal;
+    if (w == "orthogonal") return kOrthogonal;
+    if (w == "vertical") return kVertical;
+    if (w == "horizontal") return kHorizontal;
+    if (w == "anydirection") return kAnyDirection;
+    return 0;
+  }
+
+  static std::optional<TransformKind> transform_kind(const std::string& w) {
+    if (w == "flip" || w == "flipdihedral" || w == "dihedral") return TransformKind::kFlip;
+    if (w == "flipcolor") return TransformKind::kFlipColor;
+    if (w == "flipvertical") return TransformKind::kFlipVertical;
+    if (w == "fliphorizontal") return TransformKind::kFlipHorizontal;
+    if (w == "rotate90") return TransformKind::kRotate90;
+    if (w == "shift") return TransformKind::kShift;
+    if (w == "shifthorizontal") return TransformKind::kShiftHorizontal;
+    if (w == "shiftvertical") return TransformKind::kShiftVertical;
+    if (w == "reversecolor") return TransformKind::kReverseColor;
+    if (w == "rotate45") return TransformKind::kRotate45;
+    return std::nullopt;
+  }
+
+  Node if_filter() {
+    Node n = make(Kind::kIf, Type::kBool, cur().loc);
+    ++i_;
+    n.kids.push_back(expr(kLevelOr));
+    accept("then");
+    n.kids.push_back(expr(kLevelOr));
+    if (accept("else")) n.kids.push_back(expr(kLevelOr));
+    if (n.kids.size() == 3 && n.kids[1].type == n.kids[2].type && n.kids[1].type != Type::kBool)
+      n.type = n.kids[1].type;
+    return n;
+  }
+
+  /// A dash at the cursor with `left` (kNone when written without one).
+  Node dash(Node left) {
+    const Token& d = cur();
+    Node n = make(Kind::kDash, Type::kBool, left.kind == Kind::kNone ? d.loc : left.loc);
+    if (d.capture) n.flags |= kDashCapture;
+    const bool right_tied = !d.space_after;
+    ++i_;
+    n.kids.push_back(std::move(left));
+    Node right = make(Kind::kNone, Type::kSet, cur().loc);
+    if (right_tied && !is("=") && !is("(") && cur().kind != Tok::kEnd) {
+      right = expr(kLevelArrow);
+      need(right, Type::kSet, "the right side of '--'");
+    }
+    n.kids.push_back(std::move(right));
+    if (accept("=")) {  // promotion: `e7--e8=Q`
+      if (cur().kind != Tok::kDesignator || cur().squares != ~uint64_t(0))
+        fail("a promotion needs a piece name", "a piece such as Q or [RB]");
+      n.kinds = cur().kinds;
+      n.flags |= kDashPromote;
+      ++i_;
+    }
+    Node target = make(Kind::kNone, Type::kBool, cur().loc);
+    if (is("(") && !cur().space_before) {  // a target: filters at the position after the move
+      target = make(Kind::kCompound, Type::kBool, cur().loc);
+      ++i_;
+      while (!accept(")")) {
+        if (at_end()) fail("unclosed '--(' target", "')'");
+        target.kids.push_back(filter());
+      }
+      if (target.kids.empty()) throw Error(target.loc, "an empty '--()' target", "a filter");
+    }
+    n.kids.push_back(std::move(target));
+    return n;
+  }
+
+  Node primary() {
+    const Token& t = cur();
+    const Loc loc = t.loc;
+    switch (t.kind) {
+      case Tok::kEnd: fail("unexpected end of script", "a filter");
+      case Tok::kNumber: {
+        Node n = make(Kind::kNumber, Type::kNumber, loc);
+        n.value = t.number;
+        ++i_;
+        return n;
+      }
+      case Tok::kString: throw not_supported(loc, "\"" + t.text + "\"", "(strings)");
+      case Tok::kRepeat: fail("a repetition '{m,n}' only follows a line constituent", "a filter");
+      case Tok::kDesignator: {
+        Node n = make(Kind::kDesignator, Type::kSet, loc);
+        n.kinds = t.kinds;
+        n.squares = t.squares;
+        n.text = t.text;
+        ++i_;
+        return n;
+      }
+      case Tok::kDash: return dash(make(Kind::kNone, Type::kSet, loc));
+      case Tok::kPunct: {
+        if (t.text == "(") {
+          ++i_;
+          Node n = filter();
+          expect(")");
+          return n;
+        }
+        if (t.text == "{") {
+          ++i_;
+          Node n = make(Kind::kCompound, Type::kBool, loc);
+          const int saved = line_depth_;
+          line_depth_ = 0;
+          while (!accept("}")) {
+            if (at_end()) fail("unclosed '{'", "'}'");
+            n.kids.push_back(filter());
+          }
+          line_depth_ = saved;
+          if (!n.kids.empty()) n.type = n.kids.back().type;
+          return n;
+        }
+        if (t.text == "[forall]" || t.text == "[<]" || t.text == "[>]" || t.text == "[<=]" || t.text == "[>=]")
+          throw not_supported(loc, t.text);
+        fail("unexpected " + describe(t), "a filter");
+      }
+      case Tok::kWord: return word();
+    }
+    fail("unexpected " + describe(t), "a filter");
+  }
+
+  Node word() {
+    const Token& t = cur();
+    const Loc loc = t.loc;
+    const std::string w = t.text;
+    auto simple = [&](Kind k, Type ty = Type::kBool) {
+      ++i_;
+      return make(k, ty, loc);
+    };
+    if (w == "true") return simple(Kind::kTrue);
+    if (w == "false") return simple(Kind::kFalse);
+    if (w == "check") return simple(Kind::kCheck);
+    if (w == "mate") return simple(Kind::kMate);
+    if (w == "stalemate") return simple(Kind::kStalemate);
+    if (w == "wtm") return simple(Kind::kWtm);
+    if (w == "btm") return simple(Kind::kBtm);
+    if (w == "initial") return simple(Kind::kInitial);
+    if (w == "terminal") return simple(Kind::kTerminal);
+    if (w == "mainline") return simple(Kind::kMainline);
+    if (w == "ply") return simple(Kind::kPly, Type::kNumber);
+    if (w == "movenumber") return simple(Kind::kMoveNumber, Type::kNumber);
+    if (w == "year") return simple(Kind::kYear, Type::kNumber);
+    if (w == "passedpawns") return pawns(PawnSet::kPassed);
+    if (w == "isolatedpawns") return pawns(PawnSet::kIsolated);
+    if (w == "doubledpawns") return pawns(PawnSet::kDoubled);
+    if (w == "connectedpawns") return pawns(PawnSet::kConnected);
+    if (w == "backwardpawns") return pawns(PawnSet::kBackward);
+    if (w == "elo") {
+      Node n = simple(Kind::kElo, Type::kNumber);
+      if (cur().kind == Tok::kWord && (cur().text == "white" || cur().text == "black")) {
+        n.sub = uint8_t(cur().text == "white" ? Side::kWhite : Side::kBlack);
+        ++i_;
+      }
+      return n;
+    }
+    if (w == "result") return result();
+    if (w == "player" || w == "event" || w == "site" || w == "date" || w == "eco") return header_text();
+    if (w == "between") {
+      ++i_;
+      Node n = make(Kind::kBetween, Type::kSet, loc);
+      expect("(");
+      for (int k = 0; k < 2; ++k) {
+        Node a = filter();
+        need(a, Type::kSet, "'between'");
+        n.kids.push_back(std::move(a));
+      }
+      expect(")");
+      return n;
+    }
+    if (w == "ray" || w == "xray") {
+      ++i_;
+      Node n = make(Kind::kRay, Type::kSet, loc);
+      if (w == "xray") n.flags |= kXray;
+      n.sub = 0;
+      if (w == "ray" && (accept("attack") || accept("attacks"))) n.flags |= kXray;
+      while (cur().kind == Tok::kWord && direction_bits(cur().text)) n.sub |= direction_bits(t_[i_++].text);
+      if (!n.sub) n.sub = kAnyDirection;
+      expect("(");
+      while (!accept(")")) {
+        if (at_end()) fail("unclosed '" + w + " ('", "')'");
+        Node a = filter();
+        need(a, Type::kSet, "'" + w + "'");
+        n.kids.push_back(std::move(a));
+      }
+      if (n.kids.size() < 2) throw Error(loc, "'" + w + "' needs at least two sets");
+      return n;
+    }
+    if (w == "pin") {
+      ++i_;
+      Node n = make(Kind::kPin, Type::kSet, loc);
+      for (int k = 0; k < 3; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, loc));
+      while (cur().kind == Tok::kWord) {
+        const std::string& p = cur().text;
+        const int slot = p == "from" ? 0 : p == "through" ? 1 : p == "to" ? 2 : -1;
+        if (slot < 0) break;
+        ++i_;
+        Node a = expr(kLevelPrimary);
+        need(a, Type::kSet, "'pin " + p + "'");
+        n.kids[size_t(slot)] = std::move(a);
+      }
+      return n;
+    }
+    if (w == "max" || w == "min") {
+      ++i_;
+      Node n = make(w == "max" ? Kind::kMax : Kind::kMin, Type::kNumber, loc);
+      expect("(");
+      while (!accept(")")) {
+        if (at_end()) fail("unclosed '" + w + "('", "')'");
+        Node a = filter();
+        need(a, Type::kNumber, "'" + w + "'");
+        n.kids.push_back(std::move(a));
+      }
+      if (n.kids.size() < 2) throw Error(loc, "'" + w + "' needs at least two numbers");
+      return n;
+    }
+    if (w == "move") return move();
+    if (w == "o-o" || w == "o-o-o" || w == "castle" || w == "enpassant" || w == "nullmove") {
+      // CQL 6.2's past-move filters: the move that led to this position
+      Node n = make(Kind::kMove, Type::kBool, loc);
+      ++i_;
+      for (int k = 0; k < 4; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, loc));
+      n.flags = kMovePrevious | (w == "o-o" ? uint32_t(kMoveCastle | kMoveKingSide) : w == "o-o-o" ? uint32_t(kMoveCastle | kMoveQueenSide)
+                                 : w == "castle" ? uint32_t(kMoveCastle) : w == "enpassant" ? uint32_t(kMoveEnPassant)
+                                 : uint32_t(kMoveNull));
+      return n;
+    }
+    if (w == "cql") fail("a second cql( header", "a filter");
+    if (w == "from") return simple(Kind::kFromSquare, Type::kSet);
+    if (w == "to") return simple(Kind::kToSquare, Type::kSet);
+    if (w == "then" || w == "else" || w == "and" || w == "or" || w == "in" || w == "attacks" ||
+        w == "attackedby" || w == "through")
+      fail("unexpected '" + w + "'", "a filter");
+    if (later_words().count(w)) throw not_supported(loc, w);
+    if (w == "variations" || w == "quiet" || w == "silent" || w == "matchcount" || w == "input" || w == "output")
+      throw Error(loc, "'" + w + "' is a cql( header parameter, not a filter", "a filter");
+    throw not_supported(loc, w, "(a variable or function name)");
+  }
+
+  Node pawns(PawnSet s) {
+    Node n = make(Kind::kPawns, Type::kSet, cur().loc);
+    n.sub = uint8_t(s);
+    ++i_;
+    return n;
+  }
+
+  Node result() {
+    Node n = make(Kind::kResult, Type::kBool, cur().loc);
+    ++i_;
+    // 1-0, 0-1, 1/2-1/2 (lexed as numbers and operators) or a string
+    if (cur().kind == Tok::kString) {
+      const std::string& s = cur().text;
+      n.value = s == "1-0" ? 1 : s == "0-1" ? 2 : s == "1/2-1/2" ? 3 : 0;
+      if (!n.value) fail("unknown result \"" + s + "\"", "1-0, 0-1 or 1/2-1/2");
+      ++i_;
+      return n;
+    }
+    auto num = [&](int64_t v) { return cur().kind == Tok::kNumber && cur().number == v; };
+    if (num(1) && peek().is("-") && peek(2).kind == Tok::kNumber && peek(2).number == 0) {
+      n.value = 1;
+      i_ += 3;
+    } else if (num(0) && peek().is("-") && peek(2).kind == Tok::kNumber && peek(2).number == 1) {
+      n.value = 2;
+      i_ += 3;
+    } else if (num(1) && peek().is("/") && peek(2).kind == Tok::kNumber && peek(2).number == 2 && peek(3).is("-") &&
+               peek(4).kind == Tok::kNumber && peek(4).number == 1 && peek(5).is("/") &&
+               peek(6).kind == Tok::kNumber && peek(6).number == 2) {
+      n.value = 3;
+      i_ += 7;
+    } else {
+      throw not_supported(n.loc, "result", "as a string value (without 1-0, 0-1 or 1/2-1/2)");
+    }
+    return n;
+  }
+
+  Node header_text() {
+    const Loc loc = cur().loc;
+    std::string w = cur().text;
+    ++i_;
+    Node n = make(Kind::kHeaderText, Type::kBool, loc);
+    HeaderTag tag = w == "event" ? HeaderTag::kEvent : w == "site" ? HeaderTag::kSite : w == "date" ? HeaderTag::kDate
+                    : w == "eco" ? HeaderTag::kEco : HeaderTag::kPlayer;
+    if (w == "player" && cur().kind == Tok::kWord && (cur().text == "white" || cur().text == "black")) {
+      tag = cur().text == "white" ? HeaderTag::kWhite : HeaderTag::kBlack;
+      w += " " + cur().text;
+      ++i_;
+    }
+    n.sub = uint8_t(tag);
+    if (cur().kind != Tok::kString) throw not_supported(loc, w, "as a string value (without a quoted search text)");
+    n.text = cur().text;
+    ++i_;
+    return n;
+  }
+
+  Node move() {
+    Node n = make(Kind::kMove, Type::kBool, cur().loc);
+    ++i_;
+    for (int k = 0; k < 4; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, n.loc));
+    while (cur().kind == Tok::kWord) {
+      const std::string p = cur().text;
+      const Loc ploc = cur().loc;
+      int slot = p == "from" ? 0 : p == "to" ? 1 : p == "capture" ? 2 : p == "promote" ? 3 : -1;
+      if (slot >= 0) {
+        ++i_;
+        Node a = expr(kLevelPrimary);
+        need(a, Type::kSet, "'move " + p + "'");
+        n.kids[size_t(slot)] = std::move(a);
+        continue;
+      }
+      uint32_t f = p == "o-o" ? uint32_t(kMoveCastle | kMoveKingSide) : p == "o-o-o" ? uint32_t(kMoveCastle | kMoveQueenSide)
+                   : p == "castle" ? uint32_t(kMoveCastle) : p == "enpassant" ? kMoveEnPassant : p == "null" ? kMoveNull
+                   : p == "previous" ? kMovePrevious : p == "legal" ? kMoveLegal : p == "pseudolegal" ? kMovePseudoLegal
+                   : p == "count" ? kMoveCount : p == "primary" ? kMovePrimary : p == "secondary" ? kMoveSecondary : 0u;
+      if (!f) {
+        if (p == "enpassantsquare" || p == "comment" || p == "o-o" || p == "o-o-o")
+          throw not_supported(ploc, "move " + p);
+        break;
+      }
+      ++i_;
+      n.flags |= f;
+    }
+    if ((n.flags & kMovePrevious) && (n.flags & (kMoveLegal | kMovePseudoLegal)))
+      throw Error(n.loc, "'move previous' cannot be 'legal' or 'pseudolegal'");
+    if ((n.flags & kMoveCount) && !(n.flags & (kMoveLegal | kMovePseudoLegal)))
+      throw Error(n.loc, "'count' in 'move' needs 'legal' or 'pseudolegal'");
+    if (n.flags & kMoveCount) n.type = Type::kNumber;
+    return n;
+  }
+
+  // ---- line
+  Node line() {
+    Node n = make(Kind::kLine, Type::kBool, cur().loc);
+    ++i_;
+    while (true) {
+      if (accept("quiet")) n.flags |= kLineQuiet;
+      else if (accept("singlecolor")) n.flags |= kLineSingleColor;
+      else if (cur().kind == Tok::kWord && (cur().text == "firstmatch" || cur().text == "lastposition" ||
+                                            cur().text == "nestban" || cur().text == "primary" ||
+                                            cur().text == "secondary"))
+        throw not_supported(cur().loc, "line " + cur().text);
+      else if (cur().kind == Tok::kNumber && !(n.flags & kLineHasRange)) {
+        range(n.lo, n.hi, "line");
+        n.flags |= kLineHasRange;
+      } else {
+        break;
+      }
+    }
+    bool backward = false;
+    if (accept("<--")) backward = true;
+    else if (!accept("-->")) fail("'line' needs '-->' or '<--'", "'-->' or '<--'");
+    if (backward) n.flags |= kLineBackward;
+    ++line_depth_;
+    n.kids = constituents(backward);
+    --line_depth_;
+    if (n.flags & kLineHasRange) n.type = Type::kBool;
+    return n;
+  }
+
+  std::vector<Node> constituents(bool backward) {
+    std::vector<Node> out;
+    out.push_back(constituent(backward));
+    while (true) {
+      if (is(backward ? "-->" : "<--")) fail("arrow of the wrong direction in 'line'", backward ? "'<--'" : "'-->'");
+      if (!accept(backward ? "<--" : "-->")) break;
+      out.push_back(constituent(backward));
+    }
+    return out;
+  }
+
+  Node constituent(bool backward) {
+    Node item = make(Kind::kLineItem, Type::kBool, cur().loc);
+    item.lo = item.hi = 1;
+    if (is("(")) {
+      ++i_;
+      item.flags |= kLineGroup;
+      item.kids = constituents(backward);
+      expect(")");
+    } else {
+      if (at_end() || is("}") || is(")")) fail("'line' needs a filter after the arrow", "a filter");
+      Node f = filter();
+      if (f.kind == Kind::kNumber) throw Error(f.loc, "a single number as a line constituent", "a filter");
+      item.kids.push_back(std::move(f));
+    }
+    // wildcards: * + ? {m,n}
+    while (true) {
+      Node wrapped = make(Kind::kLineItem, Type::kBool, item.loc);
+      if (is("*") || is("{*}")) {
+        wrapped.lo = 0;
+        wrapped.hi = -1;
+      } else if (is("+") || is("{+}")) {
+        wrapped.lo = 1;
+        wrapped.hi = -1;
+      } else if (is("?")) {
+        wrapped.lo = 0;
+        wrapped.hi = 1;
+      } else if (cur().kind == Tok::kRepeat) {
+        wrapped.lo = cur().lo;
+        wrapped.hi = cur().hi;
+      } else {
+        break;
+      }
+      ++i_;
+      if (item.lo == 1 && item.hi == 1 && !(item.flags & kLineGroup) && item.kids.size() == 1) {
+        item.lo = wrapped.lo;  // a plain filter takes the repetition itself
+        item.hi = wrapped.hi;
+        continue;
+      }
+      wrapped.flags |= kLineGroup;
+      wrapped.kids.push_back(std::move(item));
+      item = std::move(wrapped);
+    }
+    return item;
+  }
+};
+
+}  // namespace
+
+Script parse(std::string_view text) {
+  Parser p(lex(text));
+  return p.script();
+}
+
+bool looks_like_cql6(std::string_view text) {
+  try {
+    std::vector<Token> t = lex(text);
+    return t.size() >= 2 && t[0].kind == Tok::kWord && t[0].text == "cql" && t[1].is("(");
+  } catch (const Error&) {
+    // not lexable as CQL 6; look at the letters alone
+    size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (text.substr(i, 3) != "cql") return false;
+    i += 3;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    return i < text.size() && text[i] == '(';
+  }
+}
+
+}  // namespace cql6

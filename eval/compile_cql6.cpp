@@ -1,0 +1,571 @@
+// Program::compile_cql6: a CQL 6 script (cql6/ast.h) -> the eval::Program every stage takes
+// (issue 36; SPEC "CQL 6 scripts"). The script's body is one top-level position list:
+//   - a filter with an exact CQL-S counterpart (piece designator, check, mate, stalemate,
+//     wtm, btm, initial, terminal, result, `ply` / `movenumber` / `#designator` compared with
+//     constants) becomes that op, so the planner derives its necessary conditions;
+//   - header filters (`player`, `event`, `site`, `date`, `eco`, `year` ranges) written as
+//     top-level filters or header parameters become the alternative's HeaderFilter (SQL);
+//   - every other filter becomes one Op::kCql6 node holding the filter with its transforms
+//     expanded here (eval/cql6_eval.h evaluates it); the planner treats it as "may hold".
+// Transforms follow CQL 6.2: each transform of a filter is the filter with its designators,
+// directions, colours and results transformed; a transform under which some designator has
+// no square left is dropped (shift: squares leaving the board drop, full ranks and files stay).
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "cql6/ast.h"
+#include "db/site_name.h"
+#include "eval/list_compiler.h"
+#include "headers/where_builder.h"
+
+namespace eval {
+
+namespace {
+
+using cql6::Kind;
+using cql6::Node;
+using cql6::Type;
+using chess::Bitboard;
+
+/// One primitive transform: a dihedral map, a shift or the colour reversal.
+struct Xf {
+  enum class K : uint8_t { kDihedral, kShift, kColor, kRotate45 } k = K::kDihedral;
+  bool rx = false, ry = false, swap = false;  // kDihedral: mirror files, mirror ranks, transpose
+  int dx = 0, dy = 0;                         // kShift; kRotate45: dx = eighth turns
+  /// True if the transform swaps light and dark squares (CQL 6.2's flipsSquareParity).
+  bool flips_parity() const {
+    if (k == K::kColor) return true;
+    if (k == K::kShift) return (dx + dy) % 2 != 0;
+    if (k == K::kDihedral) return rx != ry;
+    return false;
+  }
+};
+
+Bitboard map_squares(Bitboard b, bool rx, bool ry, bool swap) {
+  Bitboard out = 0;
+  for (Bitboard s = b; s;) {
+    const int sq = chess::pop_lsb(s);
+    int x = sq & 7, y = sq >> 3;
+    if (rx) x = 7 - x;
+    if (ry) y = 7 - y;
+    if (swap) std::swap(x, y);
+    out |= Bitboard(1) << (y * 8 + x);
+  }
+  return out;
+}
+
+/// CQL 6.2's shift of a square set one file to the right: squares leaving drop, a full rank
+/// stays full.
+Bitboard shift_right1(Bitboard b) {
+  Bitboard out = (b & ~chess::FILE_H_BB) << 1;
+  for (int r = 0; r < 8; ++r)
+    if (((b >> (8 * r)) & 0xFF) == 0xFF) out |= Bitboard(1) << (8 * r);
+  return out;
+}
+
+Bitboard shift_x(Bitboard b, int dx) {
+  if (dx < 0) return map_squares(shift_x(map_squares(b, true, false, false), -dx), true, false, false);
+  for (int i = 0; i < dx; ++i) b = shift_right1(b);
+  return b;
+}
+
+Bitboard transform_squares(Bitboard b, const Xf& t) {
+  switch (t.k) {
+    case Xf::K::kDihedral: return map_squares(b, t.rx, t.ry, t.swap);
+    case Xf::K::kColor: return map_squares(b, false, true, false);
+    case Xf::K::kRotate45: return b;  // only whole or empty sets (checked by transformed())
+    case Xf::K::kShift: {
+      Bitboard y = t.dy ? map_squares(shift_x(map_squares(b, false, false, true), t.dy), false, false, true) : b;
+      return t.dx ? shift_x(y, t.dx) : y;
+    }
+  }
+  return b;
+}
+
+cql6::Kinds swap_colors(cql6::Kinds k) {
+  return cql6::Kinds((k & cql6::kEmptyKind) | ((k & cql6::kWhiteKinds) << 6) | ((k & cql6::kBlackKinds) >> 6));
+}
+
+uint8_t transform_directions(uint8_t bits, const Xf& t) {
+  static constexpr std::array<std::pair<int, int>, 8> kVec = {
+      {{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}}};
+  if (t.k == Xf::K::kShift) return bits;
+  uint8_t out = 0;
+  for (int d = 0; d < 8; ++d) {
+    if (!(bits & (1u << d))) continue;
+    int x = kVec[size_t(d)].first, y = kVec[size_t(d)].second;
+    if (t.k == Xf::K::kRotate45) {
+      for (int i = 0; i < t.dx; ++i) {  // one eighth turn anticlockwise
+        const int nx = x - y, ny = x + y;
+        x = (nx > 0) - (nx < 0);
+        y = (ny > 0) - (ny < 0);
+      }
+    } else if (t.k == Xf::K::kColor) {
+      y = -y;
+    } else {
+      if (t.rx) x = -x;
+      if (t.ry) y = -y;
+      if (t.swap) std::swap(x, y);
+    }
+    for (int e = 0; e < 8; ++e)
+      if (kVec[size_t(e)].first == x && kVec[size_t(e)].second == y) out |= uint8_t(1u << e);
+  }
+  return out;
+}
+
+/// `n` under `t`; nullopt when some designator of it loses every square.
+std::optional<Node> transformed(const Node& n, const Xf& t) {
+  Node out = n;
+  const bool color = t.k == Xf::K::kColor;
+  switch (n.kind) {
+    case Kind::kDesignator:
+      if (n.flags & cql6::kNoTransform) return out;
+      if (t.k == Xf::K::kRotate45 && n.squares != ~Bitboard(0))
+        throw cql6::Error(n.loc, "rotate45 cannot be applied to a particular square (only to whole-board designators)");
+      if (color) out.kinds = swap_colors(n.kinds);
+      out.squares = transform_squares(n.squares, t);
+      if (!out.squares) return std::nullopt;
+      return out;
+    case Kind::kPawns: return out;  // CQL 6.2: pawn sets are not transformed
+    case Kind::kWtm: if (color) out.kind = Kind::kBtm; break;
+    case Kind::kBtm: if (color) out.kind = Kind::kWtm; break;
+    case Kind::kResult: if (color && n.value != 3) out.value = 3 - n.value; break;
+    case Kind::kElo:
+      if (color && n.sub) out.sub = uint8_t(n.sub == uint8_t(cql6::Side::kWhite) ? cql6::Side::kBlack : cql6::Side::kWhite);
+      break;
+    case Kind::kDirection:
+    case Kind::kRay: out.sub = transform_directions(n.sub, t); break;
+    case Kind::kDash: if (color) out.kinds = swap_colors(n.kinds); break;
+    case Kind::kLight:
+    case Kind::kDark:
+      if (t.k == Xf::K::kRotate45) throw cql6::Error(n.loc, "rotate45 cannot be applied to 'light' or 'dark'");
+      if (t.flips_parity()) out.kind = n.kind == Kind::kLight ? Kind::kDark : Kind::kLight;
+      break;
+    default: break;
+  }
+  if (n.kind == Kind::kTransform) {  // an expanded orbit: transform each variant, drop the empty
+    out.kids.clear();
+    for (const Node& v : n.kids)
+      if (std::optional<Node> tv = transformed(v, t)) out.kids.push_back(std::move(*tv));
+    if (out.kids.empty()) return std::nullopt;
+    return out;
+  }
+  for (size_t i = 0; i < n.kids.size(); ++i) {
+    std::optional<Node> k = transformed(n.kids[i], t);
+    if (!k) return std::nullopt;
+    out.kids[i] = std::move(*k);
+  }
+  return out;
+}
+
+/// The transforms of a transform filter (CQL 6.2: the identity first, except reversecolor).
+std::vector<std::optional<Xf>> transforms_of(cql6::TransformKind k) {
+  using TK = cql6::TransformKind;
+  std::vector<std::optional<Xf>> out;
+  if (k != TK::kReverseColor) out.push_back(std::nullopt);  // identity
+  auto dihedral = [&](bool rx, bool ry, bool swap) {
+    Xf t;
+    t.rx = rx;
+    t.ry = ry;
+    t.swap = swap;
+    out.push_back(t);
+  };
+  switch (k) {
+    case TK::kFlip:
+      for (int m = 1; m < 8; ++m) dihedral(m & 1, m & 2, m & 4);
+      break;
+    case TK::kFlipVertical: dihedral(true, false, false); break;
+    case TK::kFlipHorizontal: dihedral(false, true, false); break;
+    case TK::kRotate90:
+      dihedral(false, true, true);
+      dihedral(true, true, false);
+      dihedral(true, false, true);
+      break;
+    case TK::kRotate45:
+      for (int e = 1; e < 8; ++e) {
+        Xf t;
+        t.k = Xf::K::kRotate45;
+        t.dx = e;
+        out.push_back(t);
+      }
+      break;
+    case TK::kFlipColor:
+    case TK::kReverseColor: {
+      Xf t;
+      t.k = Xf::K::kColor;
+      out.push_back(t);
+      break;
+    }
+    case TK::kShift:
+    case TK::kShiftHorizontal:
+    case TK::kShiftVertical:
+      for (int dx = -7; dx <= 7; ++dx)
+        for (int dy = -7; dy <= 7; ++dy) {
+          if ((!dx && !dy) || (k == TK::kShiftHorizontal && dy) || (k == TK::kShiftVertical && dx)) continue;
+          Xf t;
+          t.k = Xf::K::kShift;
+          t.dx = dx;
+          t.dy = dy;
+          out.push_back(t);
+        }
+      break;
+  }
+  return out;
+}
+
+/// `n` with every transform filter expanded into its variants (kids of the kTransform node).
+/// Throws when no variant is left.
+Node expand(const Node& n) {
+  Node out = n;
+  for (Node& k : out.kids) k = expand(k);
+  if (n.kind != Kind::kTransform) return out;
+  const Node inner = std::move(out.kids[0]);
+  out.kids.clear();
+  for (const std::optional<Xf>& t : transforms_of(cql6::TransformKind(n.sub))) {
+    if (!t) {
+      out.kids.push_back(inner);
+      continue;
+    }
+    if (std::optional<Node> v = transformed(inner, *t)) out.kids.push_back(std::move(*v));
+  }
+  if (out.kids.empty()) throw cql6::Error(n.loc, "this transform leaves no square to any of its designators");
+  return out;
+}
+
+/// Numbers the holder constituents of every `line` below `n` (kLineItem::value = 0, 1...;
+/// the line's value = their count), for the line matcher's memo (eval/cql6_eval.cpp).
+void number_holders(Node& n) {
+  if (n.kind == Kind::kLine) {
+    int64_t next = 0;
+    auto walk = [&](auto&& self, Node& item) -> void {
+      if (item.kind != Kind::kLineItem) return;
+      if (item.flags & cql6::kLineGroup) {
+        for (Node& k : item.kids) self(self, k);
+      } else {
+        item.value = next++;
+      }
+    };
+    for (Node& item : n.kids) walk(walk, item);
+    n.value = next;
+  }
+  for (Node& k : n.kids) number_holders(k);
+}
+
+/// Calls `f` on `n` and every node below it.
+template <class F>
+void visit(const Node& n, F&& f) {
+  f(n);
+  for (const Node& k : n.kids) visit(k, f);
+}
+
+// ---- header conditions (SQL over games g)
+
+bool is_header_condition(const Node& n) {
+  if (n.kind == Kind::kHeaderText) return true;
+  if (n.kind != Kind::kCompare) return false;
+  bool year = false;
+  for (const Node& k : n.kids) {
+    if (k.kind == Kind::kYear) year = true;
+    else if (k.kind != Kind::kNumber) return false;
+  }
+  return year;
+}
+
+void add_header_condition(headers::WhereBuilder& b, const Node& n) {
+  if (n.kind == Kind::kHeaderText) {
+    auto in_table = [&](const char* column, const char* table) {
+      return std::string(column) + " IN (SELECT id FROM " + table + " WHERE instr(name, " + b.text(n.text) + ") > 0)";
+    };
+    switch (cql6::HeaderTag(n.sub)) {
+      case cql6::HeaderTag::kPlayer: {
+        const std::string w = in_table("g.white_id", "players");
+        b.add(w + " OR " + in_table("g.black_id", "players"));
+        break;
+      }
+      case cql6::HeaderTag::kWhite: b.add(in_table("g.white_id", "players")); break;
+      case cql6::HeaderTag::kBlack: b.add(in_table("g.black_id", "players")); break;
+      case cql6::HeaderTag::kEvent: b.add(in_table("g.event_id", "events")); break;
+      case cql6::HeaderTag::kSite: {
+        const std::string on_name = "instr(name, " + b.text(n.text) + ") > 0";
+        const std::string on_full = "instr(" + db::site_name_sql("g") + ", " + b.text(n.text) + ") > 0";
+        b.add(headers::site_condition_sql("g", on_name, on_full));
+        break;
+      }
+      case cql6::HeaderTag::kDate: b.add("instr(IFNULL(g.date, ''), " + b.text(n.text) + ") > 0"); break;
+      case cql6::HeaderTag::kEco: b.add("instr(IFNULL(g.eco, ''), " + b.text(n.text) + ") > 0"); break;
+    }
+    return;
+  }
+  // a chain over constants and `year`: a game without a year has no value (no match)
+  static const char* kSql[] = {"<", "<=", "=", ">=", ">", "<>"};
+  std::string sql = "g.year IS NOT NULL";
+  for (size_t i = 0; i + 1 < n.kids.size(); ++i) {
+    auto side = [&](const Node& k) { return k.kind == Kind::kYear ? std::string("g.year") : b.number(k.value); };
+    const std::string l = side(n.kids[i]);
+    sql += " AND " + l + " " + kSql[int(n.ops[i])] + " " + side(n.kids[i + 1]);
+  }
+  b.add(sql);
+}
+
+// ---- exact CQL-S counterparts
+
+cql::PieceMask piece_mask(cql6::Kinds k) {
+  cql::PieceMask m = 0;
+  for (int color = 0; color < 2; ++color)
+    for (int t = 0; t < 6; ++t)
+      if (k & (1u << (color * 6 + t))) m |= cql::PieceMask(1u << (color * 6 + (5 - t)));
+  if (k & cql6::kEmptyKind) m |= cql::piece_mask::kEmpty;
+  return m;
+}
+
+/// The inclusive range a chain `k1 op x op k2` over constants gives the one variable `x` of
+/// kind `var` (`ply`, `movenumber`, `#designator`); nullopt for any other shape.
+std::optional<IntRange> range_of(const Node& n, const Node** var_out) {
+  if (n.kind != Kind::kCompare) return std::nullopt;
+  const Node* var = nullptr;
+  for (const Node& k : n.kids) {
+    if (k.kind == Kind::kNumber) continue;
+    if (var) return std::nullopt;
+    var = &k;
+  }
+  if (!var) return std::nullopt;
+  IntRange r;
+  for (size_t i = 0; i + 1 < n.kids.size(); ++i) {
+    const Node& a = n.kids[i];
+    const Node& b = n.kids[i + 1];
+    cql6::Cmp op = n.ops[i];
+    int64_t k = 0;
+    if (&a == var) {
+      k = b.value;
+    } else if (&b == var) {
+      k = a.value;
+      // k op x  ->  x op' k
+      using C = cql6::Cmp;
+      op = op == C::kLt ? C::kGt : op == C::kLe ? C::kGe : op == C::kGt ? C::kLt : op == C::kGe ? C::kLe : op;
+    } else {
+      // two constants: decide now
+      const int64_t x = a.value, y = b.value;
+      bool holds = false;
+      switch (op) {
+        case cql6::Cmp::kLt: holds = x < y; break;
+        case cql6::Cmp::kLe: holds = x <= y; break;
+        case cql6::Cmp::kEq: holds = x == y; break;
+        case cql6::Cmp::kGe: holds = x >= y; break;
+        case cql6::Cmp::kGt: holds = x > y; break;
+        case cql6::Cmp::kNe: holds = x != y; break;
+      }
+      if (!holds) {
+        r.lo = 1;
+        r.hi = 0;
+      }
+      continue;
+    }
+    switch (op) {
+      case cql6::Cmp::kLt: r.hi = std::min(r.hi, k - 1); break;
+      case cql6::Cmp::kLe: r.hi = std::min(r.hi, k); break;
+      case cql6::Cmp::kEq: r.lo = std::max(r.lo, k); r.hi = std::min(r.hi, k); break;
+      case cql6::Cmp::kGe: r.lo = std::max(r.lo, k); break;
+      case cql6::Cmp::kGt: r.lo = std::max(r.lo, k + 1); break;
+      case cql6::Cmp::kNe: return std::nullopt;
+    }
+  }
+  *var_out = var;
+  return r;
+}
+
+/// The op of a top-level filter with an exact CQL-S counterpart, if it has one.
+std::optional<eval::Node> exact_op(const Node& n, bool& needs_info) {
+  eval::Node out;
+  auto simple = [&](Op op, Cost cost = Cost::kCheap) {
+    out.op = op;
+    out.cost = cost;
+    return out;
+  };
+  switch (n.kind) {
+    case Kind::kTrue: return simple(Op::kTrue);
+    case Kind::kFalse: return simple(Op::kFalse);
+    case Kind::kCheck: return simple(Op::kCheck);
+    case Kind::kMate: return simple(Op::kMate, Cost::kExpensive);
+    case Kind::kStalemate: return simple(Op::kStalemate, Cost::kExpensive);
+    case Kind::kWtm: return simple(Op::kWtm);
+    case Kind::kBtm: return simple(Op::kBtm);
+    case Kind::kInitial: return simple(Op::kInitial);
+    case Kind::kTerminal: return simple(Op::kTerminal);
+    case Kind::kDesignator: {
+      Designator d;
+      d.pieces = piece_mask(n.kinds);
+      d.squares = n.squares;
+      out.d.push_back(d);
+      return simple(Op::kDesignator, Cost::kMedium);
+    }
+    case Kind::kResult: {
+      needs_info = true;
+      out.set(payload::ResultSet{uint8_t(1u << n.value)});
+      return simple(Op::kResult);
+    }
+    case Kind::kCompare: {
+      const Node* var = nullptr;
+      std::optional<IntRange> r = range_of(n, &var);
+      if (!r) return std::nullopt;
+      out.range = *r;
+      if (var->kind == Kind::kPly) return simple(Op::kHalfmoveNumber);
+      if (var->kind == Kind::kMoveNumber) return simple(Op::kMoveNumber);
+      if (var->kind == Kind::kCount && var->kids[0].kind == Kind::kDesignator) {
+        Designator d;
+        d.pieces = piece_mask(var->kids[0].kinds);
+        d.squares = var->kids[0].squares;
+        out.d.push_back(d);
+        return simple(Op::kPieceCount, Cost::kMedium);
+      }
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+/// A position list of one conjunction of `nodes` (index and memo built).
+std::shared_ptr<const PositionList> list_of(std::vector<eval::Node> nodes) {
+  auto list = std::make_shared<PositionList>();
+  order_by_cost(nodes);
+  list->variants.push_back(std::move(nodes));
+  list->index.build(list->variants);
+  list->memo.build(list->variants);
+  return list;
+}
+
+void implied_by_set(const Node& n, std::vector<eval::Node>& out);
+
+/// Appends ops that hold wherever the (expanded) filter `n` matches: necessary conditions
+/// with a CQL-S counterpart (check, mate, designators...), added beside its Op::kCql6 node
+/// so that the planner can prune and cheap tests run first. Conservative: a filter it does
+/// not know implies nothing.
+void implied_by(const Node& n, std::vector<eval::Node>& out) {
+  bool unused = false;
+  switch (n.kind) {
+    case Kind::kCheck: case Kind::kMate: case Kind::kStalemate: case Kind::kWtm: case Kind::kBtm:
+    case Kind::kInitial: case Kind::kTerminal:
+      if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
+      return;
+    case Kind::kCompound:
+    case Kind::kAnd:
+      for (const Node& k : n.kids) implied_by(k, out);
+      return;
+    case Kind::kTransform: {
+      if (n.flags & cql6::kHasRange) return;  // a count range may admit zero
+      std::vector<std::shared_ptr<const PositionList>> lists;
+      for (const Node& v : n.kids) {
+        std::vector<eval::Node> inner;
+        implied_by(v, inner);
+        if (inner.empty()) return;  // a variant implying nothing: the whole or says nothing
+        lists.push_back(list_of(std::move(inner)));
+      }
+      if (lists.size() == 1) {
+        for (const eval::Node& k : lists[0]->variants[0]) out.push_back(k);
+        return;
+      }
+      eval::Node any;
+      any.op = Op::kOr;
+      any.cost = Cost::kMedium;
+      any.lists = std::move(lists);
+      out.push_back(std::move(any));
+      return;
+    }
+    default:
+      if (n.type == Type::kSet) implied_by_set(n, out);
+      return;
+  }
+}
+
+/// The same for a set filter that matched (it is not empty).
+void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
+  switch (n.kind) {
+    case Kind::kDesignator: {
+      bool unused = false;
+      if (n.squares != ~Bitboard(0) || (n.kinds & cql6::kAllKinds) != cql6::kAllKinds)
+        if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
+      return;
+    }
+    case Kind::kIntersect: case Kind::kAttacks: case Kind::kAttackedBy: case Kind::kBetween:
+    case Kind::kRay:
+      for (const Node& k : n.kids) implied_by_set(k, out);
+      return;
+    case Kind::kDirection: case Kind::kLight: case Kind::kDark:
+      implied_by_set(n.kids[0], out);
+      return;
+    case Kind::kTransform:
+    case Kind::kCompound:
+      implied_by(n, out);
+      return;
+    default: return;
+  }
+}
+
+}  // namespace
+
+Program Program::compile_cql6(const cql6::Script& script) {
+  Program program;
+  const cql6::Header& h = script.header;
+  std::vector<db::sqlite::Param> params;
+  headers::WhereBuilder where(params);
+  std::vector<const cql6::Node*> position_filters;
+  for (const cql6::Node& n : h.conditions) {
+    if (is_header_condition(n)) add_header_condition(where, n);
+    else position_filters.push_back(&n);  // result, elo: per position (game information)
+  }
+  for (const cql6::Node& n : script.body) {
+    if (is_header_condition(n)) add_header_condition(where, n);
+    else position_filters.push_back(&n);
+  }
+  // header filters anywhere else cannot be answered per position yet
+  for (const cql6::Node* n : position_filters)
+    visit(*n, [&](const cql6::Node& k) {
+      if (k.kind == Kind::kHeaderText) throw cql6::not_supported(k.loc, "player/event/site/date/eco", "inside another filter");
+      if (k.kind == Kind::kYear) throw cql6::not_supported(k.loc, "year", "other than compared with constants at the top level");
+      if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+                           (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))))
+        throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
+      if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
+      if (k.kind == Kind::kLine || (k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+          k.kind == Kind::kFromSquare || k.kind == Kind::kToSquare ||
+          (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone))
+        program.needs_line_moves_ = true;
+    });
+  Alternative alt;
+  alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
+  auto list = std::make_shared<PositionList>();
+  std::vector<eval::Node> nodes;
+  for (const cql6::Node* n : position_filters) {
+    if (std::optional<eval::Node> op = exact_op(*n, program.needs_game_info_)) {
+      nodes.push_back(std::move(*op));
+      continue;
+    }
+    eval::Node node;
+    node.op = Op::kCql6;
+    node.cost = Cost::kExpensive;
+    cql6::Node filter = expand(*n);
+    number_holders(filter);
+    implied_by(filter, nodes);  // necessary conditions first: the planner prunes on them
+    node.set(payload::Cql6{std::make_shared<const cql6::Node>(std::move(filter))});
+    nodes.push_back(std::move(node));
+  }
+  order_by_cost(nodes);
+  list->variants.push_back(std::move(nodes));
+  list->index.build(list->variants);
+  list->memo.build(list->variants);
+  alt.lists.push_back(list);
+  MatchCount count;
+  count.lo = h.matchcount_lo;
+  count.hi = h.matchcount_hi < 0 ? INT64_MAX : h.matchcount_hi;
+  alt.counts.push_back(count);
+  alt.scopes.push_back(h.variations ? LineScope::kAll : LineScope::kMainLine);
+  program.needs_variations_ = h.variations;
+  program.alternatives_.push_back(std::move(alt));
+  return program;
+}
+
+std::string payload::Cql6::key() const {
+  return "6:" + std::to_string(reinterpret_cast<uintptr_t>(filter.get()));
+}
+
+}  // namespace eval

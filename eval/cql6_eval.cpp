@@ -1,0 +1,864 @@
+// CQL 6 filter evaluation (eval/cql6_eval.h). The meaning of each filter follows the CQL 6
+// documentation and, where it is silent, CQL 6.2 (SPEC "CQL 6 scripts"; the decisions are
+// listed in SPEC-NOTES "CQL 6 scripts: decisions").
+#include "eval/cql6_eval.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "chess/bitboard.h"
+#include "chess/movegen.h"
+#include "eval/node.h"
+
+namespace eval::cql6_eval {
+
+namespace {
+
+using chess::Bitboard;
+using chess::Move;
+using chess::Position;
+using chess::Square;
+using cql6::Kind;
+using cql6::Node;
+using cql6::Type;
+
+constexpr Bitboard kFileA = chess::FILE_A_BB;
+constexpr Bitboard kFileH = chess::FILE_H_BB;
+constexpr Bitboard kLightSquares = 0x55AA55AA55AA55AAULL;
+
+/// The squares holding a piece of one of `kinds` (cql6/lexer.h layout).
+Bitboard kinds_bb(const Position& pos, cql6::Kinds kinds) {
+  if ((kinds & cql6::kAllKinds) == cql6::kAllKinds) return ~Bitboard(0);
+  Bitboard b = 0;
+  for (int color = 0; color < 2; ++color)
+    for (int t = 0; t < 6; ++t)
+      if (kinds & (1u << (color * 6 + t))) b |= pos.pieces(chess::Color(color), chess::PieceType(t + 1));
+  if (kinds & cql6::kEmptyKind) b |= ~pos.pieces();
+  return b;
+}
+
+/// The squares the piece on `s` attacks (none when `s` is empty).
+Bitboard attacks_from(const Position& pos, Square s) {
+  const chess::Piece pc = pos.piece_on(s);
+  if (pc == chess::NO_PIECE) return 0;
+  const chess::PieceType pt = chess::PieceType(pc & 7);
+  const chess::Color color = chess::Color(pc >> 3);
+  if (pt == chess::PAWN) return chess::pawn_attacks_bb(color, s);
+  return chess::attacks_bb(pt, s, pos.pieces());
+}
+
+/// `b` moved one step in the direction with index `d` (bit d of cql6::Direction).
+Bitboard step(Bitboard b, int d) {
+  switch (d) {
+    case 0: return b << 8;                // up
+    case 1: return b >> 8;                // down
+    case 2: return (b & ~kFileH) << 1;    // right
+    case 3: return (b & ~kFileA) >> 1;    // left
+    case 4: return (b & ~kFileH) << 9;    // northeast
+    case 5: return (b & ~kFileA) << 7;    // northwest
+    case 6: return (b & ~kFileH) >> 7;    // southeast
+    default: return (b & ~kFileA) >> 9;   // southwest
+  }
+}
+
+/// The squares lo..hi steps (0 = the square itself) from `b` in the directions `bits`.
+Bitboard direction(Bitboard b, uint8_t bits, int64_t lo, int64_t hi) {
+  Bitboard out = lo <= 0 ? b : 0;
+  if (hi < 0 || hi > 7) hi = 7;
+  for (int d = 0; d < 8; ++d) {
+    if (!(bits & (1u << d))) continue;
+    Bitboard cur = b;
+    for (int64_t k = 1; k <= hi && cur; ++k) {
+      cur = step(cur, d);
+      if (k >= lo) out |= cur;
+    }
+  }
+  return out;
+}
+
+Bitboard file_fill(Bitboard b) {
+  b |= b << 8;
+  b |= b << 16;
+  b |= b << 32;
+  b |= b >> 8;
+  b |= b >> 16;
+  b |= b >> 32;
+  return b;
+}
+Bitboard sideways(Bitboard b) { return ((b & ~kFileH) << 1) | ((b & ~kFileA) >> 1); }
+Bitboard above(Bitboard b) {  // squares strictly above some square of b
+  b <<= 8;
+  b |= b << 8;
+  b |= b << 16;
+  b |= b << 32;
+  return b;
+}
+Bitboard below(Bitboard b) {
+  b >>= 8;
+  b |= b >> 8;
+  b |= b >> 16;
+  b |= b >> 32;
+  return b;
+}
+
+/// CQL 6.2's pawn sets (its definitions in terms of direction filters, on bitboards).
+Bitboard pawn_set(const Position& pos, cql6::PawnSet which) {
+  const Bitboard w = pos.pieces(chess::WHITE, chess::PAWN), b = pos.pieces(chess::BLACK, chess::PAWN);
+  auto connected = [](Bitboard p) { return p & sideways(file_fill(p)); };
+  switch (which) {
+    case cql6::PawnSet::kConnected: return connected(w) | connected(b);
+    case cql6::PawnSet::kIsolated: return (w | b) & ~(connected(w) | connected(b));
+    case cql6::PawnSet::kDoubled: return (w & (above(w) | below(w))) | (b & (above(b) | below(b)));
+    case cql6::PawnSet::kPassed: return (w & ~below(b | sideways(b))) | (b & ~above(w | sideways(w)));
+    default: return 0;
+  }
+}
+
+int piece_value(chess::PieceType t) {
+  static constexpr int kValues[] = {0, 1, 3, 3, 5, 9, 0};
+  return kValues[t];
+}
+
+/// CQL 6.2's ray walk: from the square before `from` along direction `d`, matching the sets
+/// masks[index..]; returns the squares of the last set reached.
+Bitboard ray_walk(Square from, size_t index, const Bitboard* masks, size_t n, int d, Bitboard occupied) {
+  Bitboard out = 0;
+  Bitboard cur = chess::square_bb(from);
+  while (true) {
+    cur = step(cur, d);
+    if (!cur) return out;
+    const bool last = index == n - 1, in = masks[index] & cur, empty = !(occupied & cur);
+    if (last) {
+      if (in) out |= cur;
+      if (!empty) return out;
+    } else if (in && empty) {
+      out |= ray_walk(chess::lsb(cur), index + 1, masks, n, d, occupied);
+    } else if (in) {
+      ++index;
+    } else if (!empty) {
+      return out;
+    }
+  }
+}
+
+bool ray_direction_fits(chess::PieceType pt, int d) {
+  const bool diagonal = d >= 4;
+  if (pt == chess::ROOK) return !diagonal;
+  if (pt == chess::BISHOP) return diagonal;
+  return pt == chess::QUEEN;
+}
+
+Bitboard ray(const Node& n, const Ctx& c) {
+  Bitboard masks[16];
+  const size_t count = std::min<size_t>(n.kids.size(), 16);
+  for (size_t i = 0; i < count; ++i) {
+    masks[i] = squares(n.kids[i], c);
+    if (!masks[i]) return 0;
+  }
+  const Position& pos = *c.pos;
+  const Bitboard occupied = pos.pieces();
+  const bool attack = n.flags & cql6::kXray;
+  Bitboard out = 0;
+  for (Bitboard s = masks[0]; s;) {
+    const Square sq = chess::pop_lsb(s);
+    const chess::Piece pc = pos.piece_on(sq);
+    for (int d = 0; d < 8; ++d) {
+      if (!(n.sub & (1u << d))) continue;
+      if (attack && (pc == chess::NO_PIECE || !ray_direction_fits(chess::PieceType(pc & 7), d))) continue;
+      const Bitboard reached = ray_walk(sq, 1, masks, count, d, occupied);
+      if (n.flags & cql6::kRayReturnFirst) {
+        if (reached) out |= chess::square_bb(sq);
+      } else {
+        out |= reached;
+      }
+    }
+  }
+  return out;
+}
+
+Bitboard pin(const Node& n, const Ctx& c) {
+  const Position& pos = *c.pos;
+  const Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
+  const Bitboard through = n.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[1], c);
+  const Bitboard to = n.kids[2].kind == Kind::kNone ? pos.pieces(chess::KING) : squares(n.kids[2], c);
+  if (!from || !through || !to) return 0;
+  const Bitboard occupied = pos.pieces();
+  Bitboard from_out = 0, through_out = 0, to_out = 0;
+  for (int color = 0; color < 2; ++color) {
+    const chess::Color us = chess::Color(color), them = chess::Color(1 - color);
+    const Bitboard pinners = from & pos.pieces(us), pinned = through & pos.pieces(them);
+    const Bitboard targets = to & (pos.pieces(them) | ~occupied);
+    if (!pinned || !targets) continue;
+    for (Bitboard s = pinners; s;) {
+      const Square sq = chess::pop_lsb(s);
+      const chess::PieceType pt = chess::PieceType(pos.piece_on(sq) & 7);
+      Bitboard lines = 0;
+      if (pt == chess::ROOK || pt == chess::QUEEN) lines |= chess::pseudo_attacks_bb(chess::ROOK, sq);
+      if (pt == chess::BISHOP || pt == chess::QUEEN) lines |= chess::pseudo_attacks_bb(chess::BISHOP, sq);
+      if (!(lines & targets) || !(lines & pinned)) continue;
+      for (Bitboard t = lines & targets; t;) {
+        const Square tq = chess::pop_lsb(t);
+        const Bitboard between = chess::between_bb(sq, tq);
+        const Bitboard p = pinned & between;
+        if (!p || chess::popcount(between & occupied) > 1) continue;
+        from_out |= chess::square_bb(sq);
+        through_out |= p;
+        to_out |= chess::square_bb(tq);
+      }
+    }
+  }
+  return n.sub == 0 ? from_out : n.sub == 2 ? to_out : through_out;
+}
+
+// ---- earlier positions of the main line (move previous, line <--)
+
+/// Per thread: the main line of the game being searched as replayed so far, checked against
+/// the moves of each caller before use (so a stale entry is never used).
+struct History {
+  std::vector<Position> positions;  // positions[k]: the position at ply k
+  std::vector<Move> moves;          // moves[k]: the move from positions[k]
+};
+
+/// The position `back` plies before `c` on the main line (1 <= back <= c.past); null when
+/// the game's start is unknown.
+const Position* earlier(const Ctx& c, uint32_t back) {
+  thread_local History h;
+  if (!c.start || back > c.past || back > c.ply) return nullptr;
+  const uint32_t first = c.ply - c.past;  // ply of the start position: 0
+  (void)first;
+  // keep the prefix that agrees with this game's moves
+  size_t keep = 0;
+  if (!h.positions.empty() && h.positions[0].key() == c.start->key()) {
+    keep = 1;
+    while (keep < h.positions.size() && keep <= c.ply && h.moves[keep - 1] == c.moves[int64_t(keep - 1) - int64_t(c.ply)])
+      ++keep;
+  }
+  if (keep == 0) {
+    h.positions.assign(1, *c.start);
+    h.moves.clear();
+    keep = 1;
+  }
+  h.positions.resize(keep);
+  h.moves.resize(keep - 1);
+  const uint32_t target = c.ply - back;
+  while (h.positions.size() <= target) {
+    const size_t k = h.positions.size() - 1;
+    const Move m = c.moves[int64_t(k) - int64_t(c.ply)];
+    Position next = h.positions[k];
+    chess::UndoInfo u;
+    if (m == Move::null()) next.do_null_move(u);
+    else next.do_move(m, u);
+    h.moves.push_back(m);
+    h.positions.push_back(next);
+  }
+  return &h.positions[target];
+}
+
+/// The context `k` plies after `c` on its line, with its position stored in `slot`.
+Ctx later(const Ctx& c, uint32_t k, const Position* pos) {
+  Ctx n = c;
+  n.pos = pos;
+  n.ply = c.ply + k;
+  n.moves = c.moves ? c.moves + k : nullptr;
+  n.moves_left = c.moves_left - k;
+  n.next = n.moves_left ? n.moves[0] : Move::none();
+  n.past = c.past + k;
+  return n;
+}
+
+// ---- moves
+
+/// The destination squares of move `m` as CQL 6.2 sees them: a castling counts with the
+/// king's and the rook's destination.
+bool move_fits(const Position& pos, Move m, Bitboard from, Bitboard to) {
+  if (m == Move::null() || m == Move::none()) return false;
+  if (m.kind() == Move::CASTLING) {
+    const Square king = m.from_sq(), rook = m.to_sq();
+    const bool king_side = rook > king;
+    const chess::Color us = pos.side_to_move();
+    const chess::CastlingRight cr = chess::castling_right(us, king_side);
+    const bool by_king = (from & chess::square_bb(king)) && (to & chess::square_bb(Position::castling_king_to(cr)));
+    const bool by_rook = (from & chess::square_bb(rook)) && (to & chess::square_bb(Position::castling_rook_to(cr)));
+    return by_king || by_rook;
+  }
+  return (from & chess::square_bb(m.from_sq())) && (to & chess::square_bb(m.to_sq()));
+}
+
+/// The square of the piece `m` captures, or 64 when it captures nothing.
+int capture_square(const Position& pos, Move m) {
+  if (m == Move::null() || m == Move::none() || m.kind() == Move::CASTLING) return 64;
+  if (m.kind() == Move::EN_PASSANT) return m.to_sq() ^ 8;
+  return pos.piece_on(m.to_sq()) != chess::NO_PIECE ? m.to_sq() : 64;
+}
+
+/// Pseudo-legal moves of the side to move (legal ones plus those leaving the king in check;
+/// castling only where legal).
+void pseudo_legal(const Position& pos, chess::MoveList& list) {
+  const chess::Color us = pos.side_to_move();
+  const Bitboard own = pos.pieces(us), occupied = pos.pieces();
+  for (Bitboard s = own; s;) {
+    const Square sq = chess::pop_lsb(s);
+    const chess::PieceType pt = chess::PieceType(pos.piece_on(sq) & 7);
+    if (pt == chess::PAWN) {
+      Bitboard targets = chess::pawn_attacks_bb(us, sq) & pos.pieces(chess::Color(1 - us));
+      if (pos.ep_square() != chess::SQ_NONE && (chess::pawn_attacks_bb(us, sq) & chess::square_bb(pos.ep_square())))
+        list.push_back(Move::make(sq, pos.ep_square(), Move::EN_PASSANT));
+      const Bitboard one = chess::shift_forward(us, chess::square_bb(sq)) & ~occupied;
+      targets |= one;
+      const Bitboard start_rank = us == chess::WHITE ? chess::rank_bb(chess::RANK_2) : chess::rank_bb(chess::RANK_7);
+      if (one && (chess::square_bb(sq) & start_rank)) targets |= chess::shift_forward(us, one) & ~occupied;
+      for (Bitboard t = targets; t;) {
+        const Square to = chess::pop_lsb(t);
+        if (chess::square_bb(to) & (chess::RANK_1_BB | chess::RANK_8_BB)) {
+          for (chess::PieceType p : {chess::QUEEN, chess::ROOK, chess::BISHOP, chess::KNIGHT})
+            list.push_back(Move::make(sq, to, Move::PROMOTION, p));
+        } else {
+          list.push_back(Move(sq, to));
+        }
+      }
+      continue;
+    }
+    for (Bitboard t = chess::attacks_bb(pt, sq, occupied) & ~own; t;) list.push_back(Move(sq, chess::pop_lsb(t)));
+  }
+  chess::MoveList legal;
+  chess::generate_legal(pos, legal);
+  for (Move m : legal)
+    if (m.kind() == Move::CASTLING) list.push_back(m);
+}
+
+/// True if `m` (from `before`) satisfies the parameters of the move filter `n`, whose sets
+/// are `from`, `to`, `cap` (all squares when absent).
+bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from, Bitboard to, Bitboard cap) {
+  const uint32_t f = n.flags;
+  if (m == Move::none()) return false;
+  if (m == Move::null()) return (f & cql6::kMoveNull) && n.kids[0].kind == Kind::kNone && n.kids[1].kind == Kind::kNone &&
+                                n.kids[2].kind == Kind::kNone && n.kids[3].kind == Kind::kNone;
+  if (f & cql6::kMoveNull) return false;
+  if ((f & cql6::kMoveCastle) && m.kind() != Move::CASTLING) return false;
+  if ((f & (cql6::kMoveKingSide | cql6::kMoveQueenSide)) &&
+      ((m.to_sq() > m.from_sq()) != bool(f & cql6::kMoveKingSide)))
+    return false;
+  if ((f & cql6::kMoveEnPassant) && m.kind() != Move::EN_PASSANT) return false;
+  if (!move_fits(before, m, from, to)) return false;
+  if (n.kids[2].kind != Kind::kNone) {
+    const int cs = capture_square(before, m);
+    if (cs == 64 || !(cap & chess::square_bb(Square(cs)))) return false;
+  }
+  if (n.kids[3].kind != Kind::kNone) {
+    if (m.kind() != Move::PROMOTION) return false;
+    const int t = m.promotion_type() - 1;
+    if (!(n.kids[3].kinds & ((1u << t) | (1u << (6 + t))))) return false;
+  }
+  return true;
+}
+
+/// The number of moves satisfying the move filter `n` at `c` (stops at 1 unless counting).
+int64_t moves_matching(const Node& n, const Ctx& c) {
+  const bool count = n.flags & cql6::kMoveCount;
+  const Position* before = c.pos;
+  Ctx at = c;
+  if (n.flags & cql6::kMovePrevious) {
+    before = earlier(c, 1);
+    if (!before) return 0;
+    at.pos = before;  // the sets are read in the position before the move
+  }
+  auto set_or_all = [&](const Node& k) { return k.kind == Kind::kNone ? ~Bitboard(0) : squares(k, at); };
+  const Bitboard from = set_or_all(n.kids[0]), to = set_or_all(n.kids[1]), cap = set_or_all(n.kids[2]);
+  if (!from || !to || !cap) return 0;
+  if (n.flags & cql6::kMovePrevious) return move_satisfies(n, *before, c.moves[-1], from, to, cap) ? 1 : 0;
+  if (n.flags & (cql6::kMoveLegal | cql6::kMovePseudoLegal)) {
+    chess::MoveList list;
+    if (n.flags & cql6::kMoveLegal) chess::generate_legal(*c.pos, list);
+    else pseudo_legal(*c.pos, list);
+    int64_t found = 0;
+    for (Move m : list)
+      if (move_satisfies(n, *c.pos, m, from, to, cap) && (++found, !count)) return 1;
+    return found;
+  }
+  return move_satisfies(n, *c.pos, c.next, from, to, cap) ? 1 : 0;
+}
+
+bool dash(const Node& n, const Ctx& c) {
+  if (c.next == Move::none() || c.next == Move::null()) return false;
+  const Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
+  const Bitboard to = n.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[1], c);
+  const Move m = c.next;
+  if (n.flags & cql6::kDashCapture) {
+    const int cs = capture_square(*c.pos, m);
+    if (cs == 64 || !(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(Square(cs)))) return false;
+  } else if (!move_fits(*c.pos, m, from, to)) {
+    return false;
+  }
+  if (n.flags & cql6::kDashPromote) {
+    if (m.kind() != Move::PROMOTION) return false;
+    const int t = m.promotion_type() - 1;
+    if (!(n.kinds & ((1u << t) | (1u << (6 + t))))) return false;
+  }
+  if (n.kids.size() > 2 && n.kids[2].kind != Kind::kNone) {  // the target, after the move
+    Position after = *c.pos;
+    chess::UndoInfo u;
+    after.do_move(m, u);
+    Ctx at = c;
+    at.pos = &after;
+    at.ply = c.ply + 1;
+    at.past = c.past + 1;
+    at.moves = c.moves ? c.moves + 1 : nullptr;
+    at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
+    at.next = at.moves_left ? at.moves[0] : Move::none();
+    if (!match(n.kids[2], at)) return false;
+  }
+  return true;
+}
+
+// ---- line
+
+/// Positions of a forward line, made on demand (per thread, one buffer per nesting depth).
+struct LineBuffer {
+  std::vector<Position> positions;  // positions[k]: k plies after the line's start
+  // the memo of holder results: entry holder * span + offset is valid when its stamp is
+  // the current evaluation's (no clearing between evaluations)
+  std::vector<uint32_t> stamps;
+  std::vector<uint8_t> results;
+  // the memo of the line's top-level sequence: (item index, offset) -> whether the rest of
+  // the line matches from there (seq_*), and whether an unbounded repetition of that item
+  // that has reached its minimum, then the rest, does (rep_*)
+  std::vector<uint32_t> seq_stamps, rep_stamps;
+  std::vector<uint8_t> seq_results, rep_results;
+  uint32_t stamp = 0;
+};
+
+struct LineState {
+  const Ctx* c;
+  const Node* line;
+  bool backward;
+  uint32_t stride;        // 2 with singlecolor
+  LineBuffer* buffer;     // forward lines
+  uint32_t made = 0;      // positions made in buffer
+  uint32_t span = 0;      // positions the line may reach (memo row length)
+  const std::vector<Node>* top = nullptr;  // the line's top-level constituents
+};
+
+/// The position `k` plies from the line's start (forward or back); null beyond the line.
+const Position* line_position(LineState& s, uint32_t k) {
+  const Ctx& c = *s.c;
+  if (k == 0) return c.pos;
+  if (s.backward) return k <= c.past ? earlier(c, k) : nullptr;
+  if (k > c.moves_left) return nullptr;
+  while (s.made <= k) {
+    if (s.made == 0) {
+      if (s.buffer->positions.empty()) s.buffer->positions.resize(1);
+      s.buffer->positions[0] = *c.pos;
+      s.made = 1;
+      continue;
+    }
+    if (s.buffer->positions.size() <= s.made) s.buffer->positions.resize(s.made + 1);
+    s.buffer->positions[s.made] = s.buffer->positions[s.made - 1];
+    chess::UndoInfo u;
+    const Move m = c.moves[s.made - 1];
+    if (m == Move::null()) s.buffer->positions[s.made].do_null_move(u);
+    else s.buffer->positions[s.made].do_move(m, u);
+    ++s.made;
+  }
+  return &s.buffer->positions[k];
+}
+
+/// A continuation of the line matcher: the rest of a sequence, or the rest of a repetition.
+struct Cont {
+  bool repetition = false;
+  const std::vector<Node>* items = nullptr;  // sequence: its items, from index i
+  size_t i = 0;
+  const Node* item = nullptr;                // repetition: the item, repetitions done, start
+  int64_t done = 0;
+  uint32_t start = 0;
+  const Cont* next = nullptr;
+};
+
+bool resume(const Cont* k, uint32_t off, LineState& s);
+
+bool repeat(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s);
+bool repeat_search(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s);
+
+/// One occurrence of `item` at position `off`, then `k`.
+bool once(const Node& item, uint32_t off, const Cont* k, LineState& s) {
+  if (item.flags & cql6::kLineGroup) {
+    Cont inner;
+    inner.items = &item.kids;
+    inner.next = k;
+    return resume(&inner, off, s);
+  }
+  if (off >= s.span) return false;
+  const size_t slot = size_t(item.value) * s.span + off;  // holders are numbered per line
+  if (s.buffer->stamps[slot] == s.buffer->stamp) {
+    if (!s.buffer->results[slot]) return false;
+    return resume(k, off + s.stride, s);
+  }
+  const Position* pos = line_position(s, off);
+  if (!pos) return false;
+  const Ctx& c = *s.c;
+  Ctx at = c;
+  if (s.backward) {
+    at.pos = pos;
+    at.ply = c.ply - off;
+    at.moves = c.moves ? c.moves - off : nullptr;
+    at.moves_left = c.moves_left + off;
+    at.next = off ? c.moves[-int64_t(off)] : c.next;
+    at.past = c.past - off;
+  } else {
+    at = later(c, off, pos);
+  }
+  const bool hit = match(item.kids[0], at);
+  s.buffer->stamps[slot] = s.buffer->stamp;
+  s.buffer->results[slot] = hit;
+  if (!hit) return false;
+  return resume(k, off + s.stride, s);
+}
+
+bool repeat(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s) {
+  // an unbounded repetition past its minimum, followed by the rest of the top-level
+  // sequence, depends only on (item, offset): memoised
+  size_t slot = SIZE_MAX;
+  if (item.hi < 0 && done >= item.lo && after && !after->repetition && !after->next && after->items == s.top &&
+      off < s.span) {
+    slot = (after->i - 1) * s.span + off;
+    if (s.buffer->rep_stamps[slot] == s.buffer->stamp) return s.buffer->rep_results[slot];
+  }
+  const bool r = repeat_search(item, done, off, after, s);
+  if (slot != SIZE_MAX) {
+    s.buffer->rep_stamps[slot] = s.buffer->stamp;
+    s.buffer->rep_results[slot] = r;
+  }
+  return r;
+}
+
+bool repeat_search(const Node& item, int64_t done, uint32_t off, const Cont* after, LineState& s) {
+  if (item.hi < 0 || done < item.hi) {
+    Cont again;
+    again.repetition = true;
+    again.item = &item;
+    again.done = done;
+    again.start = off;
+    again.next = after;
+    if (once(item, off, &again, s)) return true;
+  }
+  return done >= item.lo && resume(after, off, s);
+}
+
+bool resume(const Cont* k, uint32_t off, LineState& s) {
+  if (!k) {  // the whole line matched; `off` positions (stride apart) were consumed
+    if (!(s.line->flags & cql6::kLineHasRange)) return true;
+    const int64_t length = off / s.stride;
+    return length >= s.line->lo && (s.line->hi < 0 || length <= s.line->hi);
+  }
+  if (k->repetition) {
+    if (off == k->start) return false;  // no progress: stop the repetition here
+    return repeat(*k->item, k->done + 1, off, k->next, s);
+  }
+  if (k->i == k->items->size()) return resume(k->next, off, s);
+  // the rest of the top-level sequence from item i at `off` is memoised
+  size_t slot = SIZE_MAX;
+  if (!k->next && k->items == s.top && off < s.span) {
+    slot = k->i * s.span + off;
+    if (s.buffer->seq_stamps[slot] == s.buffer->stamp) return s.buffer->seq_results[slot];
+  }
+  Cont after;
+  after.items = k->items;
+  after.i = k->i + 1;
+  after.next = k->next;
+  const bool r = repeat((*k->items)[k->i], 0, off, &after, s);
+  if (slot != SIZE_MAX) {
+    s.buffer->seq_stamps[slot] = s.buffer->stamp;
+    s.buffer->seq_results[slot] = r;
+  }
+  return r;
+}
+
+bool line(const Node& n, const Ctx& c) {
+  thread_local std::vector<std::unique_ptr<LineBuffer>> buffers;
+  thread_local size_t depth = 0;
+  if (buffers.size() <= depth) buffers.push_back(std::make_unique<LineBuffer>());
+  LineState s;
+  s.c = &c;
+  s.line = &n;
+  s.backward = n.flags & cql6::kLineBackward;
+  s.stride = (n.flags & cql6::kLineSingleColor) ? 2 : 1;
+  s.buffer = buffers[depth].get();
+  s.span = (s.backward ? c.past : c.moves_left) + 1;
+  s.top = &n.kids;
+  const size_t cells = size_t(std::max<int64_t>(n.value, 1)) * s.span;
+  const size_t seq_cells = (n.kids.size() + 1) * s.span;
+  LineBuffer& b = *s.buffer;
+  if (b.stamps.size() < cells || b.seq_stamps.size() < seq_cells) {
+    b.stamps.assign(std::max(cells, b.stamps.size()), 0);
+    b.results.assign(b.stamps.size(), 0);
+    b.seq_stamps.assign(std::max(seq_cells, b.seq_stamps.size()), 0);
+    b.seq_results.assign(b.seq_stamps.size(), 0);
+    b.rep_stamps.assign(b.seq_stamps.size(), 0);
+    b.rep_results.assign(b.seq_stamps.size(), 0);
+    b.stamp = 0;
+  }
+  if (++b.stamp == 0) {  // wrapped: forget every entry
+    std::fill(b.stamps.begin(), b.stamps.end(), 0);
+    std::fill(b.seq_stamps.begin(), b.seq_stamps.end(), 0);
+    std::fill(b.rep_stamps.begin(), b.rep_stamps.end(), 0);
+    b.stamp = 1;
+  }
+  ++depth;
+  Cont all;
+  all.items = &n.kids;
+  bool r = resume(&all, 0, s);
+  --depth;
+  return r;
+}
+
+// ---- the generic value functions
+
+bool compare(int64_t a, cql6::Cmp op, int64_t b) {
+  switch (op) {
+    case cql6::Cmp::kLt: return a < b;
+    case cql6::Cmp::kLe: return a <= b;
+    case cql6::Cmp::kEq: return a == b;
+    case cql6::Cmp::kGe: return a >= b;
+    case cql6::Cmp::kGt: return a > b;
+    default: return a != b;
+  }
+}
+
+bool compare_chain(const Node& n, const Ctx& c) {
+  for (size_t i = 0; i + 1 < n.kids.size(); ++i) {
+    const Node& a = n.kids[i];
+    const Node& b = n.kids[i + 1];
+    const cql6::Cmp op = n.ops[i];
+    if (a.type == Type::kSet && b.type == Type::kSet && (op == cql6::Cmp::kEq || op == cql6::Cmp::kNe)) {
+      const bool equal = squares(a, c) == squares(b, c);
+      if (equal != (op == cql6::Cmp::kEq)) return false;
+      continue;
+    }
+    int64_t x = 0, y = 0;
+    if (!number(a, c, x) || !number(b, c, y) || !compare(x, op, y)) return false;
+  }
+  return true;
+}
+
+/// Transform orbits (kTransform after compile): kids are the variants; lo..hi counts.
+int64_t variants_matching(const Node& n, const Ctx& c, bool all) {
+  int64_t k = 0;
+  for (const Node& v : n.kids)
+    if (match(v, c) && (++k, !all)) return 1;
+  return k;
+}
+
+}  // namespace
+
+Ctx from(const PosCtx& c) {
+  Ctx x;
+  x.pos = c.pos;
+  x.next = c.next;
+  x.ply = c.ply;
+  x.info = c.info;
+  x.moves = c.line_moves;
+  x.moves_left = c.line_moves ? c.line_moves_left : 0;
+  x.main_line = !c.inside_variation;
+  x.past = !c.line_moves ? 0 : c.inside_variation ? c.ply - c.line_first_ply : c.ply;
+  x.start = c.inside_variation ? nullptr : c.start;
+  return x;
+}
+
+uint64_t squares(const Node& n, const Ctx& c) {
+  const Position& pos = *c.pos;
+  switch (n.kind) {
+    case Kind::kDesignator: return kinds_bb(pos, n.kinds) & n.squares;
+    case Kind::kUnion: return squares(n.kids[0], c) | squares(n.kids[1], c);
+    case Kind::kIntersect: {
+      const Bitboard a = squares(n.kids[0], c);
+      return a ? a & squares(n.kids[1], c) : 0;
+    }
+    case Kind::kComplement: return ~squares(n.kids[0], c);
+    case Kind::kAttacks: {
+      const Bitboard a = squares(n.kids[0], c) & pos.pieces();
+      if (!a) return 0;
+      const Bitboard b = squares(n.kids[1], c);
+      Bitboard out = 0;
+      for (Bitboard s = a; s;) {
+        const Square sq = chess::pop_lsb(s);
+        if (attacks_from(pos, sq) & b) out |= chess::square_bb(sq);
+      }
+      return out;
+    }
+    case Kind::kAttackedBy: {
+      const Bitboard a = squares(n.kids[0], c);
+      if (!a) return 0;
+      Bitboard attacked = 0;
+      for (Bitboard s = squares(n.kids[1], c) & pos.pieces(); s;) attacked |= attacks_from(pos, chess::pop_lsb(s));
+      return a & attacked;
+    }
+    case Kind::kBetween: {
+      const Bitboard a = squares(n.kids[0], c), b = squares(n.kids[1], c);
+      Bitboard out = 0;
+      for (Bitboard s = a; s;) {
+        const Square x = chess::pop_lsb(s);
+        for (Bitboard t = b; t;) out |= chess::between_bb(x, chess::pop_lsb(t));
+      }
+      return out;
+    }
+    case Kind::kRay: return ray(n, c);
+    case Kind::kPin: return pin(n, c);
+    case Kind::kDirection: return direction(squares(n.kids[0], c), n.sub, n.lo, n.hi);
+    case Kind::kLight: return squares(n.kids[0], c) & kLightSquares;
+    case Kind::kDark: return squares(n.kids[0], c) & ~kLightSquares;
+    case Kind::kPawns: return pawn_set(pos, cql6::PawnSet(n.sub));
+    case Kind::kFromSquare:
+    case Kind::kToSquare: {
+      if (c.past == 0 || !c.moves) return 0;
+      const Move m = c.moves[-1];
+      if (m == Move::null() || m == Move::none()) return 0;
+      if (m.kind() != Move::CASTLING)
+        return chess::square_bb(n.kind == Kind::kFromSquare ? m.from_sq() : m.to_sq());
+      // castling (CQL 6.2): the king's and the rook's squares
+      if (n.kind == Kind::kFromSquare) return chess::square_bb(m.from_sq()) | chess::square_bb(m.to_sq());
+      const chess::Color mover = chess::Color(1 - pos.side_to_move());
+      const chess::CastlingRight cr = chess::castling_right(mover, m.to_sq() > m.from_sq());
+      return chess::square_bb(Position::castling_king_to(cr)) | chess::square_bb(Position::castling_rook_to(cr));
+    }
+    case Kind::kTransform: {
+      Bitboard out = 0;
+      for (const Node& v : n.kids) out |= squares(v, c);
+      return out;
+    }
+    case Kind::kIf:
+      if (match(n.kids[0], c)) return squares(n.kids[1], c);
+      return n.kids.size() > 2 ? squares(n.kids[2], c) : 0;
+    case Kind::kCompound: {
+      for (size_t i = 0; i + 1 < n.kids.size(); ++i)
+        if (!match(n.kids[i], c)) return 0;
+      return n.kids.empty() ? 0 : squares(n.kids.back(), c);
+    }
+    default: return 0;
+  }
+}
+
+bool number(const Node& n, const Ctx& c, int64_t& out) {
+  if (n.type == Type::kSet) {
+    out = chess::popcount(squares(n, c));
+    return true;
+  }
+  switch (n.kind) {
+    case Kind::kNumber: out = n.value; return true;
+    case Kind::kCount: out = chess::popcount(squares(n.kids[0], c)); return true;
+    case Kind::kArith: {
+      int64_t a = 0, b = 0;
+      if (!number(n.kids[0], c, a) || !number(n.kids[1], c, b)) return false;
+      switch (n.sub) {
+        case '+': out = a + b; return true;
+        case '-': out = a - b; return true;
+        case '*': out = a * b; return true;
+        case '/': if (b == 0) return false; out = a / b; return true;
+        default: if (b == 0) return false; out = a % b; return true;
+      }
+    }
+    case Kind::kNegate: if (!number(n.kids[0], c, out)) return false; out = -out; return true;
+    case Kind::kAbs: if (!number(n.kids[0], c, out)) return false; out = out < 0 ? -out : out; return true;
+    case Kind::kMax:
+    case Kind::kMin: {
+      bool any = false;
+      for (const Node& k : n.kids) {
+        int64_t v = 0;
+        if (!number(k, c, v)) return false;
+        if (!any || (n.kind == Kind::kMax ? v > out : v < out)) out = v;
+        any = true;
+      }
+      return any;
+    }
+    case Kind::kPower: {
+      int64_t sum = 0;
+      for (Bitboard s = squares(n.kids[0], c) & c.pos->pieces(); s;)
+        sum += piece_value(chess::PieceType(c.pos->piece_on(chess::pop_lsb(s)) & 7));
+      out = sum;
+      return true;
+    }
+    case Kind::kPly: out = c.ply; return true;
+    case Kind::kMoveNumber: out = c.pos->fullmove_number(); return true;
+    case Kind::kElo: {
+      if (!c.info) return false;
+      const int64_t w = c.info->white_elo, b = c.info->black_elo;
+      const auto side = cql6::Side(n.sub);
+      if (side == cql6::Side::kWhite) { out = w; return w > 0; }
+      if (side == cql6::Side::kBlack) { out = b; return b > 0; }
+      out = std::max(w, b);
+      return out > 0;
+    }
+    case Kind::kMove: out = moves_matching(n, c); return true;
+    case Kind::kTransform: {
+      bool any = false;
+      for (const Node& v : n.kids) {
+        int64_t x = 0;
+        if (number(v, c, x) && (!any || x > out)) {
+          out = x;
+          any = true;
+        }
+      }
+      return any;
+    }
+    case Kind::kIf:
+      if (match(n.kids[0], c)) return number(n.kids[1], c, out);
+      return n.kids.size() > 2 && number(n.kids[2], c, out);
+    case Kind::kCompound:
+      for (size_t i = 0; i + 1 < n.kids.size(); ++i)
+        if (!match(n.kids[i], c)) return false;
+      return !n.kids.empty() && number(n.kids.back(), c, out);
+    default: return false;
+  }
+}
+
+bool match(const Node& n, const Ctx& c) {
+  const Position& pos = *c.pos;
+  switch (n.kind) {
+    case Kind::kTrue: return true;
+    case Kind::kFalse: return false;
+    case Kind::kCheck: return pos.in_check();
+    case Kind::kMate: return pos.in_check() && !chess::has_legal_move(pos);
+    case Kind::kStalemate: return !pos.in_check() && !chess::has_legal_move(pos);
+    case Kind::kWtm: return pos.side_to_move() == chess::WHITE;
+    case Kind::kBtm: return pos.side_to_move() == chess::BLACK;
+    case Kind::kInitial: return c.ply == 0;
+    case Kind::kTerminal: return c.next == Move::none();
+    case Kind::kMainline: return c.main_line;
+    case Kind::kResult: return c.info && c.info->result == n.value;
+    case Kind::kNot: return !match(n.kids[0], c);
+    case Kind::kAnd: return match(n.kids[0], c) && match(n.kids[1], c);
+    case Kind::kOr: return match(n.kids[0], c) || match(n.kids[1], c);
+    case Kind::kCompound:
+      for (const Node& k : n.kids)
+        if (!match(k, c)) return false;
+      return true;
+    case Kind::kIf:
+      if (match(n.kids[0], c)) return match(n.kids[1], c);
+      return n.kids.size() < 3 || match(n.kids[2], c);
+    case Kind::kCompare: return compare_chain(n, c);
+    case Kind::kIn: {
+      const Bitboard a = squares(n.kids[0], c);
+      return (a & squares(n.kids[1], c)) == a;
+    }
+    case Kind::kMove: return (n.flags & cql6::kMoveCount) || moves_matching(n, c) > 0;
+    case Kind::kDash: return dash(n, c);
+    case Kind::kLine: return line(n, c);
+    case Kind::kTransform: {
+      if (!(n.flags & cql6::kHasRange)) {
+        if (n.type == Type::kNumber) {
+          int64_t v = 0;
+          return number(n, c, v);
+        }
+        return variants_matching(n, c, false) > 0;
+      }
+      const int64_t k = variants_matching(n, c, true);
+      return k >= n.lo && (n.hi < 0 || k <= n.hi);
+    }
+    default:
+      break;
+  }
+  if (n.type == Type::kSet) return squares(n, c) != 0;
+  int64_t v = 0;
+  return number(n, c, v);
+}
+
+}  // namespace eval::cql6_eval

@@ -1,0 +1,44 @@
+// Evaluation of compiled CQL 6 filters (issue 36): the node Op::kCql6 (eval/node.h) holds a
+// CQL 6 filter whose transforms are already expanded (eval/compile_cql6.cpp) and answers it
+// at one position. Set filters are bitboards (bit s = square s, a1 = 0), numeric filters
+// int64; nothing is allocated per position (the future positions of `line` and the earlier
+// positions of `move previous` / `line <--` live in per-thread buffers).
+#pragma once
+
+#include <cstdint>
+
+#include "chess/position.h"
+#include "cql6/ast.h"
+#include "headers/game_info.h"
+
+namespace eval {
+
+struct PosCtx;  // eval/node.h
+
+namespace cql6_eval {
+
+/// The position a CQL 6 filter is evaluated at, and its place in the line being searched.
+struct Ctx {
+  const chess::Position* pos = nullptr;
+  chess::Move next = chess::Move::none();   ///< the move played from here (none at the end)
+  uint32_t ply = 0;                         ///< plies from the game start
+  const headers::GameInfo* info = nullptr;  ///< result and Elo (null when not needed)
+  const chess::Move* moves = nullptr;       ///< the line's moves from here (moves[0] == next)
+  uint32_t moves_left = 0;                  ///< how many of them
+  uint32_t past = 0;                        ///< moves[-1] .. moves[-past] led here (main line)
+  const chess::Position* start = nullptr;   ///< the game's start position (main line), or null
+  bool main_line = true;                    ///< not inside a variation
+};
+
+/// The context of PosCtx `c` (eval/node.h).
+Ctx from(const PosCtx& c);
+
+/// True if filter `n` matches at `c` (a set: nonempty; a number: it has a value).
+bool match(const cql6::Node& n, const Ctx& c);
+/// The squares of the set filter `n` at `c` (empty when it does not match).
+uint64_t squares(const cql6::Node& n, const Ctx& c);
+/// The value of the numeric (or set: its size) filter `n` at `c`; false when it has none.
+bool number(const cql6::Node& n, const Ctx& c, int64_t& out);
+
+}  // namespace cql6_eval
+}  // namespace eval

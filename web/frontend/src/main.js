@@ -1,0 +1,2 @@
+// Entry point of the page's bundle (web/frontend/build.mjs -> app.js).
+import './app.js';
