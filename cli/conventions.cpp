@@ -17,7 +17,17 @@ namespace cli {
 bool require_database(std::string_view command, const std::string& dir) {
   std::error_code ec;
   if (std::filesystem::exists(std::filesystem::path(dir) / db::schema::kHeadersFile, ec)) return true;
-  if (query::is_sharded(dir)) return true;  // a sharded database (query/sharded.h)
+  // A sharded database (query/sharded.h) is accepted by query, tree, export, info and check;
+  // the other commands are told to run on each shard.
+  if (query::is_sharded(dir)) {
+    for (std::string_view reader : {"query", "tree", "export", "info", "check"})
+      if (command == reader) return true;
+    std::fprintf(stderr,
+                 "cqldb %.*s: %s is a sharded database; `cqldb %.*s` works on one database: run it "
+                 "on each shard (%s/shard-000 ...)\n",
+                 int(command.size()), command.data(), dir.c_str(), int(command.size()), command.data(), dir.c_str());
+    return false;
+  }
   if (!std::filesystem::exists(dir, ec))
     std::fprintf(stderr, "cqldb %.*s: no cqldb database at %s (the directory does not exist)",
                  int(command.size()), command.data(), dir.c_str());
