@@ -25,6 +25,7 @@
 
 #include "chess/position.h"
 #include "cli/command.h"
+#include "query/sharded.h"
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
@@ -296,6 +297,25 @@ int run_check(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (const std::optional<int> exit = parse_options("check", options, positional, args, vm)) return *exit;
   if (!require_database("check", db_dir)) return kUsageError;
+  if (query::is_sharded(db_dir)) {  // each shard checked as a database; ids in the manifest
+    int status = 0;
+    std::unique_ptr<query::Store> store;
+    try {
+      store = query::Store::open(db_dir, true);
+    } catch (const std::runtime_error& e) {
+      std::printf("damaged: %s\n", e.what());
+      return 1;
+    }
+    for (const query::Store::Part& part : store->parts()) {
+      std::printf("shard %s: games %u..%u\n", part.name.c_str(), part.first_id, part.first_id + part.games - 1);
+      std::vector<std::string> part_args{"--db", part.dir.string()};
+      if (vm.count("repair")) part_args.push_back("--repair");  // each shard repaired as a database
+      status = std::max(status, run_check(part_args));
+    }
+    std::printf("%s: %zu shards, %s games, manifest consistent%s\n", db_dir.c_str(), store->parts().size(),
+                with_commas(store->game_count()).c_str(), status ? "; damage found above" : "");
+    return status;
+  }
   const auto start = std::chrono::steady_clock::now();
   if (vm.count("repair")) {  // the indexes catch up, as the next import would do
     db::Database database = db::Database::create_or_open(db_dir);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "query/sharded.h"
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
@@ -39,16 +40,15 @@ int run_export(const std::vector<std::string>& args) {
   }
   if (vm.count("id")) from = to = id;
   if (!require_database("export", db_dir)) return kUsageError;
-  db::Database database = query::open_database(db_dir);
-  db::GameReader reader = database.reader();
-  if (vm.count("id") && (id == 0 || id > reader.game_count())) {
-    std::fprintf(stderr, "cqldb export: no game %u (the database has %u games)\n", id,
-                 reader.game_count());
+  // an ordinary database, or a sharded one: the shards' games in global id order
+  std::unique_ptr<query::Store> store = query::Store::open(db_dir, true);
+  const uint32_t game_count = store->game_count();
+  if (vm.count("id") && (id == 0 || id > game_count)) {
+    std::fprintf(stderr, "cqldb export: no game %u (the database has %u games)\n", id, game_count);
     return 1;
   }
-  if (!vm.count("id") && from > reader.game_count()) {
-    std::fprintf(stderr, "cqldb export: no games from id %u on (the database has %u games)\n", from,
-                 reader.game_count());
+  if (!vm.count("id") && from > game_count) {
+    std::fprintf(stderr, "cqldb export: no games from id %u on (the database has %u games)\n", from, game_count);
     return 1;
   }
   OutputTarget target(output);
@@ -60,17 +60,23 @@ int run_export(const std::vector<std::string>& args) {
   std::string text;
   db::GameHeader header;
   uint64_t written = 0;
-  auto scan = reader.scan(from, to);
-  uint32_t game_id;
-  std::string_view bytes;
-  while (scan.next(game_id, bytes)) {
-    reader.read_header(game_id, header);
-    text.clear();
-    std::string_view notes;
-    if (!bytes.empty() && (uint8_t(bytes[0]) & db::kHasAnnotations)) reader.annotations(game_id, notes);
-    db::write_pgn(header, db::RecordView::parse(bytes, notes), text);
-    out.write(text.data(), std::streamsize(text.size()));
-    ++written;
+  for (const query::Store::Part& part : store->parts()) {
+    const uint32_t last = part.first_id + part.games - 1;
+    if (part.games == 0 || last < from || part.first_id > to) continue;
+    db::GameReader reader = part.database->reader();
+    const uint32_t offset = part.first_id - 1;
+    auto scan = reader.scan(std::max(from, part.first_id) - offset, std::min(to, last) - offset);
+    uint32_t game_id;
+    std::string_view bytes;
+    while (scan.next(game_id, bytes)) {
+      reader.read_header(game_id, header);
+      text.clear();
+      std::string_view notes;
+      if (!bytes.empty() && (uint8_t(bytes[0]) & db::kHasAnnotations)) reader.annotations(game_id, notes);
+      db::write_pgn(header, db::RecordView::parse(bytes, notes), text);
+      out.write(text.data(), std::streamsize(text.size()));
+      ++written;
+    }
   }
   out.flush();
   if (!target.is_stdout())

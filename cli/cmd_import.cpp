@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
+#include "query/sharded.h"
 #include "cli/progress_bar.h"
 #include "db/database.h"
 #include "import/importer.h"
@@ -79,10 +80,14 @@ int run_import(const std::vector<std::string>& args) {
   std::string db_dir;
   std::vector<std::string> files;
   unsigned workers = 0;
+  uint64_t shard_size = 0;
   po::options_description options("Options");
   options.add_options()("db", po::value(&db_dir)->required(), "database directory")(
       "file", po::value(&files)->required(), "PGN files (plain, .gz, .zst)")(
       "workers", po::value(&workers)->default_value(0), "parsing threads (0 = all cores)")(
+      "shard-size", po::value(&shard_size)->default_value(0),
+      "make DIR a sharded database (or append to one) whose shards hold N games each; the "
+      "files are imported into a staging database first, then spread over the shards")(
       "quiet,q", "no progress display")(
       "no-comments", "drop comments (with their clocks and evaluations)")(
       "no-clocks", "drop [%clk] and [%emt] clock times")(
@@ -102,7 +107,6 @@ int run_import(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (const std::optional<int> exit = parse_options("import", options, positional, args, vm)) return *exit;
 
-  db::Database database = db::Database::create_or_open(db_dir);
   import::ImportOptions opts;
   opts.workers = workers;
   opts.filter.comments = !vm.count("no-comments");
@@ -119,8 +123,8 @@ int run_import(const std::vector<std::string>& args) {
   ProgressBar bar(!vm.count("quiet"));
   import::ImportSummary summary;
   try {
-    summary = import::import_files(database, files, opts,
-                                   [&](const import::ImportProgress& p) { bar.update(p); });
+    summary = query::import_into(db_dir, files, opts, [&](const import::ImportProgress& p) { bar.update(p); },
+                                 shard_size);
   } catch (...) {
     bar.finish();
     std::signal(SIGINT, previous);

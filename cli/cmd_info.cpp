@@ -14,6 +14,7 @@
 #include "headers/header_store.h"
 #include "import/pgn_diagnostic.h"
 #include "index/postings.h"
+#include "query/sharded.h"
 
 namespace cli {
 
@@ -54,16 +55,26 @@ int run_info(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (const std::optional<int> exit = parse_options("info", options, positional, args, vm)) return *exit;
   if (!require_database("info", db_dir)) return kUsageError;
-  db::Database database = query::open_database(db_dir);
-  db::DatabaseInfo info = database.info();
-  const DatabaseSize size = database_size(db_dir, info.games_bytes, info.headers_bytes);
-  const uint64_t postings_bytes = size.postings_bytes;
-  const uint64_t total = size.total();
+  // an ordinary database, or a sharded one: the figures summed over its shards
+  std::unique_ptr<query::Store> store = query::Store::open(db_dir, true);
+  std::vector<query::ShardInfo> shards;
+  db::DatabaseInfo info = store->info(&shards);
+  uint64_t postings_bytes = 0, total = 0;
+  bool postings_current = true;
+  for (const query::Store::Part& part : store->parts()) {
+    const db::DatabaseInfo part_info = part.database->info();
+    const DatabaseSize size = database_size(part.dir, part_info.games_bytes, part_info.headers_bytes);
+    postings_bytes += size.postings_bytes;
+    total += size.total();
+    // Opening checked the signature version; a posting index of another version is ignored.
+    postings_current = postings_current && size.postings_bytes && sig::Postings::open(part.dir).has_value();
+  }
   std::printf("database:        %s\n", db_dir.c_str());
   std::printf("games:           %s\n", with_commas(info.games).c_str());
   std::printf("rejected:        %s\n", with_commas(info.rejected).c_str());
   std::printf("warnings:        %s\n", with_commas(info.warnings).c_str());
-  if (info.warnings) print_repairs(db_dir);
+  if (info.warnings)
+    for (const query::Store::Part& part : store->parts()) print_repairs(part.dir.string());
   std::printf("files imported:  %s\n", with_commas(info.files).c_str());
   std::printf("size on disk:    %s (games.mdb %s, %s %s, postings.bin %s)\n",
               human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(), db::schema::kHeadersFile,
@@ -78,8 +89,6 @@ int run_info(const std::vector<std::string>& args) {
                 human_bytes(info.annotation_bytes).c_str());
   std::printf("bytes per game:  %.1f\n",
               info.games ? info.bytes_per_game + double(postings_bytes) / double(info.games) : 0.0);
-  // Opening checked the signature version; a posting index of another version is ignored.
-  const bool postings_current = postings_bytes && sig::Postings::open(db_dir).has_value();
   std::printf("format version:  %u (game records %u, signatures %u, postings %s)\n", info.format_version,
               info.record_format_version, db::schema::kSignatureFormatVersion,
               postings_current ? std::to_string(sig::kPostingsFormatVersion).c_str()
@@ -87,7 +96,14 @@ int run_info(const std::vector<std::string>& args) {
   if (info.uncommitted_records)
     std::printf("uncommitted:     %s records from an interrupted import (ignored)\n",
                 with_commas(info.uncommitted_records).c_str());
-  if (log > 0) print_log(db_dir, log);
+  if (store->sharded()) {
+    std::printf("shards:          %zu (each an ordinary database; ids global)\n", shards.size());
+    for (const query::ShardInfo& shard : shards)
+      std::printf("  %-14s ids %s..%s (%s games)\n", shard.path.c_str(), with_commas(shard.first_id).c_str(),
+                  with_commas(uint64_t(shard.first_id) + shard.games - 1).c_str(), with_commas(shard.games).c_str());
+  }
+  if (log > 0)
+    for (const query::Store::Part& part : store->parts()) print_log(part.dir.string(), log);
   return 0;
 }
 

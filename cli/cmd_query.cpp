@@ -33,6 +33,7 @@
 #include "query/explain.h"
 #include "query/open_database.h"
 #include "query/query.h"
+#include "query/sharded.h"
 #include "render/html_report.h"
 
 namespace cli {
@@ -244,7 +245,7 @@ bool switch_stages_off(const QueryCommand& cmd, query::ExecuteOptions& run_optio
 
 /// Runs the query with a progress line on a terminal and Ctrl-C as cancel (the matches found
 /// so far are kept).
-query::Result run_with_progress(const QueryCommand& cmd, const query::Query& compiled, db::Database& database,
+query::Result run_with_progress(const QueryCommand& cmd, const query::Query& compiled, const query::Store& store,
                                 query::ExecuteOptions& run_options) {
   run_options.threads = cmd.threads;
   run_options.limit = cmd.limit;
@@ -261,7 +262,7 @@ query::Result run_with_progress(const QueryCommand& cmd, const query::Query& com
   auto previous = std::signal(SIGINT, on_query_sigint);
   query::Result result;
   try {
-    result = query::execute(compiled, database, run_options);
+    result = store.execute(compiled, run_options);
   } catch (...) {
     std::signal(SIGINT, previous);
     throw;
@@ -272,9 +273,9 @@ query::Result run_with_progress(const QueryCommand& cmd, const query::Query& com
 }
 
 /// Writes the matches in the chosen format (html shows the script above the games).
-void write_results(const QueryCommand& cmd, const query::Query& compiled, db::Database& database,
+void write_results(const QueryCommand& cmd, const query::Query& compiled, const query::Store& store,
                    const std::vector<eval::GameMatch>& matches, std::ostream& out) {
-  db::GameReader reader = database.reader();
+  query::Store::Reader reader = store.reader();  // global ids for a sharded database
   if (cmd.format == OutputFormat::kHtml) {
     render::HtmlReportOptions report;
     report.query_text = compiled.text();
@@ -298,7 +299,8 @@ int run_query(const std::vector<std::string>& args) {
     return kUsageError;
   }
   if (const std::optional<int> exit = choose_database(cmd, *compiled)) return *exit;
-  db::Database database = query::open_database(cmd.db_dir);
+  // an ordinary database, or a sharded one (query/sharded.h): the same answers, ids global
+  const std::unique_ptr<query::Store> store = query::Store::open(cmd.db_dir, true);
   OutputTarget target(cmd.output);
   if (!target.ok()) {
     std::fprintf(stderr, "cqldb query: cannot write %s\n", cmd.output.c_str());
@@ -310,18 +312,21 @@ int run_query(const std::vector<std::string>& args) {
   const std::string plan = query::explain_plan(*compiled, run_options.enabled("signatures")) +
                            query::explain_bound_values(*compiled);
   if (cmd.explain) {  // the plan and the estimates, without running the query
-    out << plan << query::explain_estimates(*compiled, database);
+    out << plan << store->explain_estimates(*compiled);
     out.flush();
     return out ? 0 : 1;
   }
   if (cmd.explain_analyze) std::fputs(plan.c_str(), stderr);
-  query::Result result = run_with_progress(cmd, *compiled, database, run_options);
+  query::Result result = run_with_progress(cmd, *compiled, *store, run_options);
   const query::Stats& stats = result.stats;
-  write_results(cmd, *compiled, database, result.matches, out);
+  write_results(cmd, *compiled, *store, result.matches, out);
   print_summary(stats);
   if (stats.matches == 0 && compiled->has_cqls_script()) {  // SPEC "Player names": a quoted plain name that only a substring finds
-    for (const std::string& hint : headers::players::quoted_name_hints(cmd.db_dir, compiled->script()))
-      std::fprintf(stderr, "%s\n", hint.c_str());
+    std::vector<std::string> hints;  // a sharded database: each shard's, once
+    for (const query::Store::Part& part : store->parts())
+      for (std::string& hint : headers::players::quoted_name_hints(part.dir, compiled->script()))
+        if (std::find(hints.begin(), hints.end(), hint) == hints.end()) hints.push_back(std::move(hint));
+    for (const std::string& hint : hints) std::fprintf(stderr, "%s\n", hint.c_str());
   }
   if (cmd.explain_analyze) std::fputs(query::explain_stats(stats).c_str(), stderr);
   if (!out) {

@@ -19,8 +19,8 @@
 #include "index/position_index.h"
 #include "index/position_tree.h"
 #include "index/tree_json.h"
-#include "query/open_database.h"
 #include "query/result_json.h"
+#include "query/sharded.h"
 
 namespace cli {
 
@@ -63,15 +63,10 @@ int run_tree(const std::vector<std::string>& args) {
     for (const std::string& t : vm["filter"].as<std::vector<std::string>>()) terms.push_back(t);
 
   if (!require_database("tree", db_dir)) return kUsageError;
-  db::Database database = query::open_database(db_dir);
-  db::GameReader reader = database.reader();
+  // an ordinary database, or a sharded one whose shards' trees are summed (query/sharded.h)
+  std::unique_ptr<query::Store> store = query::Store::open(db_dir, true);
+  query::Store::Reader reader = store->reader();
   const auto start = std::chrono::steady_clock::now();
-  std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(db_dir);
-  if (!index) {
-    std::fprintf(stderr, "cqldb tree: %s has no current position index: run `cqldb reindex --db %s --positions-only`\n",
-                 db_dir.c_str(), db_dir.c_str());
-    return 1;
-  }
   std::optional<std::vector<uint32_t>> within;
   if (!terms.empty()) {
     std::optional<headers::HeaderFilter> filter = headers::compile_filter_terms(terms, error);
@@ -79,12 +74,15 @@ int run_tree(const std::vector<std::string>& args) {
       std::fprintf(stderr, "cqldb tree: %s\n", error.c_str());
       return 2;
     }
-    headers::HeaderStore store(db_dir);
-    within = store.candidates(*filter, reader.game_count());
+    within.emplace();
+    for (const query::Store::Part& part : store->parts()) {
+      headers::HeaderStore header_store(part.dir);
+      for (uint32_t id : header_store.candidates(*filter, part.games)) within->push_back(id + part.first_id - 1);
+    }
   }
   posindex::Tree tree;
   try {
-    tree = posindex::build_tree(*index, reader, pos, within ? &*within : nullptr);
+    tree = store->tree(pos, within ? &*within : nullptr);
   } catch (const std::runtime_error& e) {
     std::fprintf(stderr, "cqldb tree: %s\n", e.what());
     return 1;

@@ -50,6 +50,7 @@ int run_shell(const std::vector<std::string>& args);
 int run_mark(const std::vector<std::string>& args);
 int run_players(const std::vector<std::string>& args);
 int run_tree(const std::vector<std::string>& args);
+int run_shard(const std::vector<std::string>& args);  // cli/cmd_shard.cpp (issue 38)
 int run_serve(const std::vector<std::string>& args);  // cli/cmd_serve.cpp (issue 19)
 
 }  // namespace cli

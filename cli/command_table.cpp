@@ -20,6 +20,13 @@ const std::vector<Command>& command_table() {
        "full) is continued by running it again: the same file (path, size and start) goes on "
        "after its last committed game; --restart imports it again as new games.",
        run_import},
+      {"shard", "--db DIR --shards K --out SHARDED",
+       "Splits a database into K shards of equal id ranges: SHARDED holds a manifest "
+       "(shards.json) and K ordinary databases. query, tree, export, info and check take "
+       "SHARDED and answer as DIR does (ids stay global), running the shards in parallel; "
+       "`import --db SHARDED` appends to the last shard and starts new ones (--shard-size N "
+       "games each). The Python module reads it too, and cqldb.dask runs a shard per task.",
+       run_shard},
       {"duplicates", "--db DIR [--format table|jsonl]",
        "Lists the groups of duplicate games (same main-line moves and start position, White, "
        "Black, Date and Result) by game id.",

@@ -10,10 +10,23 @@
 #include "query/open_database.h"
 #include "index/postings.h"
 
+#include "query/sharded.h"
+
 namespace cli {
 
 bool require_database(std::string_view command, const std::string& dir) {
   if (query::holds_database(dir)) return true;
+  // A sharded database (query/sharded.h) is accepted by query, tree, export, info and check;
+  // the other commands are told to run on each shard.
+  if (query::is_sharded(dir)) {
+    for (std::string_view reader : {"query", "tree", "export", "info", "check"})
+      if (command == reader) return true;
+    std::fprintf(stderr,
+                 "cqldb %.*s: %s is a sharded database; `cqldb %.*s` works on one database: run it "
+                 "on each shard (%s/shard-000 ...)\n",
+                 int(command.size()), command.data(), dir.c_str(), int(command.size()), command.data(), dir.c_str());
+    return false;
+  }
   std::fprintf(stderr, "cqldb %.*s: %s; check the --db path, or create one with `cqldb import --db %s FILE.pgn`\n",
                int(command.size()), command.data(), query::no_database_message(dir).c_str(), dir.c_str());
   return false;

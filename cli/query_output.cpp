@@ -69,7 +69,7 @@ std::string elo_pair(const db::GameHeader& h) {
   return one(h.white_elo) + "/" + one(h.black_elo);
 }
 
-void write_table(std::ostream& out, db::GameReader& reader,
+void write_table(std::ostream& out, db::GameSource& reader,
                  const std::vector<eval::GameMatch>& matches) {
   using Row = std::array<std::string, kTableColumns>;
   std::vector<Row> rows;
@@ -142,7 +142,7 @@ std::string_view output_format_names() {
   return "ids, table, jsonl, pgn, html";
 }
 
-void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reader,
+void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reader,
                    const std::vector<eval::GameMatch>& matches) {
   if (format == OutputFormat::kTable) {
     write_table(out, reader, matches);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db/game_reader.h"
+#include "db/game_source.h"
 #include "eval/game_match.h"
 
 namespace cli {
@@ -38,7 +39,7 @@ std::string_view output_format_names();
 /// alone has no matched ply ("-" in the table).
 /// Throws std::out_of_range for an id outside the snapshot, db::CorruptRecord for a damaged
 /// record (pgn).
-void write_matches(std::ostream& out, OutputFormat format, db::GameReader& reader,
+void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reader,
                    const std::vector<eval::GameMatch>& matches);
 
 }  // namespace cli

@@ -1,6 +1,5 @@
 #include "cli/tree_output.h"
 
-#include <cctype>
 #include <cstdio>
 
 #include "chess/san.h"
@@ -20,7 +19,7 @@ std::string percent(uint32_t part, uint32_t whole) {
 }
 
 /// "White - Black (year)" of game `g`, read from the headers.
-std::string players(db::GameReader& reader, const posindex::TreeGame& g) {
+std::string players(db::GameSource& reader, const posindex::TreeGame& g) {
   db::GameHeader h;
   if (!g.id || !reader.read_header(g.id, h)) return "";
   std::string s = "#" + std::to_string(g.id) + " " + h.white + " - " + h.black;
@@ -30,38 +29,7 @@ std::string players(db::GameReader& reader, const posindex::TreeGame& g) {
 
 }  // namespace
 
-bool play_san_moves(chess::Position& pos, std::string_view moves, std::string& error) {
-  size_t i = 0;
-  while (i < moves.size()) {
-    while (i < moves.size() && std::isspace(uint8_t(moves[i]))) ++i;
-    size_t j = i;
-    while (j < moves.size() && !std::isspace(uint8_t(moves[j]))) ++j;
-    std::string_view token = moves.substr(i, j - i);
-    i = j;
-    // Move numbers: "1.", "1...", "12.Nf3".
-    size_t k = 0;
-    while (k < token.size() && std::isdigit(uint8_t(token[k]))) ++k;
-    if (k && k < token.size() && token[k] == '.') {
-      while (k < token.size() && token[k] == '.') ++k;
-      token.remove_prefix(k);
-    } else if (token.find_first_not_of('.') == std::string_view::npos) {
-      token = {};
-    }
-    if (token.empty()) continue;
-    chess::SanError err;
-    const chess::Move m = chess::parse_san(pos, token, &err);
-    if (!m) {
-      error = "move '" + std::string(token) + "': " + err.message;
-      return false;
-    }
-    chess::UndoInfo undo;
-    if (m == chess::Move::null()) pos.do_null_move(undo);
-    else pos.do_move(m, undo);
-  }
-  return true;
-}
-
-std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader) {
+std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameSource& reader) {
   std::string out;
   char buf[512];
   std::snprintf(buf, sizeof buf, "%-8s %9s %6s %6s %6s %6s %6s %5s %5s  %-9s  %s\n", "move", "games", "%", "white",

@@ -1,7 +1,7 @@
-// The opening tree on the command line and in the shell (issue 18): reading the position
-// (--fen, --moves), and printing a posindex::Tree as a table. Its JSON (the shape of
-// lichess's opening explorer, shared with the web API) is posindex::tree_json
-// (index/tree_json.h).
+// The opening tree on the command line and in the shell (issue 18) as a table. Reading the
+// position (--fen, --moves: posindex::play_san_moves, kStartFen) and the tree's JSON (the
+// shape of lichess's opening explorer, shared with the web API and the Python module:
+// posindex::tree_json) are in index/tree_json.h.
 #pragma once
 
 #include <cstdint>
@@ -10,24 +10,19 @@
 #include <string_view>
 
 #include "chess/position.h"
+#include "db/game_source.h"
 #include "index/position_tree.h"
-
-namespace db {
-class GameReader;
-}
+#include "index/tree_json.h"
 
 namespace cli {
 
-/// The FEN of the standard start position.
-inline constexpr const char* kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// Plays the SAN moves of `moves` ("1.e4 c5 2.Nf3", "e4 c5 Nf3", move numbers and "..."
-/// skipped) on `pos`. False with `error` naming the move that does not parse.
-bool play_san_moves(chess::Position& pos, std::string_view moves, std::string& error);
+using posindex::kStartFen;
+using posindex::play_san_moves;
 
 /// The tree as a table: one row per move (SAN, games, % of games, White/draw/Black %,
 /// White's score %, average Elo of the mover, performance, years, best game), then totals.
-/// `reader` gives the players of the best games.
-std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameReader& reader);
+/// `reader` gives the players of the best games (a db::GameReader, or a sharded database's
+/// query::Store::Reader, ids global).
+std::string format_tree_table(const posindex::Tree& tree, const chess::Position& pos, db::GameSource& reader);
 
 }  // namespace cli

@@ -10,6 +10,7 @@
 #include "db/game_blocks.h"
 #include "db/game_header.h"
 #include "db/game_store.h"
+#include "db/game_source.h"
 #include "db/lmdb_cursor.h"
 #include "db/lmdb_txn.h"
 #include "db/record_view.h"
@@ -37,7 +38,7 @@ class Database;
 /// per worker. Records with id <= a snapshot's count never change, so workers may read any
 /// id range that a coordinating reader's game_count() covers, even if their own snapshots
 /// are newer.
-class GameReader {
+class GameReader final : public GameSource {
  public:
   class Scan;
   class SignatureScan;
@@ -57,7 +58,7 @@ class GameReader {
   /// its page cannot be read (MDB_PAGE_NOTFOUND, MDB_CORRUPTED: a damaged file). After a
   /// page error LMDB refuses every further read of the snapshot: refresh() before going on
   /// (records <= game_count() stay the same, so a query skips the game and continues).
-  bool record(uint32_t id, std::string_view& bytes) const;
+  bool record(uint32_t id, std::string_view& bytes) const override;
   /// Sets `bytes` to the annotation record of game `id` (empty when it has none; view valid
   /// until refresh()/destruction). Only export, `show`, jsonl and `check` need it: replay
   /// reads the move record alone. Throws CorruptRecord with the id for an unreadable page.
@@ -66,13 +67,13 @@ class GameReader {
   /// until refresh()/destruction), with its annotations when `with_annotations`. False when
   /// `id` is not in the snapshot. Throws CorruptRecord with the game's id for a missing,
   /// unreadable or malformed record.
-  bool record_view(uint32_t id, RecordView& out, bool with_annotations = true) const;
+  bool record_view(uint32_t id, RecordView& out, bool with_annotations = true) const override;
   /// Copies the record of game `id` into `out`; false when `id` is not in the snapshot.
   bool read_record(uint32_t id, std::string& out) const;
   /// Fills `out` with the header of game `id` (reusing its strings); false when `id` is
   /// not in the snapshot. Throws CorruptRecord with the id when the game has no row in
   /// headers.sqlite.
-  bool read_header(uint32_t id, GameHeader& out);
+  bool read_header(uint32_t id, GameHeader& out) override;
   /// The header of game `id`. Throws std::out_of_range when `id` is not in the snapshot.
   GameHeader header(uint32_t id);
   /// Iterates the records with ids in [first_id, last_id] (clamped to the snapshot) in id

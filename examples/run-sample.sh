@@ -5,16 +5,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 bash .ci/install-deps
-bash .ci/build cqldb   # only the command; `bash .ci/run` builds and runs the tests
-# Put cqldb on PATH: /usr/local/bin as root, else ~/.local/bin.
+bash .ci/build cqldb _cqldb  # the command and the Python module; `bash .ci/run` builds and runs the tests
+# Put cqldb on PATH: /usr/local/bin as root, else ~/.local/bin; the Python module `cqldb` into
+# python3's site-packages (Debian's python3: /usr/local/lib/python3.X/dist-packages as root,
+# the user site-packages otherwise).
+python=/usr/bin/python3; [ -x "$python" ] || python=python3
 if [ "$(id -u)" = 0 ]; then
   cmake --install build >/dev/null
 else
+  cmake -S . -B build -DCQLDB_PYTHON_INSTALL_DIR="$("$python" -m site --user-site)" >/dev/null
   cmake --install build --prefix "$HOME/.local" >/dev/null
   case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH"
     echo "note: add $HOME/.local/bin to PATH to run cqldb by name" ;; esac
 fi
+cmake --install build --component python >/dev/null
 echo "installed $(command -v cqldb): $(cqldb --version)"
+echo "installed the Python module: $("$python" -c 'import cqldb; print(cqldb.__file__)')"
 rm -rf sample-db
 cqldb=cqldb
 echo
@@ -45,6 +51,9 @@ $cqldb query --db sample-db examples/queries/underpromotion.cql --format pgn --l
 echo
 echo "== cqldb query: side to move 3 pawns ahead by stockfish at depth 8 (material and move number prune first)"
 $cqldb query --db sample-db -e '(match (position :flipcolor :wtm :movenumber >=30 :powerdifference U >=3 :evaluation depth 8 >=3 sidetomove))' --format ids --limit 5
+echo
+echo "== Python: examples/python/query_sample.py (README \"Python\")"
+"$python" examples/python/query_sample.py sample-db
 echo
 echo "== cqldb help :mate (every keyword: cqldb help keywords; the language: docs/cql.md)"
 $cqldb help :mate

@@ -66,25 +66,18 @@ const char* value_sql(SortKey key) {
 
 }  // namespace
 
-std::vector<uint32_t> HeaderStore::sort_ids(std::vector<uint32_t> ids, SortOrder order) {
-  if (order.key == SortKey::kId) {
-    std::sort(ids.begin(), ids.end());
-    if (order.reversed) std::reverse(ids.begin(), ids.end());
-    return ids;
-  }
-  struct Entry {
-    uint32_t id = 0;
-    bool has = false;
-    int64_t number = 0;
-    std::u32string text;
-  };
-  std::vector<Entry> entries;
+std::vector<SortEntry> HeaderStore::sort_entries(const std::vector<uint32_t>& ids, SortOrder order) {
+  std::vector<SortEntry> entries;
   entries.reserve(ids.size());
+  if (order.key == SortKey::kId) {
+    for (uint32_t id : ids) entries.push_back({id, true, int64_t(id), {}});
+    return entries;
+  }
   const bool textual = order.key == SortKey::kWhite || order.key == SortKey::kBlack || order.key == SortKey::kEvent ||
                        order.key == SortKey::kEco;
   db::sqlite::Statement q(sql_, std::string("SELECT ") + value_sql(order.key) + " FROM games g WHERE g.id = ?1");
   for (uint32_t id : ids) {
-    Entry e;
+    SortEntry e;
     e.id = id;
     q.bind(1, int64_t(id));
     if (q.step() && !q.column_is_null(0)) {
@@ -95,15 +88,26 @@ std::vector<uint32_t> HeaderStore::sort_ids(std::vector<uint32_t> ids, SortOrder
     q.reset();
     entries.push_back(std::move(e));
   }
-  // Natural directions: date and names ascending, Elo descending.
+  return entries;
+}
+
+void sort_entries(std::vector<SortEntry>& entries, SortOrder order) {
+  const bool textual = order.key == SortKey::kWhite || order.key == SortKey::kBlack || order.key == SortKey::kEvent ||
+                       order.key == SortKey::kEco;
+  // Natural directions: id, date and names ascending, Elo descending.
   const bool descending = (order.key == SortKey::kElo) != order.reversed;
-  std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+  std::stable_sort(entries.begin(), entries.end(), [&](const SortEntry& a, const SortEntry& b) {
     if (a.has != b.has) return a.has;  // games without the value last
     if (!a.has) return a.id < b.id;
     int c = textual ? a.text.compare(b.text) : (a.number < b.number ? -1 : a.number > b.number ? 1 : 0);
     if (c == 0) return a.id < b.id;
     return descending ? c > 0 : c < 0;
   });
+}
+
+std::vector<uint32_t> HeaderStore::sort_ids(std::vector<uint32_t> ids, SortOrder order) {
+  std::vector<SortEntry> entries = sort_entries(ids, order);
+  headers::sort_entries(entries, order);
   for (size_t i = 0; i < entries.size(); ++i) ids[i] = entries[i].id;
   return ids;
 }

@@ -2,9 +2,11 @@
 // parser and one implementation (HeaderStore::sort_ids, defined in game_order.cpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace headers {
 
@@ -32,6 +34,19 @@ struct SortOrder {
 /// Parses "date", "-date", "elo", "-elo", "white", "black", "event", "result", "eco", "id"
 /// (and their `-` forms); nullopt for anything else.
 std::optional<SortOrder> parse_sort_order(std::string_view text);
+
+/// One game's sort value (HeaderStore::sort_entries): a number, or a name folded for
+/// comparison; `has` false when the game has no value.
+struct SortEntry {
+  uint32_t id = 0;
+  bool has = false;
+  int64_t number = 0;
+  std::u32string text;
+};
+
+/// Orders `entries` by `order` (values read by HeaderStore::sort_entries, possibly from
+/// several databases with their ids made global: a sharded database, query/sharded.h).
+void sort_entries(std::vector<SortEntry>& entries, SortOrder order);
 
 /// The accepted names for help and errors: "date, elo, white, black, event, result, eco, id
 /// (a leading - reverses)".

@@ -58,6 +58,8 @@ class HeaderStore {
 
   /// `ids` in `order` (headers/game_order.h); one primary-key lookup per game.
   std::vector<uint32_t> sort_ids(std::vector<uint32_t> ids, SortOrder order);
+  /// The sort values of `ids` for `order`, unsorted (sort_ids = these, then sort_entries).
+  std::vector<SortEntry> sort_entries(const std::vector<uint32_t>& ids, SortOrder order);
 
   /// Calls `row` for every game first_id..game_count in id order (one scan).
   void scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row, uint32_t first_id = 1);

@@ -1,5 +1,6 @@
 #include "index/tree_json.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 
@@ -41,9 +42,9 @@ void add_stats(ordered_json& j, const TreeStats& s) {
   j["lastYear"] = year_or_null(s.last_year);
 }
 
-ordered_json game_json(db::GameReader& reader, const TreeGame& g) {
+ordered_json game_json(const HeaderLookup& headers, const TreeGame& g) {
   db::GameHeader h;
-  const bool known = g.id && reader.read_header(g.id, h);
+  const bool known = g.id && headers(g.id, h);
   ordered_json j;
   j["id"] = g.id;
   j["winner"] = g.result == 1 ? ordered_json("white") : g.result == 2 ? ordered_json("black") : ordered_json(nullptr);
@@ -55,7 +56,42 @@ ordered_json game_json(db::GameReader& reader, const TreeGame& g) {
 
 }  // namespace
 
-ordered_json tree_json(const Tree& tree, const chess::Position& pos, db::GameReader& reader) {
+bool play_san_moves(chess::Position& pos, std::string_view moves, std::string& error) {
+  size_t i = 0;
+  while (i < moves.size()) {
+    while (i < moves.size() && std::isspace(uint8_t(moves[i]))) ++i;
+    size_t j = i;
+    while (j < moves.size() && !std::isspace(uint8_t(moves[j]))) ++j;
+    std::string_view token = moves.substr(i, j - i);
+    i = j;
+    // Move numbers: "1.", "1...", "12.Nf3".
+    size_t k = 0;
+    while (k < token.size() && std::isdigit(uint8_t(token[k]))) ++k;
+    if (k && k < token.size() && token[k] == '.') {
+      while (k < token.size() && token[k] == '.') ++k;
+      token.remove_prefix(k);
+    } else if (token.find_first_not_of('.') == std::string_view::npos) {
+      token = {};
+    }
+    if (token.empty()) continue;
+    chess::SanError err;
+    const chess::Move m = chess::parse_san(pos, token, &err);
+    if (!m) {
+      error = "move '" + std::string(token) + "': " + err.message;
+      return false;
+    }
+    chess::UndoInfo undo;
+    if (m == chess::Move::null()) pos.do_null_move(undo);
+    else pos.do_move(m, undo);
+  }
+  return true;
+}
+
+ordered_json tree_json(const Tree& tree, const chess::Position& pos, db::GameSource& reader) {
+  return tree_json(tree, pos, [&reader](uint32_t id, db::GameHeader& h) { return reader.read_header(id, h); });
+}
+
+ordered_json tree_json(const Tree& tree, const chess::Position& pos, const HeaderLookup& headers) {
   ordered_json j;
   j["fen"] = pos.fen();
   add_stats(j, tree.total);
@@ -66,12 +102,12 @@ ordered_json tree_json(const Tree& tree, const chess::Position& pos, db::GameRea
     mj["uci"] = chess::to_uci(m.move, pos);
     mj["san"] = chess::to_san(pos, m.move);
     add_stats(mj, m.stats);
-    mj["game"] = m.stats.best.id ? game_json(reader, m.stats.best) : ordered_json(nullptr);
+    mj["game"] = m.stats.best.id ? game_json(headers, m.stats.best) : ordered_json(nullptr);
     moves.push_back(std::move(mj));
   }
   j["moves"] = std::move(moves);
   ordered_json top = ordered_json::array();
-  for (const TreeGame& g : tree.top_games) top.push_back(game_json(reader, g));
+  for (const TreeGame& g : tree.top_games) top.push_back(game_json(headers, g));
   j["topGames"] = std::move(top);
   return j;
 }

@@ -1,7 +1,8 @@
 // `explain` without running the query (the command's `--explain`, the shell's `explain`, the
-// web page's plan, the coming Python module): the values bound to the header SQL and the
-// estimates the posting index and the header store give before any game is read. The plan
-// itself and the figures of a run are explain_plan and explain_stats (query/executor.h).
+// web page's plan, Python's Database.explain; a sharded database's per shard through
+// query::Store::explain_estimates): the values bound to the header SQL and the estimates the
+// posting index and the header store give before any game is read. The plan itself and the
+// figures of a run are explain_plan and explain_stats (query/executor.h).
 #pragma once
 
 #include <cstdint>

@@ -100,7 +100,7 @@ std::string json_text(const ordered_json& json) {
   return json.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }
 
-void write_jsonl(std::ostream& out, db::GameReader& reader, const std::vector<eval::GameMatch>& matches) {
+void write_jsonl(std::ostream& out, db::GameSource& reader, const std::vector<eval::GameMatch>& matches) {
   db::GameHeader header;
   std::string line;
   for (const eval::GameMatch& m : matches) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "db/game_header.h"
-#include "db/game_reader.h"
+#include "db/game_source.h"
 #include "db/record_view.h"
 #include "eval/game_match.h"
 
@@ -30,9 +30,10 @@ nlohmann::ordered_json match_json(const db::GameHeader& header, const eval::Game
                                   const db::RecordView* annotations);
 
 /// Writes one match_json line per match (ascending ids, as query::execute returns them) to
-/// `out`, reading headers and records through `reader`, whose snapshot must contain every
+/// `out`, reading headers and records through `reader` (a db::GameReader, or a sharded
+/// database's query::Store::Reader, ids global), which must hold every
 /// id. Throws std::out_of_range for an id outside the snapshot.
-void write_jsonl(std::ostream& out, db::GameReader& reader, const std::vector<eval::GameMatch>& matches);
+void write_jsonl(std::ostream& out, db::GameSource& reader, const std::vector<eval::GameMatch>& matches);
 
 /// `json` as compact text, invalid UTF-8 (which match_json never leaves) replaced by U+FFFD.
 std::string json_text(const nlohmann::ordered_json& json);

@@ -69,7 +69,7 @@ std::string elo_text(int elo) {
 
 }  // namespace
 
-void write_html_report(std::ostream& out, db::GameReader& reader, const std::vector<eval::GameMatch>& matches,
+void write_html_report(std::ostream& out, db::GameSource& reader, const std::vector<eval::GameMatch>& matches,
                        const HtmlReportOptions& options) {
   out << "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>cqldb: "
       << matches.size() << " matching game" << (matches.size() == 1 ? "" : "s") << "</title><style>" << kStyle

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "db/game_reader.h"
+#include "db/game_source.h"
 #include "eval/game_match.h"
 
 namespace render {
@@ -23,7 +24,7 @@ struct HtmlReportOptions {
 /// Writes the page for `matches` (in the order given) to `out`, reading headers and records
 /// through `reader`. Throws std::out_of_range for an id outside the snapshot,
 /// db::CorruptRecord for a damaged record.
-void write_html_report(std::ostream& out, db::GameReader& reader, const std::vector<eval::GameMatch>& matches,
+void write_html_report(std::ostream& out, db::GameSource& reader, const std::vector<eval::GameMatch>& matches,
                        const HtmlReportOptions& options = {});
 
 }  // namespace render
