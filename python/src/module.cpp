@@ -81,6 +81,20 @@ query::Query compile_query(const std::string& text, const std::string& source_na
   return query::Query::compile(text, source_name, d);
 }
 
+/// The shards of a sharded database as Python dicts {path, first_id, games} (ids are global,
+/// 1-based; `games` counts the shard's games).
+py::list shard_list(const std::vector<query::ShardInfo>& shards) {
+  py::list list;
+  for (const query::ShardInfo& shard : shards) {
+    py::dict d;
+    d["path"] = shard.path;
+    d["first_id"] = shard.first_id;
+    d["games"] = shard.games;
+    list.append(d);
+  }
+  return list;
+}
+
 /// The position of `fen` (default the start) after the SAN `moves`; ValueError for either
 /// being wrong.
 chess::Position position_of(const std::optional<std::string>& fen, const std::optional<std::string>& moves) {
@@ -341,15 +355,7 @@ class PyDatabase {
     d["games_with_evals"] = i.games_with_evals;
     d["uncommitted_records"] = i.uncommitted_records;
     d["sharded"] = s.sharded();
-    py::list list;
-    for (const query::ShardInfo& shard : shards) {
-      py::dict sd;
-      sd["path"] = shard.path;
-      sd["first_id"] = shard.first_id;
-      sd["games"] = shard.games;
-      list.append(sd);
-    }
-    d["shards"] = list;
+    d["shards"] = shard_list(shards);
     return d;
   }
 
@@ -430,15 +436,7 @@ PYBIND11_MODULE(_cqldb, m) {
           written = query::shard_database(source, shards, out);
           return 0;
         });
-        py::list list;
-        for (const query::ShardInfo& s : written) {
-          py::dict d;
-          d["path"] = s.path;
-          d["first_id"] = s.first_id;
-          d["games"] = s.games;
-          list.append(d);
-        }
-        return list;
+        return shard_list(written);
       },
       py::arg("source"), py::arg("shards"), py::arg("out"));
 }
