@@ -262,13 +262,14 @@ void install_game_routes(httplib::Server& http, Context& context) {
       const chess::Position& pos = scope.pos;
       // the shape of `cqldb tree --format jsonl`: its kTopGames top games, though the kept
       // tree may hold more for /api/tree/games
+      posindex::Tree trimmed;
+      const posindex::Tree* shown = &tree;
       if (tree.top_games.size() > posindex::Tree::kTopGames) {
-        posindex::Tree shown = tree;
-        shown.top_games.resize(posindex::Tree::kTopGames);
-        send_ordered_json(res, posindex::tree_json(shown, pos, *scope.reader));
-      } else {
-        send_ordered_json(res, posindex::tree_json(tree, pos, *scope.reader));
+        trimmed = tree;
+        trimmed.top_games.resize(posindex::Tree::kTopGames);
+        shown = &trimmed;
       }
+      send_ordered_json(res, posindex::tree_json(*shown, pos, *scope.reader));
       // the server's time for the tree, wall and this thread's CPU (web/test/bench_web.mjs's
       // figures; the CPU time does not depend on what else the machine runs)
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
