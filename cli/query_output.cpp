@@ -170,6 +170,8 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reade
     db::PgnWriteOptions options;
     options.match_plies = m.plies;
     options.match_variation_plies = m.variation_plies;
+    options.ply_comments = m.comments;  // CQL 6 comment / sort (issue 37)
+    options.extra_tags = m.tags;        // CQL 6 settag
     text.clear();
     db::write_pgn(header, record, text, options);
     out.write(text.data(), std::streamsize(text.size()));

@@ -15,7 +15,8 @@
 namespace cql6 {
 
 /// The value a filter has besides matching or not (CQL 6: set, numeric or plain filter).
-enum class Type : uint8_t { kBool, kSet, kNumber };
+/// Part 2 (issue 37) adds position values (a position of the game) and strings.
+enum class Type : uint8_t { kBool, kSet, kNumber, kPosition, kString };
 
 /// What a node is. Children are in `Node::kids`, in the order given per kind.
 enum class Kind : uint8_t {
@@ -67,6 +68,49 @@ enum class Kind : uint8_t {
                  ///< flag kLineGroup); repeated lo..hi times (hi -1 = unbounded)
   kTransform,    ///< kids: a filter; sub = TransformKind; lo..hi = count range (if flag kHasRange)
   kHeaderText,   ///< text = search string; sub = HeaderTag: the tag contains the text
+  // ---- part 2 (issue 37): values, loops, navigation, strings, output (eval/cql6_values.h)
+  kVar,          ///< value = variable slot (Script::vars); type = its type
+  kAssign,       ///< kids: var value; sub = '=' or the operator of `+=` `-=` `*=` `/=` `%=`
+  kDictAssign,   ///< kids: dictionary var, key, value
+  kDictGet,      ///< kids: dictionary var, key; type = the dictionary's value type
+  kUnbind,       ///< kids: var (or kDictGet: one entry)
+  kIsBound,      ///< kids: var
+  kSquareLoop,   ///< kids: var set body; flags kLoopAll
+  kPieceLoop,    ///< kids: var set body; flags kLoopAll
+  kWhile,        ///< kids: condition body
+  kFind,         ///< kids: body; flags kFindAll / kFindBackward / kHasRange (lo..hi)
+  kParent,       ///< position: the position before this one (none at the start)
+  kChild,        ///< position: child number value (0 = the main continuation)
+  kCurrentPosition,  ///< position: this one
+  kPositionAt,   ///< kids: number: the position whose positionid it is
+  kPositionId,   ///< number: this position's id (ply on the main line)
+  kAt,           ///< `x : f`: kids: position, filter; f evaluated at x (type of f)
+  kDistance,     ///< kids: 2 positions: plies between them through their lca
+  kLca,          ///< kids: 2 positions: their last common ancestor
+  kAncestor,     ///< kids: 2 positions: the first is an ancestor of (or is) the second
+  kDescendant,   ///< kids: 2 positions: the first is a descendant of (or is) the second
+  kDepth,        ///< number: variations this position is nested in (0 on the main line)
+  kEcho,         ///< kids: var s, var t, body
+  kSideToMove,   ///< number: 1 white to move, -1 black
+  kString,       ///< text
+  kConcat,       ///< kids: 2+ strings (`+`)
+  kRegex,        ///< kids: string, pattern; the match (string), groups kept for `\N`
+  kMatchGroup,   ///< `\N`: value = group number of the last `~~`
+  kStr,          ///< kids: a number, set or string -> its string
+  kInt,          ///< kids: a string -> its number (none when not a number)
+  kLowercase,    ///< kids: a string
+  kUppercase,    ///< kids: a string
+  kIndex,        ///< kids: string, number: the one-character string at that index
+  kStrIn,        ///< kids: a b strings: a occurs in b
+  kHeaderValue,  ///< string: sub = HeaderTag (player white/black, event, site, date, eco)
+  kSort,         ///< kids: a number; flags kSortMin; text = title: matches when it has a value
+  kComment,      ///< kids: the parts (strings, numbers, sets, positions); true; sub 1: message
+  kSettag,       ///< kids: tag name, value (strings); true
+  kRemoveComment,  ///< true
+  kPath,         ///< kids: kLineItem constituents as for kLine (CQL 6.2 `path` / `⊢`)
+  kPosIntersect, ///< kids: 2 positions: the squares with the same content in both (`s & t`)
+  kScript,       ///< the body of a part-2 script (eval/compile_cql6.cpp): kids = its filters in
+                 ///< order; value = a process-wide id keying the variables' storage
 };
 
 /// Direction bits of kDirection / kRay (index: up down right left NE NW SE SW).
@@ -106,7 +150,13 @@ enum LineFlag : uint32_t {
 };
 enum RayFlag : uint32_t { kXray = 1, kRayReturnFirst = 2 };  // kXray: attack rays only
 enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under transforms
-enum TransformFlag : uint32_t { kHasRange = 1 };
+enum TransformFlag : uint32_t { kHasRange = 1 };  // also kFind's range
+enum LoopFlag : uint32_t { kLoopAll = 2 };
+enum FindFlag : uint32_t { kFindAll = 2, kFindBackward = 4 };
+enum SortFlag : uint32_t { kSortMin = 1 };
+enum VarFlag : uint32_t { kVarPersistent = 1, kVarPiece = 2, kVarDictionary = 4 };
+/// Kinds from kVar on are part 2's (eval/cql6_values.h evaluates them).
+inline constexpr bool is_part2(Kind k) { return k >= Kind::kVar; }
 
 /// One node of the AST.
 struct Node {
@@ -137,10 +187,23 @@ struct Header {
   Loc loc;                             ///< of `cql`
 };
 
+/// A variable of a script (part 2, issue 37): its slot is its index in Script::vars.
+struct Variable {
+  std::string name;
+  Type type = Type::kBool;       ///< kBool: not typed yet (never assigned)
+  bool persistent = false;       ///< keeps its value from game to game (per query)
+  bool piece = false;            ///< a piece loop variable: holds a piece identity
+  bool dictionary = false;       ///< a dictionary: `type` is its values' type
+  Type key_type = Type::kBool;   ///< a dictionary's key type
+  Loc loc;                       ///< where it is first written
+};
+
 /// A parsed CQL 6 script: its header and its body (a compound of filters).
 struct Script {
   Header header;
   std::vector<Node> body;
+  std::vector<Variable> vars;  ///< part 2: the variables, by slot
+  std::string sort_title;      ///< part 2: the first `sort`'s title ("" without one)
 };
 
 }  // namespace cql6

@@ -17,7 +17,7 @@ struct Spelling {
 constexpr Spelling kSpellings[] = {
     {0x2654, "K"}, {0x2655, "Q"}, {0x2656, "R"}, {0x2657, "B"}, {0x2658, "N"}, {0x2659, "P"},
     {0x265A, "k"}, {0x265B, "q"}, {0x265C, "r"}, {0x265D, "b"}, {0x265E, "n"}, {0x265F, "p"},
-    {0x25B3, "A"}, {0x25B2, "a"}, {0x25ED, "[Aa]"}, {0x25A1, "_"}, {0x25A6, "."},
+    {0x25B3, "A"}, {0x25B2, "a"}, {0x25ED, " [piece] "}, {0x25A1, "_"}, {0x25A6, "."},
     {0x2229, "&"}, {0x222A, "|"}, {0x2192, "->"}, {0x2190, "<-"}, {0x2264, "<="},
     {0x2265, ">="}, {0x2260, "!="}, {0x00D7, "[x]"}, {0x25BA, "--"}, {0x220A, " in "},
     {0x2B13, " flipcolor "}, {0x2735, " flip "},
@@ -356,7 +356,7 @@ std::vector<Token> lex(std::string_view input) {
       const size_t close = t.find(']', i);
       if (close != std::string::npos) {
         const std::string inner = t.substr(i + 1, close - i - 1);
-        if (inner == "forall" || inner == "element" || inner == "<" || inner == ">" || inner == "<=" || inner == ">=") {
+        if (inner == "forall" || inner == "element" || inner == "piece" || inner == "<" || inner == ">" || inner == "<=" || inner == ">=") {
           tok.kind = inner == "element" ? Tok::kWord : Tok::kPunct;
           tok.text = inner == "element" ? "in" : "[" + inner + "]";
           i = close + 1;
@@ -405,6 +405,13 @@ std::vector<Token> lex(std::string_view input) {
         tok.kind = Tok::kWord;
         tok.text = word;
         i = w;
+        push(std::move(tok), start);
+        continue;
+      }
+      if (c == '[' && !space && !out.empty() && out.back().kind == Tok::kWord) {
+        tok.kind = Tok::kPunct;  // part 2: a dictionary's `D[key]` (issue 37)
+        tok.text = "[";
+        i += 1;
         push(std::move(tok), start);
         continue;
       }

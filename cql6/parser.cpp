@@ -1,6 +1,7 @@
 #include "cql6/parser.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -16,7 +17,7 @@ namespace {
 // `light`, `dark` and the move/pin parameters a primary, transforms and `if` a whole filter.
 enum Level : int {
   kLevelOr = 1, kLevelAnd, kLevelIn, kLevelRel, kLevelAdd, kLevelMul, kLevelDash, kLevelArrow,
-  kLevelUnion, kLevelIntersect, kLevelAttack, kLevelPrimary,
+  kLevelUnion, kLevelIntersect, kLevelAttack, kLevelColon, kLevelPrimary,
 };
 
 /// Words of CQL 6 that belong to part 2 (issue 37) or that cqldb does not run yet.
@@ -43,13 +44,24 @@ class Parser {
 
   Script script() {
     Script s;
+    script_ = &s;
     header(s.header);
     while (!at_end()) s.body.push_back(filter());
+    for (Node& n : s.body) finish_vars(n);
     return s;
   }
 
  private:
   std::vector<Token> t_;
+  // ---- part 2 (issue 37): variables, functions
+  Script* script_ = nullptr;
+  std::map<std::string, int, std::less<>> var_slots_;
+  struct Function {
+    std::vector<std::string> params;
+    size_t body = 0;  // token index of its `{`
+  };
+  std::map<std::string, Function, std::less<>> functions_;
+  std::vector<std::map<std::string, Node, std::less<>>> args_;  // parameters of the calls being expanded
   size_t i_ = 0;
   int line_depth_ = 0;  // > 0 while parsing line constituents (`+` `*` may be wildcards)
 
@@ -87,7 +99,7 @@ class Parser {
   void need(const Node& n, Type ty, const std::string& what) const {
     if (n.type == ty) return;
     if (ty == Type::kNumber && n.type == Type::kSet) return;  // a set counts as its size
-    static const char* names[] = {"a plain filter", "a set filter", "a numeric filter"};
+    static const char* names[] = {"a plain filter", "a set filter", "a numeric filter", "a position", "a string"};
     throw Error(n.loc, what + " needs " + names[int(ty)] + ", this is " + names[int(n.type)]);
   }
 
@@ -205,10 +217,10 @@ class Parser {
         else if (p == "|") op_level = kLevelUnion;
         else if (p == "&") op_level = kLevelIntersect;
         else if (p == "->" || p == "<-") op_level = kLevelArrow;
-        else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=")
-          throw not_supported(op.loc, p, "(variables)");
-        else if (p == "~~") throw not_supported(op.loc, "~~", "(strings)");
-        else if (p == ":") throw not_supported(op.loc, ":", "(positions)");
+        else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=" || p == "=")
+          fail("'" + p + "' needs a variable on its left", "a variable name");
+        else if (p == "~~") op_level = kLevelRel;
+        else if (p == ":") op_level = kLevelColon;
         if (line_depth_ > 0 && (p == "+" || p == "*") && wildcard_follows()) op_level = 0;
       } else if (op.kind == Tok::kDash && !op.space_before) {
         op_level = kLevelDash;  // a dash tied to its left side: `Ra1--a8`
@@ -217,8 +229,27 @@ class Parser {
       const Loc loc = op.loc;
       const std::string text = op.text;
       ++i_;
+      if (op_level == kLevelRel && text == "~~") {
+        need(left, Type::kString, "the left side of '~~'");
+        Node pattern = expr(kLevelRel + 1);
+        need(pattern, Type::kString, "the pattern of '~~'");
+        Node n = make(Kind::kRegex, Type::kString, loc);
+        n.kids.push_back(std::move(left));
+        n.kids.push_back(std::move(pattern));
+        left = std::move(n);
+        continue;
+      }
       if (op_level == kLevelRel) {
         left = compare(std::move(left), text, loc);
+        continue;
+      }
+      if (op_level == kLevelColon) {
+        need(left, Type::kPosition, "the left side of ':'");
+        Node right = expr(kLevelColon);
+        Node n = make(Kind::kAt, right.type, loc);
+        n.kids.push_back(std::move(left));
+        n.kids.push_back(std::move(right));
+        left = std::move(n);
         continue;
       }
       if (op_level == kLevelDash) {
@@ -246,12 +277,14 @@ class Parser {
 
   Node compare(Node left, const std::string& first, Loc loc) {
     Node n = make(Kind::kCompare, Type::kBool, loc);
-    need(left, Type::kNumber, "'" + first + "'");
+    // part 2: strings compare with strings, positions with positions (by positionid)
+    const Type ty = left.type == Type::kString || left.type == Type::kPosition ? left.type : Type::kNumber;
+    need(left, ty, "'" + first + "'");
     n.kids.push_back(std::move(left));
     std::string op = first;
     while (true) {
       Node right = expr(kLevelRel + 1);
-      need(right, Type::kNumber, "'" + op + "'");
+      need(right, ty, "'" + op + "'");
       n.ops.push_back(op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq
                       : op == ">=" ? Cmp::kGe : op == ">" ? Cmp::kGt : Cmp::kNe);
       n.kids.push_back(std::move(right));
@@ -273,6 +306,18 @@ class Parser {
     if (op == "or" || op == "and") {
       n.kind = op == "or" ? Kind::kOr : Kind::kAnd;
       n.type = Type::kBool;
+    } else if (op == "&" && a.type == Type::kPosition) {
+      need(b, Type::kPosition, "'&' of positions");
+      n.kind = Kind::kPosIntersect;
+      n.type = Type::kSet;
+    } else if (op == "in" && a.type == Type::kString) {
+      need(b, Type::kString, "'in'");
+      n.kind = Kind::kStrIn;
+      n.type = Type::kBool;
+    } else if (op == "+" && a.type == Type::kString) {
+      need(b, Type::kString, "'+'");
+      n.kind = Kind::kConcat;
+      n.type = Type::kString;
     } else if (op == "in") {
       need(a, Type::kSet, "'in'");
       need(b, Type::kSet, "'in'");
@@ -474,7 +519,7 @@ class Parser {
     ++i_;
     n.kids.push_back(std::move(left));
     Node right = make(Kind::kNone, Type::kSet, cur().loc);
-    if (right_tied && !is("=") && !is("(") && cur().kind != Tok::kEnd) {
+    if (right_tied && !is("=") && !is("(") && !is(")") && !is("}") && cur().kind != Tok::kEnd) {
       right = expr(kLevelArrow);
       need(right, Type::kSet, "the right side of '--'");
     }
@@ -511,9 +556,21 @@ class Parser {
         ++i_;
         return n;
       }
-      case Tok::kString: throw not_supported(loc, "\"" + t.text + "\"", "(strings)");
+      case Tok::kString: {
+        Node n = make(Kind::kString, Type::kString, loc);
+        n.text = t.text;
+        ++i_;
+        return n;
+      }
       case Tok::kRepeat: fail("a repetition '{m,n}' only follows a line constituent", "a filter");
       case Tok::kDesignator: {
+        for (auto it = args_.rbegin(); it != args_.rend(); ++it) {  // a function parameter named like one
+          auto a = it->find(t.text);
+          if (a != it->end()) {
+            ++i_;
+            return a->second;
+          }
+        }
         Node n = make(Kind::kDesignator, Type::kSet, loc);
         n.kinds = t.kinds;
         n.squares = t.squares;
@@ -542,7 +599,26 @@ class Parser {
           if (!n.kids.empty()) n.type = n.kids.back().type;
           return n;
         }
-        if (t.text == "[forall]" || t.text == "[<]" || t.text == "[>]" || t.text == "[<=]" || t.text == "[>=]")
+        if (t.text == "[piece]") {  // `◭x∊S f` = piece x in S f; ◭ alone is [Aa]
+          ++i_;
+          if (cur().kind == Tok::kWord && peek().is("in")) return loop(Kind::kPieceLoop, false, loc);
+          Node n = make(Kind::kDesignator, Type::kSet, loc);
+          n.kinds = kWhiteKinds | kBlackKinds;
+          n.squares = ~uint64_t(0);
+          n.text = "[Aa]";
+          return n;
+        }
+        if (t.text == "[forall]") {  // `∀x∊S f` = square all x in S f
+          ++i_;
+          return loop(Kind::kSquareLoop, true, loc);
+        }
+        if (t.text == "\\" && peek().kind == Tok::kNumber && !peek().space_before) {  // `\1`: a group of the last ~~
+          Node n = make(Kind::kMatchGroup, Type::kString, loc);
+          n.value = peek().number;
+          i_ += 2;
+          return n;
+        }
+        if (t.text == "[<]" || t.text == "[>]" || t.text == "[<=]" || t.text == "[>=]")
           throw not_supported(loc, t.text);
         fail("unexpected " + describe(t), "a filter");
       }
@@ -662,10 +738,521 @@ class Parser {
     if (w == "then" || w == "else" || w == "and" || w == "or" || w == "in" || w == "attacks" ||
         w == "attackedby" || w == "through")
       fail("unexpected '" + w + "'", "a filter");
+    if (std::optional<Node> n = part2(w, loc)) return std::move(*n);
     if (later_words().count(w)) throw not_supported(loc, w);
     if (w == "variations" || w == "quiet" || w == "silent" || w == "matchcount" || w == "input" || w == "output")
       throw Error(loc, "'" + w + "' is a cql( header parameter, not a filter", "a filter");
-    throw not_supported(loc, w, "(a variable or function name)");
+    if (peek().is("[") && !peek().space_before)
+      throw Error(loc, "'" + w + "' is not a dictionary", "'dictionary " + w + "' before its first use");
+    throw Error(loc, "unknown filter, variable or function '" + w + "'", "a filter, or a variable assigned earlier");
+  }
+
+  // ---- part 2 (issue 37)
+
+  /// The slot of variable `name`, made when `create` (else -1 when unknown).
+  int slot_of(const std::string& name, Loc loc, bool create) {
+    auto it = var_slots_.find(name);
+    if (it != var_slots_.end()) return it->second;
+    if (!create) return -1;
+    const int slot = int(script_->vars.size());
+    Variable v;
+    v.name = name;
+    v.loc = loc;
+    script_->vars.push_back(v);
+    var_slots_[name] = slot;
+    return slot;
+  }
+  Node var_node(int slot, Loc loc) const {
+    Node n = make(Kind::kVar, script_->vars[size_t(slot)].type, loc);
+    n.value = slot;
+    n.text = script_->vars[size_t(slot)].name;
+    return n;
+  }
+  /// Gives variable `slot` the type `ty` (its first assignment), or checks it.
+  void type_var(int slot, Type ty, Loc loc) {
+    Variable& v = script_->vars[size_t(slot)];
+    if (ty == Type::kBool) throw Error(loc, "'" + v.name + "' cannot hold a plain filter", "a set, number, position or string");
+    if (v.type == Type::kBool) {
+      v.type = ty;
+      return;
+    }
+    if (v.type != ty && !(v.type == Type::kNumber && ty == Type::kSet && !v.dictionary))
+      throw Error(loc, "'" + v.name + "' already holds another type of value");
+  }
+  static bool is_assign(const Token& t) {
+    return t.kind == Tok::kPunct && (t.text == "=" || t.text == "+=" || t.text == "-=" || t.text == "*=" ||
+                                     t.text == "/=" || t.text == "%=");
+  }
+  /// `name op value` with the cursor on op.
+  Node assignment(const std::string& name, Loc loc, bool persistent) {
+    const std::string op = cur().text;
+    const Loc oloc = cur().loc;
+    ++i_;
+    if (functions_.count(name)) throw Error(loc, "'" + name + "' is a function");
+    Node value = expr(kLevelOr);
+    const int slot = slot_of(name, loc, true);
+    Variable& v = script_->vars[size_t(slot)];
+    if (v.dictionary) throw Error(loc, "'" + name + "' is a dictionary: assign to '" + name + "[key]'");
+    if (v.piece) throw Error(loc, "'" + name + "' is a piece loop variable and cannot be assigned");
+    if (persistent) v.persistent = true;
+    if (op != "=") {
+      need(value, Type::kNumber, "'" + op + "'");
+      if (v.type != Type::kBool && v.type != Type::kNumber)
+        throw Error(oloc, "'" + op + "' needs a numeric variable, '" + name + "' is not");
+      if (v.type == Type::kBool && !v.persistent)
+        throw Error(loc, "'" + op + "' needs '" + name + "' assigned earlier in the script", "'" + name + " = ...' first");
+      v.type = Type::kNumber;
+    } else {
+      type_var(slot, value.type == Type::kSet && v.type == Type::kNumber ? Type::kNumber : value.type, value.loc);
+    }
+    Node n = make(Kind::kAssign, Type::kBool, loc);
+    n.sub = uint8_t(op == "=" ? '=' : op[0]);
+    n.kids.push_back(var_node(slot, loc));
+    n.kids.push_back(std::move(value));
+    return n;
+  }
+  /// An argument list `( a b ... )` of filters.
+  std::vector<Node> arguments(const std::string& what, size_t want) {
+    std::vector<Node> out;
+    expect("(");
+    while (!accept(")")) {
+      if (at_end()) fail("unclosed '" + what + "('", "')'");
+      out.push_back(filter());
+    }
+    if (want && out.size() != want)
+      fail("'" + what + "' takes " + std::to_string(want) + " argument" + (want == 1 ? "" : "s"));
+    return out;
+  }
+  /// `square [all] x in S body` / `piece [all] x in S body`, the cursor after the keyword.
+  Node loop(Kind kind, bool all, Loc loc) {
+    Node n = make(kind, Type::kBool, loc);
+    if (accept("all")) all = true;
+    if (all) n.flags |= kLoopAll;
+    if (cur().kind != Tok::kWord) fail("a loop needs a variable name", "a variable name");
+    const std::string name = cur().text;
+    const Loc vloc = cur().loc;
+    ++i_;
+    expect("in");
+    Node set = expr(kLevelDash);
+    need(set, Type::kSet, "the loop's set");
+    const int slot = slot_of(name, vloc, true);
+    Variable& v = script_->vars[size_t(slot)];
+    if (kind == Kind::kPieceLoop) {
+      if (v.type != Type::kBool && !v.piece) throw Error(vloc, "'" + name + "' is not a piece variable");
+      v.piece = true;
+    }
+    type_var(slot, Type::kSet, vloc);
+    n.kids.push_back(var_node(slot, vloc));
+    n.kids.push_back(std::move(set));
+    if (at_end()) fail("the loop needs a body", "a filter");
+    n.kids.push_back(filter());
+    return n;
+  }
+  Node unary_of(Kind k, Type ty, Loc loc, Node a) {
+    Node n = make(k, ty, loc);
+    n.kids.push_back(std::move(a));
+    return n;
+  }
+
+  /// The part-2 word `w` at the cursor, if it is one (else nullopt, nothing consumed).
+  std::optional<Node> part2(const std::string& w, Loc loc) {
+    // function parameters being expanded
+    for (auto it = args_.rbegin(); it != args_.rend(); ++it) {
+      auto a = it->find(w);
+      if (a != it->end()) {
+        ++i_;
+        return a->second;
+      }
+    }
+    if (w == "persistent" || w == "atomic") {
+      ++i_;
+      if (cur().kind != Tok::kWord) fail("'" + w + "' needs a variable", "a variable name");
+      const std::string name = cur().text;
+      const Loc vloc = cur().loc;
+      if (w == "persistent" && accept("dictionary")) return dictionary(true);
+      ++i_;
+      if (!is_assign(cur())) {
+        const int slot = slot_of(name, vloc, true);  // a declaration
+        if (w == "persistent") script_->vars[size_t(slot)].persistent = true;
+        return make(Kind::kTrue, Type::kBool, loc);
+      }
+      return assignment(name, vloc, w == "persistent");
+    }
+    if (w == "dictionary") {
+      ++i_;
+      return dictionary(false);
+    }
+    if (w == "unbind" || w == "isbound") {
+      ++i_;
+      if (cur().kind != Tok::kWord || slot_of(cur().text, loc, false) < 0)
+        fail("following '" + w + "' expected the name of existing variable", "a variable assigned earlier");
+      const int slot = slot_of(cur().text, loc, false);
+      ++i_;
+      Node target = var_node(slot, loc);
+      if (script_->vars[size_t(slot)].dictionary && is("[")) target = dict_get(slot, loc);
+      return unary_of(w == "unbind" ? Kind::kUnbind : Kind::kIsBound, Type::kBool, loc, std::move(target));
+    }
+    if (w == "square" || w == "piece") {
+      ++i_;
+      return loop(w == "square" ? Kind::kSquareLoop : Kind::kPieceLoop, false, loc);
+    }
+    if (w == "while") {
+      ++i_;
+      Node n = make(Kind::kWhile, Type::kBool, loc);
+      expect("(");
+      n.kids.push_back(filter());
+      expect(")");
+      if (at_end()) fail("'while' needs a body", "a filter");
+      n.kids.push_back(filter());
+      return n;
+    }
+    if (w == "find") {
+      ++i_;
+      Node n = make(Kind::kFind, Type::kBool, loc);
+      if (accept("all")) n.flags |= kFindAll;
+      if (accept("<--")) n.flags |= kFindBackward;
+      if (optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+      if (at_end()) fail("'find' needs a filter", "a filter");
+      n.kids.push_back(expr(kLevelDash));
+      if (n.flags & kFindAll) n.type = Type::kNumber;
+      return n;
+    }
+    if (w == "parent" || w == "currentposition") {
+      ++i_;
+      return make(w == "parent" ? Kind::kParent : Kind::kCurrentPosition, Type::kPosition, loc);
+    }
+    if (w == "child") {
+      ++i_;
+      Node n = make(Kind::kChild, Type::kPosition, loc);
+      if (is("(") && peek().kind == Tok::kNumber && peek(2).is(")")) {
+        n.value = peek().number;
+        i_ += 3;
+      }
+      return n;
+    }
+    if (w == "position") {
+      ++i_;
+      Node a = expr(kLevelPrimary);
+      need(a, Type::kNumber, "'position'");
+      return unary_of(Kind::kPositionAt, Type::kPosition, loc, std::move(a));
+    }
+    if (w == "positionid") { ++i_; return make(Kind::kPositionId, Type::kNumber, loc); }
+    if (w == "depth") { ++i_; return make(Kind::kDepth, Type::kNumber, loc); }
+    if (w == "sidetomove") { ++i_; return make(Kind::kSideToMove, Type::kNumber, loc); }
+    if (w == "distance" || w == "lca" || w == "ancestor" || w == "descendant") {
+      ++i_;
+      std::vector<Node> a = arguments(w, 2);
+      for (const Node& k : a) need(k, Type::kPosition, "'" + w + "'");
+      Node n = make(w == "distance" ? Kind::kDistance : w == "lca" ? Kind::kLca : w == "ancestor" ? Kind::kAncestor
+                                                                                                 : Kind::kDescendant,
+                    w == "distance" ? Type::kNumber : w == "lca" ? Type::kPosition : Type::kBool, loc);
+      n.kids = std::move(a);
+      return n;
+    }
+    if (w == "echo") {
+      ++i_;
+      Node n = make(Kind::kEcho, Type::kBool, loc);
+      expect("(");
+      for (int k = 0; k < 2; ++k) {
+        if (cur().kind != Tok::kWord) fail("'echo' needs two variable names", "a variable name");
+        const int slot = slot_of(cur().text, cur().loc, true);
+        type_var(slot, Type::kPosition, cur().loc);
+        n.kids.push_back(var_node(slot, cur().loc));
+        ++i_;
+      }
+      expect(")");
+      if (at_end()) fail("'echo' needs a body", "a filter");
+      n.kids.push_back(filter());
+      return n;
+    }
+    if (w == "str" || w == "int") {
+      ++i_;
+      expect("(");
+      Node a = filter();
+      expect(")");
+      if (w == "int") need(a, Type::kString, "'int'");
+      else if (a.type == Type::kBool) throw Error(a.loc, "'str' needs a value (a number, set, position or string)");
+      return unary_of(w == "str" ? Kind::kStr : Kind::kInt, w == "str" ? Type::kString : Type::kNumber, loc,
+                      std::move(a));
+    }
+    if (w == "lowercase" || w == "uppercase") {  // CQL 6.2: `lowercase(x) ~~ "k"` is lowercase(x ~~ "k")
+      ++i_;
+      Node a = expr(kLevelRel);
+      need(a, Type::kString, "'" + w + "'");
+      return unary_of(w == "lowercase" ? Kind::kLowercase : Kind::kUppercase, Type::kString, loc, std::move(a));
+    }
+    if ((w == "player" && (peek().is("white") || peek().is("black")) && peek(2).kind != Tok::kString) ||
+        ((w == "event" || w == "site" || w == "date" || w == "eco" || w == "player") && peek().kind != Tok::kString &&
+         !peek().is("white") && !peek().is("black")))
+      throw not_supported(loc, w + (peek().is("white") || peek().is("black") ? " " + peek().text : ""),
+                          "as a string value");
+    if (w == "sort") {
+      ++i_;
+      Node n = make(Kind::kSort, Type::kNumber, loc);
+      for (int k = 0; k < 2; ++k) {
+        if (accept("min")) n.flags |= kSortMin;
+        else if (cur().kind == Tok::kString) n.text = t_[i_++].text;
+      }
+      if (at_end()) fail("'sort' needs a numeric filter", "a numeric filter");
+      Node a = expr(kLevelAdd);
+      if (a.kind != Kind::kLine) need(a, Type::kNumber, "'sort'");
+      if (script_->sort_title.empty()) script_->sort_title = n.text.empty() ? "sort" : n.text;
+      n.kids.push_back(std::move(a));
+      return n;
+    }
+    if (w == "comment" || w == "message") {
+      ++i_;
+      Node n = make(Kind::kComment, Type::kBool, loc);
+      n.sub = w == "message";
+      if (is("(")) n.kids = arguments(w, 0);
+      else n.kids.push_back(expr(kLevelPrimary));
+      return n;
+    }
+    if (w == "settag") {
+      ++i_;
+      Node n = make(Kind::kSettag, Type::kBool, loc);
+      n.kids = arguments(w, 2);
+      for (const Node& k : n.kids) need(k, Type::kString, "'settag'");
+      return n;
+    }
+    if (w == "removecomment") { ++i_; return make(Kind::kRemoveComment, Type::kBool, loc); }
+    if (w == "path") return path(loc);
+    if (w == "function") {
+      ++i_;
+      if (cur().kind != Tok::kWord) fail("'function' needs a name", "a function name");
+      const std::string name = cur().text;
+      ++i_;
+      Function f;
+      expect("(");
+      while (!accept(")")) {  // a name, or a word that is also a designator (`a`, `K`)
+        if (cur().kind != Tok::kWord && cur().kind != Tok::kDesignator)
+          fail("a function parameter must be a name", "a name or ')'");
+        f.params.push_back(t_[i_++].text);
+      }
+      if (!is("{")) fail("a function body is a compound", "'{'");
+      f.body = i_;
+      int depth = 0;  // skip the body: it is parsed at each call
+      do {
+        if (at_end()) fail("unclosed function body", "'}'");
+        if (is("{")) ++depth;
+        if (is("}")) --depth;
+        ++i_;
+      } while (depth > 0);
+      functions_[name] = std::move(f);
+      return make(Kind::kTrue, Type::kBool, loc);
+    }
+    auto fn = functions_.find(w);
+    if (fn != functions_.end()) {  // a call: the body parsed with the parameters bound to the arguments
+      ++i_;
+      std::vector<Node> a = arguments(w, fn->second.params.size());
+      if (args_.size() > 64) throw Error(loc, "functions nested too deeply (recursion?)");
+      std::map<std::string, Node, std::less<>> bound;
+      for (size_t k = 0; k < a.size(); ++k) bound[fn->second.params[k]] = std::move(a[k]);
+      args_.push_back(std::move(bound));
+      const size_t back = i_;
+      i_ = fn->second.body;
+      Node body = primary();
+      i_ = back;
+      args_.pop_back();
+      return body;
+    }
+    if (t_[i_].kind == Tok::kWord && !later_words().count(w)) {
+      const int slot = slot_of(w, loc, false);
+      if (is_assign(peek())) {
+        ++i_;
+        return assignment(w, loc, false);
+      }
+      if (slot >= 0) {
+        ++i_;
+        if (script_->vars[size_t(slot)].dictionary) {
+          if (!is("[")) fail("a dictionary is used as '" + w + "[key]'", "'['");
+          Node get = dict_get(slot, loc);
+          if (is_assign(cur())) {
+            if (!cur().is("=")) fail("a dictionary entry takes '='", "'='");
+            ++i_;
+            Node value = expr(kLevelOr);
+            type_var(slot, value.type, value.loc);
+            Node n = make(Kind::kDictAssign, Type::kBool, loc);
+            n.kids.push_back(std::move(get.kids[0]));
+            n.kids.push_back(std::move(get.kids[1]));
+            n.kids.push_back(std::move(value));
+            return n;
+          }
+          get.type = script_->vars[size_t(slot)].type;
+          if (get.type == Type::kBool) throw Error(loc, "'" + w + "' has no entry assigned earlier in the script");
+          return get;
+        }
+        if (script_->vars[size_t(slot)].type == Type::kBool && !script_->vars[size_t(slot)].persistent)
+          throw Error(loc, "'" + w + "' is used before it is assigned");
+        Node v = var_node(slot, loc);
+        if (v.type == Type::kBool) v.type = Type::kNumber;  // a declared persistent
+        if (v.type == Type::kString && is("[") ) {  // indexing a string
+          ++i_;
+          Node index = filter();
+          need(index, Type::kNumber, "a string index");
+          expect("]");
+          Node n = make(Kind::kIndex, Type::kString, loc);
+          n.kids.push_back(std::move(v));
+          n.kids.push_back(std::move(index));
+          return n;
+        }
+        return v;
+      }
+    }
+    return std::nullopt;
+  }
+  // ---- path / ⊢ (CQL 6.2): constituents are move dashes (each consumes one move) and
+  // position filters (tested where the path has got to), in parenthesised groups with
+  // quantifiers. It is compiled to the line matcher: each run of filters ending with a dash
+  // is one `line` constituent `{filters dash}` (it holds at a position whose next move fits
+  // and consumes that position); filters after the last dash are one final constituent.
+
+  /// One parsed constituent: a filter, a dash, or a group with its repetition.
+  struct PathPart {
+    Node node;                  // a filter or dash (unless group)
+    bool dash = false;
+    bool group = false;
+    std::vector<PathPart> kids;  // group
+    int64_t lo = 1, hi = 1;
+  };
+
+  Node path(Loc loc) {
+    ++i_;
+    if (cur().kind == Tok::kWord && (cur().text == "quiet" || cur().text == "max" || cur().text == "min" ||
+                                     cur().text == "nestban" || cur().text == "firstmatch" || cur().text == "lastposition" ||
+                                     cur().text == "primary" || cur().text == "secondary" || cur().text == "piecepath" ||
+                                     cur().text == "keepallbest" || cur().text == "title" || cur().text == "focus"))
+      throw not_supported(cur().loc, "path " + cur().text);
+    ++line_depth_;
+    std::vector<PathPart> parts = path_parts();
+    --line_depth_;
+    if (parts.empty()) throw Error(loc, "'path' needs a constituent", "a filter, a move dash or '('");
+    Node n = make(Kind::kLine, Type::kBool, loc);
+    n.kids = path_items(parts, loc, false);
+    return n;
+  }
+
+  std::vector<PathPart> path_parts() {
+    std::vector<PathPart> out;
+    while (!at_end() && !is(")") && !is("}")) {
+      PathPart p;
+      if (is("(")) {
+        ++i_;
+        p.group = true;
+        p.kids = path_parts();
+        expect(")");
+      } else {
+        p.node = expr(kLevelDash);
+        p.dash = p.node.kind == Kind::kDash;
+      }
+      while (true) {  // a quantifier: * + ? {m,n}
+        int64_t lo = 0, hi = 0;
+        if (is("*") || is("{*}")) { lo = 0; hi = -1; }
+        else if (is("+") || is("{+}")) { lo = 1; hi = -1; }
+        else if (is("?")) { lo = 0; hi = 1; }
+        else if (cur().kind == Tok::kRepeat) { lo = cur().lo; hi = cur().hi; }
+        else break;
+        const Loc qloc = cur().loc;
+        ++i_;
+        if (!p.group && !p.dash)
+          throw not_supported(qloc, "path quantifier", "on a position filter (put it on a group with a move)");
+        if (p.lo != 1 || p.hi != 1) {
+          PathPart wrap;
+          wrap.group = true;
+          wrap.kids.push_back(std::move(p));
+          p = std::move(wrap);
+        }
+        p.lo = lo;
+        p.hi = hi;
+      }
+      out.push_back(std::move(p));
+    }
+    return out;
+  }
+
+  /// True if the constituents end with a move (a dash, or a group ending with one).
+  static bool ends_with_move(const std::vector<PathPart>& parts) {
+    if (parts.empty()) return false;
+    const PathPart& last = parts.back();
+    return last.group ? ends_with_move(last.kids) : last.dash;
+  }
+
+  /// The line items of constituents `parts` (see path()); `inner`: inside a group.
+  std::vector<Node> path_items(const std::vector<PathPart>& parts, Loc loc, bool inner) {
+    std::vector<Node> items;
+    Node pending = make(Kind::kCompound, Type::kBool, loc);
+    auto holder = [&](Node body, int64_t lo, int64_t hi) {
+      Node item = make(Kind::kLineItem, Type::kBool, body.loc);
+      item.lo = lo;
+      item.hi = hi;
+      item.kids.push_back(std::move(body));
+      return item;
+    };
+    for (const PathPart& p : parts) {
+      if (p.group) {
+        if (!pending.kids.empty())
+          throw not_supported(p.kids.empty() ? loc : loc, "path", "with position filters right before a group");
+        if (!ends_with_move(p.kids))
+          throw not_supported(loc, "path group", "that does not end with a move");
+        Node item = make(Kind::kLineItem, Type::kBool, loc);
+        item.flags |= kLineGroup;
+        item.lo = p.lo;
+        item.hi = p.hi;
+        item.kids = path_items(p.kids, loc, true);
+        items.push_back(std::move(item));
+      } else if (p.dash) {
+        Node body = std::move(pending);
+        body.kids.push_back(p.node);
+        pending = make(Kind::kCompound, Type::kBool, loc);
+        if (p.lo != 1 || p.hi != 1) {
+          if (body.kids.size() > 1) throw not_supported(loc, "path quantifier", "on a move after position filters");
+          items.push_back(holder(std::move(body), p.lo, p.hi));
+        } else {
+          items.push_back(holder(std::move(body), 1, 1));
+        }
+      } else {
+        pending.kids.push_back(p.node);
+      }
+    }
+    if (!pending.kids.empty()) {
+      if (inner) throw not_supported(loc, "path group", "with position filters after its last move");
+      items.push_back(holder(std::move(pending), 1, 1));
+    }
+    return items;
+  }
+
+  Node dictionary(bool persistent) {
+    if (cur().kind != Tok::kWord) fail("'dictionary' needs a name", "a dictionary name");
+    const int slot = slot_of(cur().text, cur().loc, true);
+    Variable& v = script_->vars[size_t(slot)];
+    v.dictionary = true;
+    v.persistent = v.persistent || persistent;
+    Node n = make(Kind::kTrue, Type::kBool, cur().loc);
+    ++i_;
+    return n;
+  }
+  /// `D[key]` with the cursor on `[`.
+  Node dict_get(int slot, Loc loc) {
+    expect("[");
+    Node key = filter();
+    if (key.type == Type::kBool) throw Error(key.loc, "a dictionary key is a value", "a string, number, set or position");
+    expect("]");
+    Variable& v = script_->vars[size_t(slot)];
+    if (v.key_type == Type::kBool) v.key_type = key.type;
+    else if (v.key_type != key.type) throw Error(key.loc, "this dictionary's keys have another type");
+    Node n = make(Kind::kDictGet, v.type, loc);
+    n.kids.push_back(var_node(slot, loc));
+    n.kids.push_back(std::move(key));
+    return n;
+  }
+  /// After parsing: every variable node gets its final flags (persistent, piece) and type.
+  void finish_vars(Node& n) const {
+    if (n.kind == Kind::kVar) {
+      const Variable& v = script_->vars[size_t(n.value)];
+      n.flags = (v.persistent ? uint32_t(kVarPersistent) : 0u) | (v.piece ? uint32_t(kVarPiece) : 0u) |
+                (v.dictionary ? uint32_t(kVarDictionary) : 0u);
+    }
+    for (Node& k : n.kids) finish_vars(k);
   }
 
   Node pawns(PawnSet s) {
@@ -717,7 +1304,12 @@ class Parser {
       ++i_;
     }
     n.sub = uint8_t(tag);
-    if (cur().kind != Tok::kString) throw not_supported(loc, w, "as a string value (without a quoted search text)");
+    if (cur().kind != Tok::kString) {  // part 2: the tag's text as a string value
+      if (w == "player") throw Error(loc, "'player' as a string value needs 'white' or 'black'", "player white, player black or a quoted text");
+      n.kind = Kind::kHeaderValue;
+      n.type = Type::kString;
+      return n;
+    }
     n.text = cur().text;
     ++i_;
     return n;

@@ -142,9 +142,12 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
   if (!header.variant.empty()) append_tag(out, "Variant", header.variant);
   bool has_setup = false;
   for (const auto& [name, value] : header.other_tags) {
-    append_tag(out, name, value);
+    bool replaced = false;
+    for (const auto& extra : options.extra_tags) replaced |= extra.first == name;
+    if (!replaced) append_tag(out, name, value);
     has_setup |= name == "SetUp";
   }
+  for (const auto& [name, value] : options.extra_tags) append_tag(out, name, value);
   if (!header.start_fen.empty()) {
     if (!has_setup) append_tag(out, "SetUp", "1");
     append_tag(out, "FEN", header.start_fen);
@@ -162,6 +165,18 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
   auto match = options.match_plies.begin();
   auto match_end = options.match_plies.end();
   uint32_t main_ply = 0;
+  auto extra = options.ply_comments.begin();
+  // the extra comments of main-line ply `ply`; true if some was written
+  auto extra_comments = [&](uint32_t ply) {
+    bool any = false;
+    while (extra != options.ply_comments.end() && extra->first < ply) ++extra;
+    for (; extra != options.ply_comments.end() && extra->first == ply; ++extra) {
+      w.comment(extra->second);
+      any = true;
+    }
+    return any;
+  };
+  extra_comments(0);
   if (match != match_end && *match == 0) {
     w.comment("MATCH");
     ++match;
@@ -188,6 +203,7 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         l.variations_here = 0;
         if (lines.size() == 1) {
           ++main_ply;
+          if (extra_comments(main_ply)) l.need_number = true;
           if (match != match_end && *match == main_ply) {
             w.comment("MATCH");
             ++match;

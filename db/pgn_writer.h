@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/game_header.h"
@@ -22,6 +23,12 @@ struct PgnWriteOptions {
   /// of that move, ply inside it, ...; any order). Ply 0 of a variation (its branch
   /// position) is marked right after its "(".
   std::span<const std::vector<uint32_t>> match_variation_plies;
+  /// Comments on main-line plies, ascending by ply: `{text}` after the move that led to the
+  /// position, before its `{MATCH}` (ply 0: before the first move). CQL 6 `comment` and
+  /// `sort` (issue 37).
+  std::span<const std::pair<uint32_t, std::string>> ply_comments;
+  /// Tags written after the game's others, replacing a tag of the same name (CQL 6 `settag`).
+  std::span<const std::pair<std::string, std::string>> extra_tags;
   /// Maximum line length of the movetext (PGN export format: 80).
   size_t line_width = 80;
 };

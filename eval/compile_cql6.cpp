@@ -12,10 +12,12 @@
 // no square left is dropped (shift: squares leaving the board drop, full ranks and files stay).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <optional>
 
 #include "cql6/ast.h"
 #include "db/site_name.h"
+#include "eval/cql6_values.h"
 #include "eval/list_compiler.h"
 #include "headers/where_builder.h"
 
@@ -501,9 +503,110 @@ void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
   }
 }
 
+/// True if the script uses a part-2 feature (issue 37): variables, loops, find, positions...
+bool uses_part2(const cql6::Script& script) {
+  if (!script.vars.empty()) return true;
+  bool any = false;
+  for (const Node& n : script.body) visit(n, [&](const Node& k) { any |= cql6::is_part2(k.kind); });
+  return any;
+}
+
+/// Part-2 kinds that read other positions of the game or piece identities: main line only.
+bool navigates(const Node& k) {
+  switch (k.kind) {
+    case Kind::kFind: case Kind::kParent: case Kind::kChild: case Kind::kPositionAt: case Kind::kAt:
+    case Kind::kEcho: case Kind::kPieceLoop: case Kind::kLca: case Kind::kDistance: case Kind::kPosIntersect:
+      return true;
+    case Kind::kVar: return k.flags & cql6::kVarPiece;
+    default: return false;
+  }
+}
+
 }  // namespace
 
+/// A part-2 script (issue 37): the body is evaluated in order as one Op::kCql6 node whose
+/// root is a kScript (its variables' storage, eval/cql6_values.h). Necessary conditions are
+/// added beside it only from the filters before the first one with a side effect (an
+/// assignment, a loop, `echo`, `~~`, sort, comment...): where one of them fails, CQL 6.2
+/// stops before any side effect, so skipping that position or game (the planner) changes
+/// nothing. Header filters (SQL) are taken from that prefix too; later ones are refused.
+Program Program::compile_cql6_part2(const cql6::Script& script) {
+  Program program;
+  const cql6::Header& h = script.header;
+  std::vector<db::sqlite::Param> params;
+  headers::WhereBuilder where(params);
+  for (const cql6::Node& n : h.conditions) {
+    if (is_header_condition(n)) add_header_condition(where, n);
+  }
+  cql6::Node root;
+  root.kind = Kind::kScript;
+  static std::atomic<int64_t> next_id{1};
+  root.value = next_id++;
+  std::vector<eval::Node> nodes;
+  bool pure = true;
+  for (const cql6::Node& n : h.conditions)
+    if (!is_header_condition(n)) root.kids.push_back(expand(n));
+  for (const cql6::Node& n : script.body) {
+    if (pure && is_header_condition(n)) {  // later ones are answered per position (GameText)
+      add_header_condition(where, n);
+      continue;
+    }
+    cql6::Node e = expand(n);
+    if (cql6_values::has_side_effect(e)) pure = false;
+    if (pure) {
+      bool unused = false;
+      if (std::optional<eval::Node> op = exact_op(e, unused)) nodes.push_back(std::move(*op));
+      else implied_by(e, nodes);
+    }
+    root.kids.push_back(std::move(e));
+  }
+  visit(root, [&](const cql6::Node& k) {
+    if (k.kind == Kind::kHeaderText || k.kind == Kind::kYear || k.kind == Kind::kHeaderValue) {
+      program.needs_game_info_ = true;  // header texts per position (GameInfo::text)
+      program.needs_game_text_ = true;
+    }
+    if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+                         (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward)) || navigates(k)))
+      throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : k.kind == Kind::kLine ? "line <--"
+                                                                              : "position navigation and piece loops",
+                                "with 'variations'");
+    if (k.kind == Kind::kPath) throw cql6::not_supported(k.loc, "path");
+    if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
+    if (k.kind == Kind::kVar && (k.flags & cql6::kVarPersistent)) program.sequential_ = true;
+    if (k.kind == Kind::kSort && !program.cql6_sort_) {
+      program.cql6_sort_ = (k.flags & cql6::kSortMin) ? 2 : 1;
+      program.cql6_sort_title_ = k.text.empty() ? "sort" : k.text;
+    }
+    if ((k.kind == Kind::kComment && k.sub == 0) || k.kind == Kind::kSettag) program.cql6_output_ = true;
+  });
+  cql6_values::check_patterns(root);
+  number_holders(root);
+  program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves
+  eval::Node node;
+  node.op = Op::kCql6;
+  node.cost = Cost::kExpensive;
+  node.set(payload::Cql6{std::make_shared<const cql6::Node>(std::move(root))});
+  nodes.push_back(std::move(node));
+  order_by_cost(nodes);
+  Alternative alt;
+  alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
+  auto list = std::make_shared<PositionList>();
+  list->variants.push_back(std::move(nodes));
+  list->index.build(list->variants);
+  list->memo.build(list->variants);
+  alt.lists.push_back(list);
+  MatchCount count;
+  count.lo = h.matchcount_lo;
+  count.hi = h.matchcount_hi < 0 ? INT64_MAX : h.matchcount_hi;
+  alt.counts.push_back(count);
+  alt.scopes.push_back(h.variations ? LineScope::kAll : LineScope::kMainLine);
+  program.needs_variations_ = h.variations;
+  program.alternatives_.push_back(std::move(alt));
+  return program;
+}
+
 Program Program::compile_cql6(const cql6::Script& script) {
+  if (uses_part2(script)) return compile_cql6_part2(script);
   Program program;
   const cql6::Header& h = script.header;
   std::vector<db::sqlite::Param> params;

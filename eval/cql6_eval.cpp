@@ -9,6 +9,7 @@
 
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
+#include "eval/cql6_values.h"
 #include "eval/node.h"
 
 namespace eval::cql6_eval {
@@ -437,7 +438,10 @@ struct LineState {
   uint32_t made = 0;      // positions made in buffer
   uint32_t span = 0;      // positions the line may reach (memo row length)
   const std::vector<Node>* top = nullptr;  // the line's top-level constituents
+  uint32_t length = 0;    // positions consumed by the match found (CQL 6 sort of a line)
 };
+
+thread_local int64_t t_line_length = 0;  // of the last line that matched (last_line_length())
 
 /// The position `k` plies from the line's start (forward or back); null beyond the line.
 const Position* line_position(LineState& s, uint32_t k) {
@@ -546,6 +550,7 @@ bool repeat_search(const Node& item, int64_t done, uint32_t off, const Cont* aft
 
 bool resume(const Cont* k, uint32_t off, LineState& s) {
   if (!k) {  // the whole line matched; `off` positions (stride apart) were consumed
+    s.length = off / s.stride;
     if (!(s.line->flags & cql6::kLineHasRange)) return true;
     const int64_t length = off / s.stride;
     return length >= s.line->lo && (s.line->hi < 0 || length <= s.line->hi);
@@ -608,6 +613,7 @@ bool line(const Node& n, const Ctx& c) {
   all.items = &n.kids;
   bool r = resume(&all, 0, s);
   --depth;
+  if (r) t_line_length = s.length;
   return r;
 }
 
@@ -629,6 +635,13 @@ bool compare_chain(const Node& n, const Ctx& c) {
     const Node& a = n.kids[i];
     const Node& b = n.kids[i + 1];
     const cql6::Cmp op = n.ops[i];
+    if (a.type == Type::kString) {  // part 2: strings compare as strings
+      std::string x, y;
+      if (!cql6_values::string(a, c, x) || !cql6_values::string(b, c, y)) return false;
+      const int r = x.compare(y);
+      if (!compare(r < 0 ? -1 : r > 0 ? 1 : 0, op, 0)) return false;
+      continue;
+    }
     if (a.type == Type::kSet && b.type == Type::kSet && (op == cql6::Cmp::kEq || op == cql6::Cmp::kNe)) {
       const bool equal = squares(a, c) == squares(b, c);
       if (equal != (op == cql6::Cmp::kEq)) return false;
@@ -649,6 +662,8 @@ int64_t variants_matching(const Node& n, const Ctx& c, bool all) {
 }
 
 }  // namespace
+
+int64_t last_line_length() { return t_line_length; }
 
 Ctx from(const PosCtx& c) {
   Ctx x;
@@ -733,7 +748,7 @@ uint64_t squares(const Node& n, const Ctx& c) {
         if (!match(n.kids[i], c)) return 0;
       return n.kids.empty() ? 0 : squares(n.kids.back(), c);
     }
-    default: return 0;
+    default: return cql6::is_part2(n.kind) ? cql6_values::squares(n, c) : 0;
   }
 }
 
@@ -788,6 +803,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return out > 0;
     }
     case Kind::kMove: out = moves_matching(n, c); return true;
+    case Kind::kYear: return cql6_values::year(c, out);  // part 2: per position (header texts)
     case Kind::kTransform: {
       bool any = false;
       for (const Node& v : n.kids) {
@@ -806,7 +822,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       for (size_t i = 0; i + 1 < n.kids.size(); ++i)
         if (!match(n.kids[i], c)) return false;
       return !n.kids.empty() && number(n.kids.back(), c, out);
-    default: return false;
+    default: return cql6::is_part2(n.kind) && cql6_values::number(n, c, out);
   }
 }
 
@@ -842,6 +858,7 @@ bool match(const Node& n, const Ctx& c) {
     case Kind::kMove: return (n.flags & cql6::kMoveCount) || moves_matching(n, c) > 0;
     case Kind::kDash: return dash(n, c);
     case Kind::kLine: return line(n, c);
+    case Kind::kHeaderText: return cql6_values::header_text(n, c);  // part 2: per position
     case Kind::kTransform: {
       if (!(n.flags & cql6::kHasRange)) {
         if (n.type == Type::kNumber) {
@@ -854,6 +871,7 @@ bool match(const Node& n, const Ctx& c) {
       return k >= n.lo && (n.hi < 0 || k <= n.hi);
     }
     default:
+      if (cql6::is_part2(n.kind)) return cql6_values::match(n, c);
       break;
   }
   if (n.type == Type::kSet) return squares(n, c) != 0;

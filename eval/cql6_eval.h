@@ -39,6 +39,9 @@ bool match(const cql6::Node& n, const Ctx& c);
 uint64_t squares(const cql6::Node& n, const Ctx& c);
 /// The value of the numeric (or set: its size) filter `n` at `c`; false when it has none.
 bool number(const cql6::Node& n, const Ctx& c, int64_t& out);
+/// The positions consumed by the match of the last `line` that matched on this thread (its
+/// value for CQL 6 `sort`, issue 37: the first match the line's search finds, greedy).
+int64_t last_line_length();
 
 }  // namespace cql6_eval
 }  // namespace eval

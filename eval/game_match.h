@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "eval/match_location.h"
@@ -15,6 +18,13 @@ struct GameMatch {
   std::vector<uint32_t> plies;   ///< matched main-line plies, ascending (0 = start position)
   std::vector<VariationPly> variation_plies;  ///< matched positions inside variations, ascending
                                               ///< (eval/match_location.h)
+  /// CQL 6 `sort` (issue 37): the game's sort value (the largest, or with `sort min` the
+  /// smallest, value the sort filter had); none without a sort or when it never had one.
+  std::optional<int64_t> sort_value{};
+  /// CQL 6 `comment` (and the `sort` title with its value, at ply 0): texts on matched
+  /// main-line plies, ascending by ply; `settag`: tags to write (name, value).
+  std::vector<std::pair<uint32_t, std::string>> comments{};
+  std::vector<std::pair<std::string, std::string>> tags{};
 };
 
 }  // namespace eval

@@ -8,6 +8,7 @@
 #include "db/errors.h"
 #include "eval/accumulator.h"
 #include "eval/control.h"
+#include "eval/cql6_values.h"
 #include "eval/lookahead.h"
 #include "eval/match_count.h"
 #include "eval/node.h"
@@ -112,6 +113,7 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
 bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, const GameInfo* info,
                         std::vector<uint32_t>& plies, uint64_t& positions) {
   const auto& alts = program_.alternatives();
+  cql6_values::begin_game();  // CQL 6 variables (issue 37): a new game unbinds the non-persistent ones
   plies.clear();
   variation_found_.clear();
   variation_out_.clear();

@@ -128,8 +128,24 @@ class Program {
   bool needs_relation_variations() const { return needs_relation_variations_; }
   /// The tags of `match:forany` (at most 2), indexed by tag number (Designator::tag).
   const std::vector<TagSpec>& tags() const { return tags_; }
+  /// True if games must be searched one after the other in id order on one thread: a CQL 6
+  /// script with `persistent` variables (issue 37; their values carry from game to game).
+  bool sequential() const { return sequential_; }
+  /// True if the program reads header texts (GameInfo::text: CQL 6 `player white` as a
+  /// string, `year` per position); implies needs_game_info().
+  bool needs_game_text() const { return needs_game_text_; }
+  /// CQL 6 `sort` (issue 37): 0 none, 1 largest value first, 2 `sort min` (smallest first);
+  /// the matches are ordered by GameMatch::sort_value, equal values in id order.
+  int cql6_sort() const { return cql6_sort_; }
+  /// The first CQL 6 `sort`'s title ("sort" when it has none).
+  const std::string& cql6_sort_title() const { return cql6_sort_title_; }
+  /// True if a CQL 6 script writes `comment` or `settag` output (GameMatch::comments, tags).
+  bool cql6_output() const { return cql6_output_; }
 
  private:
+  /// compile_cql6 for a script using part-2 features (issue 37; eval/compile_cql6.cpp).
+  static Program compile_cql6_part2(const cql6::Script& script);
+
   std::vector<Alternative> alternatives_;
   bool needs_game_info_ = false;
   bool needs_repetition_ = false;
@@ -144,6 +160,11 @@ class Program {
   std::vector<std::shared_ptr<const RelationSpec>> relations_;
   bool needs_relation_variations_ = false;
   std::vector<TagSpec> tags_;
+  bool sequential_ = false;
+  bool needs_game_text_ = false;
+  int cql6_sort_ = 0;
+  std::string cql6_sort_title_;
+  bool cql6_output_ = false;
 };
 
 }  // namespace eval

@@ -7,6 +7,7 @@
 #include "db/errors.h"
 #include "db/game_header.h"
 #include "db/schema.h"
+#include "db/site_name.h"
 #include "headers/match_keywords.h"
 #include "db/sqlite_statement.h"
 #include "db/sqlite_transaction.h"
@@ -103,6 +104,44 @@ std::vector<GameInfo> HeaderStore::game_info(uint32_t game_count, const std::vec
     fill(info[size_t(id)], query, 1);
   }
   return info;
+}
+
+std::vector<GameText> HeaderStore::game_text(uint32_t game_count, const std::vector<uint32_t>* only) {
+  std::vector<GameText> text(size_t(game_count) + 1);
+  const std::string columns =
+      "SELECT g.id, (SELECT name FROM players WHERE id = g.white_id), (SELECT name FROM players WHERE id = g.black_id), "
+      "(SELECT name FROM events WHERE id = g.event_id), " + db::site_name_sql("g") +
+      ", g.date, g.year, g.month, g.day, IFNULL(g.eco, '') FROM games g ";
+  auto fill = [&](db::sqlite::Statement& q) {
+    const int64_t id = q.column_int64(0);
+    if (id < 1 || id > int64_t(game_count)) return;
+    GameText& t = text[size_t(id)];
+    auto col = [&](int i) { return q.column_is_null(i) ? std::string() : std::string(q.column_text(i)); };
+    t.white = col(1);
+    t.black = col(2);
+    t.event = col(3);
+    t.site = col(4);
+    db::DateParts parts;
+    if (!q.column_is_null(6)) parts.year = int(q.column_int64(6));
+    if (!q.column_is_null(7)) parts.month = int(q.column_int64(7));
+    if (!q.column_is_null(8)) parts.day = int(q.column_int64(8));
+    t.date = q.column_is_null(5) ? db::canonical_pgn_date(parts) : col(5);
+    t.year = parts.year.value_or(0);
+    t.eco = col(9);
+  };
+  if (only) {
+    db::sqlite::Statement q(sql_, columns + "WHERE g.id = ?1");
+    for (uint32_t id : *only) {
+      q.bind(1, int64_t(id));
+      if (q.step()) fill(q);
+      q.reset();
+    }
+    return text;
+  }
+  db::sqlite::Statement q(sql_, columns + "WHERE g.id <= ?1 ORDER BY g.id");
+  q.bind(1, int64_t(game_count));
+  while (q.step()) fill(q);
+  return text;
 }
 
 void HeaderStore::scan_rows(uint32_t game_count, const std::function<void(const GameRow&)>& row,

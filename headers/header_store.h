@@ -55,6 +55,9 @@ class HeaderStore {
   /// GameInfo of games 1..game_count, indexed by game id (index 0 unused). One sequential
   /// scan; with `only` (ids), a lookup per id and the other entries left zero.
   std::vector<GameInfo> game_info(uint32_t game_count, const std::vector<uint32_t>* only = nullptr);
+  /// The header texts of games 1..game_count (index = id; only the ids in `only` when
+  /// given): CQL 6 string values (issue 37).
+  std::vector<GameText> game_text(uint32_t game_count, const std::vector<uint32_t>* only = nullptr);
 
   /// `ids` in `order` (headers/game_order.h); one primary-key lookup per game.
   std::vector<uint32_t> sort_ids(std::vector<uint32_t> ids, SortOrder order);

@@ -29,7 +29,7 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
   db::GameReader snapshot = database.reader();  // the game count of this run
   // A sorted answer is cut after the sort: the stages search for every match.
   ExecuteOptions options = given;
-  if (options.sort) options.limit = 0;
+  if (options.sort || query.program().cql6_sort()) options.limit = 0;  // CQL 6 sort too (issue 37)
   detail::RunState run{query, database, options, stats};
   run.game_count = snapshot.game_count();
   run.after_indexes = run.game_count;
@@ -93,6 +93,16 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
     std::vector<eval::GameMatch> sorted(matches.size());
     for (eval::GameMatch& m : matches) sorted[position.at(m.id)] = std::move(m);
     matches.swap(sorted);
+  }
+  if (!given.sort && query.program().cql6_sort() && !matches.empty()) {
+    // CQL 6 `sort` (issue 37): by the games' sort values, largest first (`sort min`:
+    // smallest first), equal values in id order, games without a value last
+    const bool min = query.program().cql6_sort() == 2;
+    std::stable_sort(matches.begin(), matches.end(), [min](const eval::GameMatch& a, const eval::GameMatch& b) {
+      if (a.sort_value.has_value() != b.sort_value.has_value()) return a.sort_value.has_value();
+      if (!a.sort_value) return false;
+      return min ? *a.sort_value < *b.sort_value : *a.sort_value > *b.sort_value;
+    });
   }
   if (given.limit && matches.size() > given.limit) matches.resize(given.limit);
   stats.matches = matches.size();

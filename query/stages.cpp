@@ -11,6 +11,7 @@
 #include "db/database.h"
 #include "db/errors.h"
 #include "db/record_view.h"
+#include "eval/cql6_values.h"
 #include "eval/game_matcher.h"
 #include "headers/header_store.h"
 #include "index/position_index.h"
@@ -22,6 +23,20 @@ namespace query::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+/// The CQL 6 output of a matched game (issue 37): its sort value ("title: value" as a
+/// comment at ply 0), the `comment` texts of its matched plies, its `settag` tags.
+void cql6_output(const eval::Program& program, const eval::cql6_values::GameOutput& out, eval::GameMatch& m) {
+  if (out.has_sort) {
+    m.sort_value = out.sort;
+    m.comments.emplace_back(0, program.cql6_sort_title() + ": " + std::to_string(out.sort));
+  }
+  for (const auto& [ply, text] : out.comments)
+    if (std::binary_search(m.plies.begin(), m.plies.end(), ply)) m.comments.emplace_back(ply, text);
+  std::stable_sort(m.comments.begin(), m.comments.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  m.tags = out.tags;
+}
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -201,6 +216,12 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
     } else {
       run.info = store->game_info(count);
     }
+    if (run.query.program().needs_game_text()) {  // CQL 6 string values of headers (issue 37)
+      std::vector<uint32_t> ids;
+      for (const Candidate& c : run.candidates) ids.push_back(c.id);
+      run.text = run.candidates.size() * 8 < count ? store->game_text(count, &ids) : store->game_text(count);
+      for (size_t id = 0; id < run.info.size() && id < run.text.size(); ++id) run.info[id].text = &run.text[id];
+    }
   }
   figures.ran = any_header || !run.info.empty();
   if (!any_header) figures.note = "no header condition";
@@ -292,6 +313,7 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
   figures.in = candidates.size();
   unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   threads = std::max(1u, std::min<unsigned>(threads, unsigned(candidates.size() / kChunk + 1)));
+  if (program.sequential()) threads = 1;  // CQL 6 persistent variables: games in id order (issue 37)
   std::atomic<size_t> next_chunk{0};
   std::atomic<uint64_t> found{0}, searched{0}, positions{0}, replayed_games{0};
   std::atomic<bool> stop{false};
@@ -358,6 +380,8 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
           if (hit != negated) {
             local.push_back({id, negated ? std::vector<uint32_t>{} : plies,
                              negated ? std::vector<eval::VariationPly>{} : matcher.variation_plies()});
+            if (program.cql6_sort() || program.cql6_output())  // CQL 6 sort, comment, settag (issue 37)
+              cql6_output(program, eval::cql6_values::game_output(), local.back());
             ++found;
           }
         }

@@ -46,6 +46,9 @@ struct RunState {
   std::vector<Candidate> candidates{};
   /// headers: GameInfo by id when the program or the plan reads it, else empty.
   std::vector<headers::GameInfo> info{};
+  /// headers: header texts by id when the program reads them (CQL 6 strings; info[id].text
+  /// points here), else empty.
+  std::vector<headers::GameText> text{};
   /// positions, postings: the games the index stages kept (game_count when neither ran).
   uint64_t after_indexes = 0;
   /// replay: the candidates the signature test kept and the time it took (workers' time

@@ -1,0 +1,845 @@
+// The CQL 6 expression layer (eval/cql6_values.h): variables, loops, find, echo, positions,
+// strings. The meaning of each filter follows the CQL 6 documentation and, where it is
+// silent, CQL 6.2 (SPEC-NOTES "CQL 6 scripts, part 2: decisions (issue 37)").
+#include "eval/cql6_values.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <map>
+#include <memory>
+#include <regex>
+#include <unordered_map>
+#include <vector>
+
+#include "chess/bitboard.h"
+#include "chess/position.h"
+
+namespace eval::cql6_values {
+
+namespace {
+
+using chess::Bitboard;
+using chess::Move;
+using chess::Position;
+using cql6::Kind;
+using cql6::Node;
+using cql6::Type;
+using cql6_eval::Ctx;
+
+/// Most iterations of one `while` (CQL 6.2 has no bound): past it the filter fails.
+constexpr uint64_t kMaxWhileIterations = 1'000'000;
+
+thread_local uint64_t t_game = 1;  // this thread's game serial (begin_game())
+thread_local GameOutput t_output;  // of the game being matched
+
+/// One variable's value; `game` is the serial of the game it was set in (non-persistent
+/// variables set in an earlier game read as unbound).
+struct Value {
+  bool bound = false;
+  uint64_t game = 0;
+  int64_t num = 0;   // number, position (ply), piece identity
+  uint64_t set = 0;  // set
+  std::string str;   // string
+};
+
+/// The storage of one compiled script on one thread.
+struct State {
+  std::vector<Value> vars;
+  std::vector<std::map<std::string, Value>> dicts;
+  std::vector<uint64_t> dict_game;  // the game a non-persistent dictionary was last used in
+  std::vector<std::string> groups;  // of the last `~~` that matched
+};
+
+thread_local State* t_state = nullptr;
+thread_local int64_t t_script = 0;  // the id of the kScript being evaluated (0: none)
+thread_local State t_fallback;  // part-2 nodes evaluated outside a kScript root (tests)
+
+State& state() { return t_state ? *t_state : t_fallback; }
+
+Value& var(const Node& v) {
+  State& s = state();
+  const size_t slot = size_t(v.value);
+  if (s.vars.size() <= slot) s.vars.resize(slot + 1);
+  Value& x = s.vars[slot];
+  if (!(v.flags & cql6::kVarPersistent) && x.game != t_game) {
+    x.bound = false;
+    x.game = t_game;
+  }
+  return x;
+}
+
+std::map<std::string, Value>& dict(const Node& v) {
+  State& s = state();
+  const size_t slot = size_t(v.value);
+  if (s.dicts.size() <= slot) {
+    s.dicts.resize(slot + 1);
+    s.dict_game.resize(slot + 1, 0);
+  }
+  if (!(v.flags & cql6::kVarPersistent) && s.dict_game[slot] != t_game) {
+    s.dicts[slot].clear();
+    s.dict_game[slot] = t_game;
+  }
+  return s.dicts[slot];
+}
+
+// ---- the game's main line: positions by ply and piece identities
+
+struct GameView {
+  uint64_t game = 0;
+  const Move* base = nullptr;  // the main line's moves from ply 0
+  uint32_t total = 0;          // plies of the main line (positions: total + 1)
+  std::vector<Position> positions;
+  std::vector<std::array<uint8_t, 64>> ids;  // per ply: square -> piece identity (0 = empty)
+};
+
+thread_local GameView t_view;
+
+/// The view of `c`'s game, or null when `c` is not on a main line with known moves.
+GameView* view(const Ctx& c) {
+  if (!c.start || !c.main_line || !c.moves || c.past != c.ply) return nullptr;
+  GameView& v = t_view;
+  const Move* base = c.moves - c.ply;
+  const uint32_t total = c.ply + c.moves_left;
+  if (v.game != t_game || v.base != base || v.total != total || v.positions.empty() ||
+      v.positions[0].key() != c.start->key()) {
+    v.game = t_game;
+    v.base = base;
+    v.total = total;
+    v.positions.assign(1, *c.start);
+    v.ids.clear();
+  }
+  return &v;
+}
+
+const Position* position_at(GameView& v, uint32_t ply) {
+  if (ply > v.total) return nullptr;
+  v.positions.reserve(v.total + 1);
+  while (v.positions.size() <= ply) {
+    Position next = v.positions.back();
+    const Move m = v.base[v.positions.size() - 1];
+    chess::UndoInfo u;
+    if (m == Move::null()) next.do_null_move(u);
+    else next.do_move(m, u);
+    v.positions.push_back(next);
+  }
+  return &v.positions[ply];
+}
+
+/// The piece identities at `ply` (CQL 6: a piece keeps its identity when it moves, a
+/// promoted pawn keeps the pawn's; a captured piece's identity is gone).
+const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
+  if (ply > v.total) return nullptr;
+  if (v.ids.empty()) {
+    v.ids.reserve(v.total + 1);  // pointers handed out stay valid for the whole game
+    std::array<uint8_t, 64> first{};
+    const Position& p0 = v.positions[0];
+    for (int s = 0; s < 64; ++s)
+      if (p0.piece_on(chess::Square(s)) != chess::NO_PIECE) first[size_t(s)] = uint8_t(s + 1);
+    v.ids.push_back(first);
+  }
+  while (v.ids.size() <= ply) {
+    const size_t k = v.ids.size() - 1;
+    const Position* before = position_at(v, uint32_t(k));
+    std::array<uint8_t, 64> next = v.ids[k];
+    const Move m = v.base[k];
+    if (m != Move::null() && m != Move::none()) {
+      const int from = m.from_sq(), to = m.to_sq();
+      if (m.kind() == Move::CASTLING) {
+        const chess::Color us = before->side_to_move();
+        const chess::CastlingRight cr = chess::castling_right(us, to > from);
+        const uint8_t king = next[size_t(from)], rook = next[size_t(to)];
+        next[size_t(from)] = next[size_t(to)] = 0;
+        next[size_t(Position::castling_king_to(cr))] = king;
+        next[size_t(Position::castling_rook_to(cr))] = rook;
+      } else {
+        if (m.kind() == Move::EN_PASSANT) next[size_t(to ^ 8)] = 0;
+        next[size_t(to)] = next[size_t(from)];
+        next[size_t(from)] = 0;
+      }
+    }
+    v.ids.push_back(next);
+  }
+  return &v.ids[ply];
+}
+
+/// The context of the main-line position at `ply` of `c`'s game.
+bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
+  GameView* v = view(c);
+  if (!v || ply < 0 || ply > int64_t(v->total)) return false;
+  const Position* pos = position_at(*v, uint32_t(ply));
+  out = c;
+  out.pos = pos;
+  out.ply = uint32_t(ply);
+  out.moves = v->base + ply;
+  out.moves_left = v->total - uint32_t(ply);
+  out.next = out.moves_left ? out.moves[0] : Move::none();
+  out.past = uint32_t(ply);
+  out.main_line = true;
+  return true;
+}
+
+uint64_t piece_square(const Value& x, const Ctx& c) {
+  GameView* v = view(c);
+  if (!v || !x.bound) return 0;
+  const std::array<uint8_t, 64>* ids = ids_at(*v, c.ply);
+  if (!ids) return 0;
+  for (int s = 0; s < 64; ++s)
+    if ((*ids)[size_t(s)] == x.num) return Bitboard(1) << s;
+  return 0;
+}
+
+// ---- strings
+
+std::string square_name(int s) { return std::string{char('a' + (s & 7)), char('1' + (s >> 3))}; }
+
+/// CQL 6.2's string of a set: its squares, in square order.
+std::string set_string(uint64_t b) {
+  std::string out;
+  if (chess::popcount(b) != 1) out += "[";
+  bool first = true;
+  for (Bitboard s = b; s;) {
+    if (!first) out += ",";
+    first = false;
+    out += square_name(chess::pop_lsb(s));
+  }
+  if (chess::popcount(b) != 1) out += "]";
+  return out;
+}
+
+const std::regex* regex_of(const Node& pattern, const std::string& text) {
+  thread_local std::unordered_map<std::string, std::unique_ptr<std::regex>> cache;
+  (void)pattern;
+  auto it = cache.find(text);
+  if (it != cache.end()) return it->second.get();
+  if (cache.size() > 256) cache.clear();
+  try {
+    auto re = std::make_unique<std::regex>(text, std::regex::ECMAScript);
+    return cache.emplace(text, std::move(re)).first->second.get();
+  } catch (const std::regex_error&) {
+    return nullptr;
+  }
+}
+
+/// The key of a dictionary entry (type-tagged, so 1 and "1" differ).
+bool key_of(const Node& k, const Ctx& c, std::string& out) {
+  switch (k.type) {
+    case Type::kString:
+      if (!string(k, c, out)) return false;
+      out.insert(0, "s");
+      return true;
+    case Type::kSet: out = "q" + std::to_string(cql6_eval::squares(k, c)); return true;
+    default: {
+      int64_t v = 0;
+      if (!cql6_eval::number(k, c, v)) return false;
+      out = (k.type == Type::kPosition ? "p" : "n") + std::to_string(v);
+      return true;
+    }
+  }
+}
+
+// ---- assignment
+
+bool assign(const Node& n, const Ctx& c) {
+  const Node& v = n.kids[0];
+  const Node& rhs = n.kids[1];
+  if (n.sub != '=') {
+    int64_t add = 0;
+    if (!cql6_eval::number(rhs, c, add)) return false;
+    Value& x = var(v);
+    if (!x.bound) {
+      if (!(v.flags & cql6::kVarPersistent)) return false;
+      x.num = 0;  // an unbound persistent starts at 0 (CQL 6.2)
+    }
+    int64_t r = x.num;
+    switch (n.sub) {
+      case '+': r += add; break;
+      case '-': r -= add; break;
+      case '*': r *= add; break;
+      case '/': if (add == 0) return false; r /= add; break;
+      default: if (add == 0) return false; r %= add; break;
+    }
+    x.num = r;
+    x.bound = true;
+    return true;
+  }
+  Value value;
+  value.bound = true;
+  switch (v.type) {
+    case Type::kSet: value.set = cql6_eval::squares(rhs, c); break;  // a set assignment always holds
+    case Type::kPosition: if (!position(rhs, c, value.num)) return false; break;
+    case Type::kString: if (!string(rhs, c, value.str)) return false; break;
+    default: if (!cql6_eval::number(rhs, c, value.num)) return false; break;
+  }
+  Value& x = var(v);
+  value.game = x.game;
+  x = std::move(value);
+  return true;
+}
+
+// ---- loops, find, echo
+
+bool loop(const Node& n, const Ctx& c) {
+  const Node& v = n.kids[0];
+  const bool all = n.flags & cql6::kLoopAll;
+  const uint64_t set = cql6_eval::squares(n.kids[1], c);
+  bool any = false, every = true;
+  std::array<uint8_t, 64> ids{};  // a copy: the body may extend the game's tables
+  if (n.kind == Kind::kPieceLoop) {
+    GameView* gv = view(c);
+    const std::array<uint8_t, 64>* here = gv ? ids_at(*gv, c.ply) : nullptr;
+    if (!here) return all && !(set & c.pos->pieces());
+    ids = *here;
+  }
+  Bitboard todo = set;
+  if (n.kind == Kind::kPieceLoop) todo &= c.pos->pieces();
+  for (Bitboard s = todo; s;) {
+    const int sq = chess::pop_lsb(s);
+    Value& x = var(v);
+    x.bound = true;
+    if (n.kind == Kind::kPieceLoop) x.num = ids[size_t(sq)];
+    else x.set = Bitboard(1) << sq;
+    const bool hit = cql6_eval::match(n.kids[2], c);
+    any |= hit;
+    every &= hit;
+    if (all && !hit) return false;
+  }
+  return all ? every : any;
+}
+
+/// True if the value of `n` depends only on the position it is evaluated at (no variable,
+/// no `~~` group, no side effect): `find` may then remember it per ply for the game.
+bool position_only(const Node& n) {
+  switch (n.kind) {
+    case Kind::kVar: case Kind::kMatchGroup: case Kind::kDictGet: case Kind::kIsBound:
+      return false;
+    default: break;
+  }
+  if (has_side_effect(n)) return false;
+  for (const Node& k : n.kids)
+    if (!position_only(k)) return false;
+  return true;
+}
+
+/// Per thread, per `find` body of the game being matched: its result at each ply (-1 =
+/// not evaluated yet). Makes `find` from every position of a game one evaluation per ply.
+struct FindMemo {
+  uint64_t game = 0;
+  std::vector<int8_t> at;
+};
+
+/// The positions `find` counts from `c` (at most `stop` of them; CQL 6.2: the current
+/// position included, forward to the end of the line or back to its start).
+int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
+  GameView* v = view(c);
+  if (!v) return cql6_eval::match(n.kids[0], c) ? 1 : 0;
+  const bool back = n.flags & cql6::kFindBackward;
+  // the memo, when the body depends on its position alone (decided once per node)
+  // keyed by script and node: a later query's node may reuse a freed node's address
+  using Key = std::pair<int64_t, const Node*>;
+  thread_local std::map<Key, FindMemo> memos;
+  thread_local std::map<Key, bool> cacheable;
+  const Key key{t_script, &n};
+  auto known = cacheable.find(key);
+  if (known == cacheable.end()) {
+    if (cacheable.size() > 4096) {
+      cacheable.clear();
+      memos.clear();
+    }
+    known = cacheable.emplace(key, position_only(n.kids[0])).first;
+  }
+  FindMemo* memo = nullptr;
+  if (known->second) {
+    memo = &memos[key];
+    if (memo->game != t_game || memo->at.size() != size_t(v->total) + 1) {
+      memo->game = t_game;
+      memo->at.assign(size_t(v->total) + 1, -1);
+    }
+  }
+  int64_t found = 0;
+  for (int64_t ply = c.ply; back ? ply >= 0 : ply <= int64_t(v->total); ply += back ? -1 : 1) {
+    bool hit;
+    if (memo && memo->at[size_t(ply)] >= 0) {
+      hit = memo->at[size_t(ply)];
+    } else {
+      Ctx at;
+      if (!ctx_at(c, ply, at)) break;
+      hit = cql6_eval::match(n.kids[0], at);
+      if (memo) memo->at[size_t(ply)] = hit;
+    }
+    if (hit && ++found >= stop) break;
+  }
+  return found;
+}
+
+bool find(const Node& n, const Ctx& c, int64_t* count) {
+  const bool all = n.flags & cql6::kFindAll, range = n.flags & cql6::kHasRange;
+  const int64_t stop = all ? INT64_MAX : range ? (n.hi < 0 ? INT64_MAX : n.hi + 1) : 1;
+  const int64_t k = find_count(n, c, stop);
+  if (count) *count = k;
+  if (range) return k >= n.lo && (n.hi < 0 || k <= n.hi);
+  return k > 0;
+}
+
+/// `echo (s t) body`: the body at every other position t of the game, with s the current
+/// position (CQL 6.2: the body is evaluated at t). Cost: (positions of the game) body
+/// evaluations per position, so positions² per game.
+bool echo(const Node& n, const Ctx& c) {
+  GameView* v = view(c);
+  if (!v) return false;
+  bool any = false;
+  for (int64_t ply = 0; ply <= int64_t(v->total); ++ply) {
+    if (ply == int64_t(c.ply)) continue;
+    Ctx at;
+    if (!ctx_at(c, ply, at)) break;
+    Value& s = var(n.kids[0]);
+    s.bound = true;
+    s.num = c.ply;
+    Value& t = var(n.kids[1]);
+    t.bound = true;
+    t.num = ply;
+    if (cql6_eval::match(n.kids[2], at)) any = true;
+  }
+  return any;
+}
+
+bool script(const Node& n, const Ctx& c) {
+  thread_local std::unordered_map<int64_t, State> states;
+  if (states.size() > 64 && !states.count(n.value)) states.clear();  // queries of a long-lived thread
+  State* saved = t_state;
+  const int64_t saved_id = t_script;
+  t_state = &states[n.value];
+  t_script = n.value;
+  bool all = true;
+  for (const Node& k : n.kids)
+    if (!cql6_eval::match(k, c)) {
+      all = false;
+      break;
+    }
+  t_state = saved;
+  t_script = saved_id;
+  return all;
+}
+
+}  // namespace
+
+void begin_game() {
+  ++t_game;
+  t_output = GameOutput{};
+}
+
+const GameOutput& game_output() { return t_output; }
+
+namespace {
+const std::string* tag_text(const headers::GameText& t, cql6::HeaderTag tag) {
+  switch (tag) {
+    case cql6::HeaderTag::kWhite: return &t.white;
+    case cql6::HeaderTag::kBlack: return &t.black;
+    case cql6::HeaderTag::kEvent: return &t.event;
+    case cql6::HeaderTag::kSite: return &t.site;
+    case cql6::HeaderTag::kDate: return &t.date;
+    case cql6::HeaderTag::kEco: return &t.eco;
+    default: return nullptr;
+  }
+}
+}  // namespace
+
+bool year(const Ctx& c, int64_t& out) {
+  if (!c.info || !c.info->text || c.info->text->year == 0) return false;
+  out = c.info->text->year;
+  return true;
+}
+
+bool header_text(const Node& n, const Ctx& c) {
+  if (!c.info || !c.info->text) return false;
+  const headers::GameText& t = *c.info->text;
+  const auto tag = cql6::HeaderTag(n.sub);
+  if (tag == cql6::HeaderTag::kPlayer)
+    return t.white.find(n.text) != std::string::npos || t.black.find(n.text) != std::string::npos;
+  const std::string* s = tag_text(t, tag);
+  return s && s->find(n.text) != std::string::npos;
+}
+
+bool position(const Node& n, const Ctx& c, int64_t& ply) {
+  switch (n.kind) {
+    case Kind::kVar: {
+      const Value& x = var(n);
+      if (!x.bound) return false;
+      ply = x.num;
+      return true;
+    }
+    case Kind::kCurrentPosition: ply = c.ply; return true;
+    case Kind::kParent:
+      if (c.ply == 0 || !view(c)) return false;
+      ply = c.ply - 1;
+      return true;
+    case Kind::kChild:
+      if (n.value != 0 || c.moves_left == 0 || !view(c)) return false;  // variations: not on the main line
+      ply = c.ply + 1;
+      return true;
+    case Kind::kPositionAt: {
+      int64_t id = 0;
+      GameView* v = view(c);
+      if (!v || !cql6_eval::number(n.kids[0], c, id) || id < 0 || id > int64_t(v->total)) return false;
+      ply = id;
+      return true;
+    }
+    case Kind::kLca: {
+      int64_t a = 0, b = 0;
+      if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b)) return false;
+      ply = std::min(a, b);
+      return true;
+    }
+    case Kind::kAt: {
+      int64_t where = 0;
+      Ctx at;
+      if (!position(n.kids[0], c, where) || !ctx_at(c, where, at)) return false;
+      return position(n.kids[1], at, ply);
+    }
+    case Kind::kDictGet: {
+      std::string key;
+      if (!key_of(n.kids[1], c, key)) return false;
+      auto& d = dict(n.kids[0]);
+      auto it = d.find(key);
+      if (it == d.end()) return false;
+      ply = it->second.num;
+      return true;
+    }
+    case Kind::kIf:
+      if (cql6_eval::match(n.kids[0], c)) return position(n.kids[1], c, ply);
+      return n.kids.size() > 2 && position(n.kids[2], c, ply);
+    case Kind::kCompound:
+      for (size_t i = 0; i + 1 < n.kids.size(); ++i)
+        if (!cql6_eval::match(n.kids[i], c)) return false;
+      return !n.kids.empty() && position(n.kids.back(), c, ply);
+    default: return false;
+  }
+}
+
+bool string(const Node& n, const Ctx& c, std::string& out) {
+  switch (n.kind) {
+    case Kind::kString: out = n.text; return true;
+    case Kind::kHeaderValue: {
+      if (!c.info || !c.info->text) return false;
+      const std::string* s = tag_text(*c.info->text, cql6::HeaderTag(n.sub));
+      if (!s) return false;
+      out = *s;
+      return true;
+    }
+    case Kind::kVar: {
+      const Value& x = var(n);
+      if (!x.bound) return false;
+      out = x.str;
+      return true;
+    }
+    case Kind::kConcat: {
+      std::string a, b;
+      if (!string(n.kids[0], c, a) || !string(n.kids[1], c, b)) return false;
+      out = a + b;
+      return true;
+    }
+    case Kind::kRegex: {
+      std::string text, pattern;
+      if (!string(n.kids[0], c, text) || !string(n.kids[1], c, pattern)) return false;
+      const std::regex* re = regex_of(n.kids[1], pattern);
+      std::smatch m;
+      if (!re || !std::regex_search(text, m, *re)) return false;
+      out = m[0].str();
+      State& s = state();
+      s.groups.clear();
+      for (size_t i = 0; i < m.size(); ++i) s.groups.push_back(m[i].str());
+      return true;
+    }
+    case Kind::kMatchGroup: {
+      const State& s = state();
+      if (n.value < 0 || size_t(n.value) >= s.groups.size()) return false;
+      out = s.groups[size_t(n.value)];
+      return true;
+    }
+    case Kind::kStr: {
+      const Node& a = n.kids[0];
+      if (a.type == Type::kString) return string(a, c, out);
+      if (a.type == Type::kSet) {
+        out = set_string(cql6_eval::squares(a, c));
+        return true;
+      }
+      int64_t v = 0;
+      if (!cql6_eval::number(a, c, v)) return false;
+      out = std::to_string(v);
+      return true;
+    }
+    case Kind::kLowercase:
+    case Kind::kUppercase:
+      if (!string(n.kids[0], c, out)) return false;
+      for (char& ch : out)
+        ch = char(n.kind == Kind::kLowercase ? std::tolower(static_cast<unsigned char>(ch))
+                                             : std::toupper(static_cast<unsigned char>(ch)));
+      return true;
+    case Kind::kIndex: {
+      std::string s;
+      int64_t i = 0;
+      if (!string(n.kids[0], c, s) || !cql6_eval::number(n.kids[1], c, i)) return false;
+      if (i < 0) i += int64_t(s.size());
+      if (i < 0 || i >= int64_t(s.size())) return false;
+      out = std::string(1, s[size_t(i)]);
+      return true;
+    }
+    case Kind::kDictGet: {
+      std::string key;
+      if (!key_of(n.kids[1], c, key)) return false;
+      auto& d = dict(n.kids[0]);
+      auto it = d.find(key);
+      if (it == d.end()) return false;
+      out = it->second.str;
+      return true;
+    }
+    case Kind::kAt: {
+      int64_t where = 0;
+      Ctx at;
+      if (!position(n.kids[0], c, where) || !ctx_at(c, where, at)) return false;
+      return string(n.kids[1], at, out);
+    }
+    case Kind::kIf:
+      if (cql6_eval::match(n.kids[0], c)) return string(n.kids[1], c, out);
+      return n.kids.size() > 2 && string(n.kids[2], c, out);
+    case Kind::kCompound:
+      for (size_t i = 0; i + 1 < n.kids.size(); ++i)
+        if (!cql6_eval::match(n.kids[i], c)) return false;
+      return !n.kids.empty() && string(n.kids.back(), c, out);
+    default: return false;
+  }
+}
+
+uint64_t squares(const Node& n, const Ctx& c) {
+  switch (n.kind) {
+    case Kind::kVar: {
+      const Value& x = var(n);
+      if (!x.bound) return 0;
+      if (n.flags & cql6::kVarPiece) return piece_square(x, c);
+      return x.set;
+    }
+    case Kind::kDictGet: {
+      std::string key;
+      if (!key_of(n.kids[1], c, key)) return 0;
+      auto& d = dict(n.kids[0]);
+      auto it = d.find(key);
+      return it == d.end() ? 0 : it->second.set;
+    }
+    case Kind::kAt: {
+      int64_t where = 0;
+      Ctx at;
+      if (!position(n.kids[0], c, where) || !ctx_at(c, where, at)) return 0;
+      return cql6_eval::squares(n.kids[1], at);
+    }
+    case Kind::kPosIntersect: {
+      int64_t a = 0, b = 0;
+      Ctx ca, cb;
+      if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b) || !ctx_at(c, a, ca) || !ctx_at(c, b, cb)) return 0;
+      uint64_t same = 0;
+      for (int s = 0; s < 64; ++s)
+        if (ca.pos->piece_on(chess::Square(s)) == cb.pos->piece_on(chess::Square(s))) same |= Bitboard(1) << s;
+      return same;
+    }
+    default: return 0;
+  }
+}
+
+bool number(const Node& n, const Ctx& c, int64_t& out) {
+  if (n.type == Type::kPosition) return position(n, c, out);
+  switch (n.kind) {
+    case Kind::kVar: {
+      const Value& x = var(n);
+      if (!x.bound) return false;
+      out = x.num;
+      return true;
+    }
+    case Kind::kDictGet: {
+      std::string key;
+      if (!key_of(n.kids[1], c, key)) return false;
+      auto& d = dict(n.kids[0]);
+      auto it = d.find(key);
+      if (it == d.end()) return false;
+      out = it->second.num;
+      return true;
+    }
+    case Kind::kFind: return find(n, c, &out);
+    case Kind::kPositionId: out = c.ply; return true;
+    case Kind::kDepth: out = c.main_line ? 0 : 1; return true;
+    case Kind::kSideToMove: out = c.pos->side_to_move() == chess::WHITE ? 1 : -1; return true;
+    case Kind::kDistance: {
+      int64_t a = 0, b = 0;
+      if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b)) return false;
+      out = a > b ? a - b : b - a;
+      return true;
+    }
+    case Kind::kAt: {
+      int64_t where = 0;
+      Ctx at;
+      if (!position(n.kids[0], c, where) || !ctx_at(c, where, at)) return false;
+      return cql6_eval::number(n.kids[1], at, out);
+    }
+    case Kind::kInt: {
+      std::string s;
+      if (!string(n.kids[0], c, s)) return false;
+      const char* b = s.data();
+      const char* e = s.data() + s.size();
+      if (b != e && *b == '+') ++b;
+      auto [p, ec] = std::from_chars(b, e, out);
+      return ec == std::errc() && p == e && b != e;
+    }
+    case Kind::kSort: {
+      const Node& a = n.kids[0];
+      if (a.type == Type::kBool) {  // a line: the positions its match consumed
+        if (!cql6_eval::match(a, c)) return false;
+        out = cql6_eval::last_line_length();
+      } else if (!cql6_eval::number(a, c, out)) {
+        return false;
+      }
+      const bool min = n.flags & cql6::kSortMin;
+      if (!t_output.has_sort || (min ? out < t_output.sort : out > t_output.sort)) t_output.sort = out;
+      t_output.has_sort = true;
+      return true;
+    }
+    default: return false;
+  }
+}
+
+bool match(const Node& n, const Ctx& c) {
+  switch (n.kind) {
+    case Kind::kScript: return script(n, c);
+    case Kind::kAssign: return assign(n, c);
+    case Kind::kDictAssign: {
+      std::string key;
+      if (!key_of(n.kids[1], c, key)) return false;
+      Value value;
+      value.bound = true;
+      const Node& rhs = n.kids[2];
+      switch (rhs.type) {
+        case Type::kSet: value.set = cql6_eval::squares(rhs, c); break;
+        case Type::kPosition: if (!position(rhs, c, value.num)) return false; break;
+        case Type::kString: if (!string(rhs, c, value.str)) return false; break;
+        default: if (!cql6_eval::number(rhs, c, value.num)) return false; break;
+      }
+      dict(n.kids[0])[key] = std::move(value);
+      return true;
+    }
+    case Kind::kUnbind: {
+      const Node& t = n.kids[0];
+      if (t.kind == Kind::kDictGet) {
+        std::string key;
+        if (key_of(t.kids[1], c, key)) dict(t.kids[0]).erase(key);
+        return true;
+      }
+      if (t.flags & cql6::kVarDictionary) dict(t).clear();
+      else var(t).bound = false;
+      return true;
+    }
+    case Kind::kIsBound: {
+      const Node& t = n.kids[0];
+      if (t.kind == Kind::kDictGet) return cql6_values::match(t, c);
+      if (t.flags & cql6::kVarDictionary) return !dict(t).empty();
+      return var(t).bound;
+    }
+    case Kind::kSquareLoop:
+    case Kind::kPieceLoop: return loop(n, c);
+    case Kind::kWhile: {
+      for (uint64_t i = 0; cql6_eval::match(n.kids[0], c); ++i) {
+        if (i >= kMaxWhileIterations) return false;
+        cql6_eval::match(n.kids[1], c);
+      }
+      return true;
+    }
+    case Kind::kFind: return find(n, c, nullptr);
+    case Kind::kEcho: return echo(n, c);
+    case Kind::kAncestor:
+    case Kind::kDescendant: {
+      int64_t a = 0, b = 0;
+      if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b)) return false;
+      return n.kind == Kind::kAncestor ? a <= b : a >= b;
+    }
+    case Kind::kStrIn: {
+      std::string a, b;
+      return string(n.kids[0], c, a) && string(n.kids[1], c, b) && b.find(a) != std::string::npos;
+    }
+    case Kind::kAt: {
+      int64_t where = 0;
+      Ctx at;
+      if (!position(n.kids[0], c, where) || !ctx_at(c, where, at)) return false;
+      return cql6_eval::match(n.kids[1], at);
+    }
+    case Kind::kComment: {
+      if (n.sub == 1 || !c.main_line) return true;  // message: not written; variations: not yet
+      std::string text;
+      for (const Node& part : n.kids) {
+        std::string s;
+        if (part.type == Type::kString) string(part, c, s);
+        else if (part.type == Type::kSet) s = set_string(cql6_eval::squares(part, c));
+        else if (part.type == Type::kPosition || part.type == Type::kNumber) {
+          int64_t v = 0;
+          if (cql6_eval::number(part, c, v)) s = std::to_string(v);
+        } else {
+          s = cql6_eval::match(part, c) ? "true" : "false";
+        }
+        text += s;
+      }
+      for (char& ch : text)
+        if (ch == '}') ch = ')';  // keeps the PGN comment closed where it should be
+      t_output.comments.emplace_back(c.ply, std::move(text));
+      return true;
+    }
+    case Kind::kSettag: {
+      std::string name, value;
+      if (!string(n.kids[0], c, name) || !string(n.kids[1], c, value)) return true;
+      for (auto& [k, v] : t_output.tags)
+        if (k == name) {
+          v = value;
+          return true;
+        }
+      t_output.tags.emplace_back(std::move(name), std::move(value));
+      return true;
+    }
+    case Kind::kRemoveComment: return true;  // cqldb writes no comments of its own to remove
+    default: break;
+  }
+  switch (n.type) {
+    case Type::kSet: return cql6_values::squares(n, c) != 0;
+    case Type::kString: {
+      std::string s;
+      return string(n, c, s);
+    }
+    case Type::kPosition: {
+      int64_t p = 0;
+      return position(n, c, p);
+    }
+    default: {
+      int64_t v = 0;
+      return cql6_values::number(n, c, v);
+    }
+  }
+}
+
+bool has_side_effect(const Node& n) {
+  switch (n.kind) {
+    case Kind::kAssign: case Kind::kDictAssign: case Kind::kUnbind: case Kind::kSquareLoop: case Kind::kPieceLoop:
+    case Kind::kEcho: case Kind::kRegex: case Kind::kSort: case Kind::kComment: case Kind::kSettag:
+    case Kind::kRemoveComment:
+      return true;
+    default: break;
+  }
+  for (const Node& k : n.kids)
+    if (has_side_effect(k)) return true;
+  return false;
+}
+
+void check_patterns(const Node& n) {
+  if (n.kind == Kind::kRegex && n.kids[1].kind == Kind::kString) {
+    try {
+      std::regex re(n.kids[1].text, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw cql6::Error(n.kids[1].loc, "invalid regular expression \"" + n.kids[1].text + "\": " + e.what());
+    }
+  }
+  for (const Node& k : n.kids) check_patterns(k);
+}
+
+}  // namespace eval::cql6_values

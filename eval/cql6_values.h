@@ -1,0 +1,67 @@
+// CQL 6 scripts, part 2 (issue 37): the expression layer of the CQL 6 evaluator. The part-2
+// node kinds of cql6/ast.h (from Kind::kVar on: variables, dictionaries, loops, `while`,
+// `find`, `echo`, positions and navigation, strings, `sort`, `comment`) are answered here;
+// eval/cql6_eval.cpp hands them over from its match / squares / number and this file calls
+// back into those for their operands. It is the same evaluator, not a second one.
+//
+// Values (SPEC-NOTES "CQL 6 scripts, part 2: decisions"):
+//  - a variable holds a set (bitboard, bit s = square s, a1 = 0), a number (int64), a
+//    position (its ply on the main line: positionid) or a string; a piece loop variable
+//    holds a piece identity (its square at the start of the game + 1), read as the square
+//    that piece stands on in the position asked (empty once captured);
+//  - storage is per worker thread and per compiled script (Node::value of its kScript
+//    root); non-persistent variables are unbound at each new game (begin_game()),
+//    persistent ones keep their value for the whole query (one thread: Program::sequential);
+//  - positions other than the current one are the main line's, replayed once per game from
+//    the start position and the line's moves (Ctx::start / Ctx::moves).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cql6/ast.h"
+#include "eval/cql6_eval.h"
+
+namespace eval::cql6_values {
+
+/// Marks the start of a new game on the calling thread (GameMatcher::match calls it): the
+/// non-persistent variables of every script are unbound and the game's positions forgotten.
+void begin_game();
+
+/// What a CQL 6 script recorded for the output while the calling thread matched its last
+/// game (reset by begin_game()).
+struct GameOutput {
+  bool has_sort = false;
+  int64_t sort = 0;  ///< the largest (`sort min`: smallest) value a `sort` filter had
+  /// `comment` texts by main-line ply (in evaluation order; every position, matched or not)
+  std::vector<std::pair<uint32_t, std::string>> comments;
+  std::vector<std::pair<std::string, std::string>> tags;  ///< `settag`: name, value (last wins)
+};
+const GameOutput& game_output();
+
+/// True if the part-2 filter `n` matches at `c` (a value: it has one; a set: non-empty).
+bool match(const cql6::Node& n, const cql6_eval::Ctx& c);
+/// The squares of the part-2 set filter `n` at `c` (0 when it has none).
+uint64_t squares(const cql6::Node& n, const cql6_eval::Ctx& c);
+/// The value of the part-2 numeric filter `n` (a position: its positionid; a set: its
+/// size) at `c`; false when it has none.
+bool number(const cql6::Node& n, const cql6_eval::Ctx& c, int64_t& out);
+/// The string value of `n` (any type with a string value) at `c`; false when it has none.
+bool string(const cql6::Node& n, const cql6_eval::Ctx& c, std::string& out);
+/// The position value of `n` at `c` (its ply on the main line); false when it has none.
+bool position(const cql6::Node& n, const cql6_eval::Ctx& c, int64_t& ply);
+
+/// The game's year (header texts, GameInfo::text); false when unknown or not loaded.
+bool year(const cql6_eval::Ctx& c, int64_t& out);
+/// `player|event|site|date|eco "text"` answered from the header texts (case-sensitive
+/// substring, as the SQL form); false when they are not loaded.
+bool header_text(const cql6::Node& n, const cql6_eval::Ctx& c);
+
+/// True if `n` or a node below it changes state when evaluated (assignment, unbind, loops
+/// and echo binding their variables, `~~` setting its groups, sort, comment, settag).
+bool has_side_effect(const cql6::Node& n);
+
+/// Throws cql6::Error at a `~~` whose literal pattern is not a valid regular expression.
+void check_patterns(const cql6::Node& n);
+
+}  // namespace eval::cql6_values
