@@ -16,10 +16,10 @@ namespace cli {
 
 bool require_database(std::string_view command, const std::string& dir) {
   if (query::holds_database(dir)) return true;
-  // A sharded database (query/sharded.h) is accepted by query, tree, export, info and check;
-  // the other commands are told to run on each shard.
+  // A sharded database (query/sharded.h) is accepted by query, tree, export, info, check and
+  // serve; the other commands are told to run on each shard.
   if (query::is_sharded(dir)) {
-    for (std::string_view reader : {"query", "tree", "export", "info", "check"})
+    for (std::string_view reader : {"query", "tree", "export", "info", "check", "serve"})
       if (command == reader) return true;
     std::fprintf(stderr,
                  "cqldb %.*s: %s is a sharded database; `cqldb %.*s` works on one database: run it "

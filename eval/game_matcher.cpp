@@ -110,294 +110,327 @@ void GameMatcher::replay(const db::RecordView& record, chess::Position& pos, Pos
   }
 }
 
-bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, const GameInfo* info,
-                        std::vector<uint32_t>& plies, uint64_t& positions) {
-  const auto& alts = program_.alternatives();
-  cql6_values::begin_game();  // CQL 6 variables (issue 37): a new game unbinds the non-persistent ones
-  plies.clear();
-  variation_found_.clear();
-  variation_out_.clear();
-  chess::Position pos;
-  if (!record.start_fen().empty()) {
-    chess::FenError err = pos.set_fen(record.start_fen(), record.chess960());
+namespace {
+
+/// The lists of the program's longest alternative: the row length of the count slots.
+size_t max_lists_of(const Program& program) {
+  size_t n = 0;
+  for (const Alternative& a : program.alternatives()) n = std::max(n, a.lists.size());
+  return n;
+}
+
+/// True if a list of scope `scope` is evaluated at `at` (main line, variations, or both).
+bool in_scope(LineScope scope, const PosCtx& at) {
+  return at.inside_variation ? scope != LineScope::kMainLine : scope != LineScope::kVariationsOnly;
+}
+
+}  // namespace
+
+GameMatcher::GameState::GameState(GameMatcher& m, const db::RecordView& game, unsigned alternatives_in,
+                                  uint64_t& positions_out)
+    : record(game),
+      alternatives(alternatives_in),
+      positions(positions_out),
+      last_ply(game.main_line_size()),
+      max_lists(max_lists_of(m.program_)),
+      control(m.program_.needs_control()),
+      refs{m.list_count_, m.list_run_, m.variant_count_, m.variant_run_, m.ply_hit_, max_lists,
+           size_t(last_ply) + 1, m.variation_hit_, 0} {}
+
+void GameMatcher::begin_game(GameState& g, const GameInfo* info) {
+  if (!g.record.start_fen().empty()) {
+    chess::FenError err = g.pos.set_fen(g.record.start_fen(), g.record.chess960());
     if (!err.ok()) throw db::CorruptRecord("stored start FEN is invalid: " + err.message);
   }
-  const uint32_t last_ply = record.main_line_size();
-  PosCtx c;
-  c.pos = &pos;
+  PosCtx& c = g.c;
+  c.pos = &g.pos;
   c.analysis = analysis_;
   c.info = info;
-  c.last_ply = last_ply;
-  c.last_movenumber = 1 + (pos.game_ply() + int(last_ply)) / 2;
-  c.start_position = int16_t(chess::shuffle_chess_number(pos));
-  c.chess960 = record.chess960();
+  c.last_ply = g.last_ply;
+  c.last_movenumber = 1 + (g.pos.game_ply() + int(g.last_ply)) / 2;
+  c.start_position = int16_t(chess::shuffle_chess_number(g.pos));
+  c.chess960 = g.record.chess960();
   // :cut / :exclude / :skip and accumulators (eval/control.h, eval/accumulator.h)
-  const bool control = program_.needs_control();
-  if (control) c.control = &control_.flags;
+  if (g.control) c.control = &control_.flags;
   if (program_.accumulator_counters()) {
     accumulators_.counts.assign(program_.accumulator_counters(), 0);
     c.accumulators = &accumulators_;
   }
-
-  size_t max_lists = 0;
-  for (const Alternative& a : alts) max_lists = std::max(max_lists, a.lists.size());
-  // Runs of consecutive matches (:repetitioncount) do not continue from one line into another.
-  CountRefs refs{list_count_, list_run_, variant_count_, variant_run_, ply_hit_, max_lists, size_t(last_ply) + 1,
-                 variation_hit_, 0};
-  auto start_line = [&] {
-    list_run_.assign(alts.size() * max_lists, 0);
-    for (auto& runs : variant_run_) std::fill(runs.begin(), runs.end(), 0);
-    if (control) control_.start_line(refs);
-  };
-  // The counts of one evaluation of the lists (once per game; once per binding with tags).
-  auto reset_counts = [&] {
-    if (control) control_.start_game(alts.size());
-    list_count_.assign(alts.size() * max_lists, 0);
-    variant_count_.resize(alts.size() * max_lists);
-    variant_run_.resize(alts.size() * max_lists);
-    for (size_t a = 0; a < alts.size(); ++a)
-      for (size_t i = 0; i < alts[a].lists.size(); ++i)
-        if (alts[a].counts[i].pretransform) {
-          const size_t n = std::max<size_t>(1, alts[a].lists[i]->variants.size());
-          variant_count_[a * max_lists + i].assign(n, 0);
-          variant_run_[a * max_lists + i].assign(n, 0);
-        }
-    start_line();
-    ply_hit_.assign(alts.size() * (size_t(last_ply) + 1), 0);
-  };
-  reset_counts();
-
-  // Evaluates the alternatives' top-level lists at the position `at`.
-  auto evaluate = [&](const PosCtx& at) {
-    ++positions;
-    for (size_t a = 0; a < alts.size(); ++a) {
-      if (!(alternatives >> a & 1)) continue;
-      if (control) {
-        if (control_.stopped(a)) continue;
-        control_.begin_position(a, refs);
-      }
-      if (!alts[a].accumulating.empty() && at.accumulators == &accumulators_)  // else counted per ply
-        accumulate(alts[a].accumulating, at, accumulators_);
-      for (const ControlArgument& arg : alts[a].controls) {
-        const LineScope scope = alts[a].scopes[arg.top_list];
-        if (at.inside_variation ? scope == LineScope::kMainLine : scope == LineScope::kVariationsOnly) continue;
-        if (arg.list->match(at)) control_.flags.fire(arg.bits);
-      }
-      const auto& lists = alts[a].lists;
-      for (size_t i = 0; i < lists.size(); ++i) {
-        const LineScope scope = alts[a].scopes[i];
-        if (at.inside_variation ? scope == LineScope::kMainLine : scope == LineScope::kVariationsOnly)
-          continue;
-        const MatchCount& rule = alts[a].counts[i];
-        const size_t slot = a * max_lists + i;
-        bool hit;
-        if (rule.consecutive) {
-          if (rule.pretransform) {
-            hit = track_variant_runs(*lists[i], at, variant_run_[slot], variant_count_[slot]);
-          } else {
-            hit = lists[i]->match(at);
-            list_run_[slot] = hit ? list_run_[slot] + 1 : 0;
-            list_count_[slot] = std::max(list_count_[slot], list_run_[slot]);
-          }
-        } else {
-          hit = rule.pretransform ? count_variant_matches(*lists[i], at, variant_count_[slot])
-                                  : lists[i]->match(at);
-          if (hit) ++list_count_[slot];
-        }
-        if (hit) {
-          if (!at.inside_variation) ply_hit_[a * (size_t(last_ply) + 1) + at.ply] = 1;
-          else variation_hit_[a * refs.variation_plies + (at.ply - at.line_first_ply)] = 1;
-        }
-      }
-      if (control) control_.end_position(a, at, refs);
-    }
-  };
-
-  // :sumrange in line tables: counts the accumulators of every ply of `line` (all alternatives,
-  // each on counters of its own) and points the contexts at them.
-  auto count_line = [&](std::span<PosCtx> line) {
-    line_accumulators_.resize(std::max(line_accumulators_.size(), line.size()));
-    for (size_t p = 0; p < line.size(); ++p) {
-      Accumulators& acc = line_accumulators_[p];
-      acc.counts.assign(program_.accumulator_counters(), 0);
-      line[p].accumulators = &acc;
-      for (size_t a = 0; a < alts.size(); ++a)
-        if (alternatives >> a & 1) add_accumulation(alts[a].accumulating, line[p], acc);
-    }
-  };
-
-  // True if the counts satisfy some alternative; appends its matched plies to `out`.
-  auto tally = [&](std::vector<uint32_t>& out) {
-    bool matched = false;
-    for (size_t a = 0; a < alts.size(); ++a) {
-      if (!(alternatives >> a & 1)) continue;
-      if (control && control_.excluded(a)) continue;
-      bool all = true;
-      for (size_t i = 0; i < alts[a].lists.size(); ++i) all &= satisfied(alts[a].counts[i], a * max_lists + i);
-      if (!all) continue;
-      matched = true;
-      for (uint32_t p = 0; p <= last_ply; ++p)
-        if (ply_hit_[a * (size_t(last_ply) + 1) + p]) out.push_back(p);
-      for (const auto& [alternative, where] : variation_found_)
-        if (alternative == a) variation_out_.push_back(where);
-    }
-    return matched;
-  };
-
-  chess::Position start;  // the start position, kept for the variations
+  reset_counts(g);
   if (program_.needs_variations() || program_.needs_relation_variations() || program_.needs_line_moves())
-    start = pos;
-  c.start = &start;  // :line* replays its moves from here
-  const bool tagged = !program_.tags().empty();
-  bool tag_matched = false;  // with tags: some binding matched (plies = union over them)
-  if (program_.needs_relation_variations() && record.has_variations()) {
-    // relation:variations: the boards of every variation position, P2 candidates
-    relation_variation_boards_.clear();
-    walker_.walk(record, start, c, false, false, [&](std::span<const PosCtx> line) {
-      for (size_t i = 1; i < line.size(); ++i) {
-        relation_variation_boards_.push_back(relation_board(*line[i].pos, line[i].promoted, line[i].ply));
-        relation_variation_boards_.back().branch_ply = line[0].ply;
-      }
-    });
-  } else {
-    relation_variation_boards_.clear();
-  }
-  if (program_.sequences().empty() && program_.relations().empty() && !tagged) {
-    // The usual shape, one alternative with one plain position list, skips the general
-    // bookkeeping of `evaluate` (same counts and plies).
-    const bool plain = alts.size() == 1 && (alternatives & 1) && !control && alts[0].accumulating.empty() &&
-                       alts[0].controls.empty() && alts[0].lists.size() == 1 && !alts[0].counts[0].consecutive &&
-                       !alts[0].counts[0].pretransform;
-    const std::vector<uint8_t>* allowed = ply_windows_ && ply_windows_->size() == size_t(last_ply) + 1
-                                              ? ply_windows_  // planner ply windows
-                                              : nullptr;
-    if (plain && alts[0].scopes[0] != LineScope::kVariationsOnly) {
-      const PositionList& list = *alts[0].lists[0];
-      uint32_t hits = 0;
-      uint8_t* hit_at = ply_hit_.data();
-      // With a :fen horizon the replay stops once no target position can occur any more
-      // (no later position can match; the moves after it are not read).
-      const bool horizon = !fen_horizon_.empty();
-      replay(record, pos, c, [&](const PosCtx& at) {
-        if (!allowed || (*allowed)[at.ply]) {
-          ++positions;
-          if (list.match(at)) {
-            ++hits;
-            hit_at[at.ply] = 1;
-          }
-        }
-        return !horizon || fen_reachable(*at.pos);
-      });
-      list_count_[0] += hits;
-    } else if (allowed) {
-      replay(record, pos, c, [&](const PosCtx& at) {
-        if ((*allowed)[at.ply]) evaluate(at);
-      });
-    } else {
-      replay(record, pos, c, evaluate);
-    }
-  } else {
-    // Sequences and relations look at later positions: keep the whole line, decide every
-    // sequence on it (nested sequences first, eval/sequence.h; relations are decided lazily
-    // where asked, eval/relation.h), then evaluate the lists position by position. With tags (eval/tagging.h) the marks are followed
-    // along the line and the lists are evaluated once per binding of the tags.
-    line_positions_.resize(size_t(last_ply) + 1);
-    line_.resize(size_t(last_ply) + 1);
-    c.sequence_hits = &sequence_hits_;
-    if (!program_.relations().empty()) c.relation = &relation_line_;
-    const auto& tags = program_.tags();
-    tag_qualifying_.assign(tags.size(), 0);
-    if (tagged) marks_by_ply_.resize(size_t(last_ply) + 1);
-    MarkBoard marks;
-    replay(record, pos, c, [&](const PosCtx& at) {
-      line_positions_[at.ply] = *at.pos;
-      line_[at.ply] = at;
-      line_[at.ply].pos = &line_positions_[at.ply];
-      if (!tagged) return;
-      if (at.ply == 0) marks.reset(*at.pos);
-      marks_by_ply_[at.ply] = marks.square_of;
-      for (size_t t = 0; t < tags.size(); ++t) tag_qualifying_[t] |= qualifying_marks(tags[t], marks, *at.pos, at.promoted);
-      marks.play(*at.pos, at.next);
-    });
-    if (!program_.relations().empty())
-      relation_line_.reset(program_.relations(), line_, relation_variation_boards_);
-    const std::vector<uint8_t>* only = nullptr;  // the tag pre-pass: plies worth evaluating
-    auto decide_line = [&] {
-      if (line_counters_) count_line(line_);
-      sequence_hits_.resize(program_.sequences().size());
-      for (size_t id = 0; id < program_.sequences().size(); ++id)
-        find_sequence(*program_.sequences()[id], line_, sequence_scratch_, sequence_hits_[id]);
-      for (const PosCtx& at : line_)
-        if (!only || (*only)[at.ply]) evaluate(at);
-    };
-    bool no_binding = false;  // the tag pre-pass: no binding can match
-    if (tagged && !relaxed_tag_lists_.empty() && (alternatives & 1)) {
-      // Every tag stands for all its qualifying pieces at once (eval/tagging.h): a binding
-      // can match only where a relaxed list matches, and needs each list's lower bound.
-      relaxed_hit_.assign(line_.size(), 0);
-      std::vector<uint32_t> relaxed_count(relaxed_tag_lists_.size(), 0);
-      for (PosCtx& at : line_) {
-        for (size_t t = 0; t < tags.size(); ++t) at.tag_squares[t] = marks_squares(tag_qualifying_[t], marks_by_ply_[at.ply]);
-        for (size_t i = 0; i < relaxed_tag_lists_.size(); ++i)
-          if (relaxed_tag_lists_[i]->match(at)) {
-            ++relaxed_count[i];
-            relaxed_hit_[at.ply] = 1;
-          }
-      }
-      for (size_t i = 0; i < relaxed_count.size(); ++i) no_binding |= relaxed_count[i] < alts[0].counts[i].lo;
-      only = &relaxed_hit_;
-    }
-    if (!tagged) {
-      decide_line();
-    } else if (!no_binding) {
-      for (const auto& binding : tag_bindings(tag_qualifying_)) {
-        reset_counts();
-        for (PosCtx& at : line_)
-          for (size_t t = 0; t < tags.size(); ++t) {
-            const uint8_t sq = binding[t] < marks.marks ? marks_by_ply_[at.ply][binding[t]] : MarkBoard::kGone;
-            at.tag_squares[t] = sq < 64 ? chess::Bitboard(1) << sq : 0;
-          }
-        decide_line();
-        tag_matched |= tally(plies);
-      }
-    }
-  }
-  if (program_.needs_variations() && record.has_variations()) {
-    // Each variation is a line of its own; its sequences and relations are decided on it.
-    PosCtx base = c;
-    base.sequence_hits = &variation_sequence_hits_;
-    if (!program_.relations().empty()) base.relation = &variation_relation_line_;
-    variation_sequence_hits_.resize(program_.sequences().size());
-    walker_.walk(record, start, base, program_.needs_lookahead(), program_.needs_repetition(),
-                 [&](std::span<const PosCtx> walked) {
-                   std::span<const PosCtx> line = walked;
-                   if (line_counters_) {  // the variation's own counters per ply
-                     variation_line_.assign(walked.begin(), walked.end());
-                     count_line(variation_line_);
-                     line = variation_line_;
-                   }
-                   start_line();
-                   if (!program_.relations().empty())
-                     variation_relation_line_.reset(program_.relations(), line, relation_variation_boards_);
-                   for (size_t id = 0; id < program_.sequences().size(); ++id)
-                     find_sequence(*program_.sequences()[id], line, sequence_scratch_,
-                                   variation_sequence_hits_[id]);
-                   // each alternative's hits in this line, kept as ply paths
-                   refs.variation_plies = line.size();
-                   variation_hit_.assign(alts.size() * line.size(), 0);
-                   for (const PosCtx& at : line) evaluate(at);
-                   for (size_t a = 0; a < alts.size(); ++a)
-                     for (size_t i = 0; i < line.size(); ++i)
-                       if (variation_hit_[a * line.size() + i]) {
-                         VariationPly where = walker_.line_path();
-                         where.push_back(uint32_t(i));
-                         variation_found_.emplace_back(a, std::move(where));
-                       }
-                 });
-  }
+    g.start = g.pos;
+  c.start = &g.start;  // :line* replays its moves from here
+}
 
-  const bool matched = tagged ? tag_matched : tally(plies);
-  if (alts.size() > 1 || tagged) {
+void GameMatcher::start_line(GameState& g) {
+  list_run_.assign(program_.alternatives().size() * g.max_lists, 0);
+  for (auto& runs : variant_run_) std::fill(runs.begin(), runs.end(), 0);
+  if (g.control) control_.start_line(g.refs);
+}
+
+void GameMatcher::reset_counts(GameState& g) {
+  const auto& alts = program_.alternatives();
+  if (g.control) control_.start_game(alts.size());
+  list_count_.assign(alts.size() * g.max_lists, 0);
+  variant_count_.resize(alts.size() * g.max_lists);
+  variant_run_.resize(alts.size() * g.max_lists);
+  for (size_t a = 0; a < alts.size(); ++a)
+    for (size_t i = 0; i < alts[a].lists.size(); ++i)
+      if (alts[a].counts[i].pretransform) {
+        const size_t n = std::max<size_t>(1, alts[a].lists[i]->variants.size());
+        variant_count_[a * g.max_lists + i].assign(n, 0);
+        variant_run_[a * g.max_lists + i].assign(n, 0);
+      }
+  start_line(g);
+  ply_hit_.assign(alts.size() * g.row(), 0);
+}
+
+void GameMatcher::evaluate(GameState& g, const PosCtx& at) {
+  const auto& alts = program_.alternatives();
+  ++g.positions;
+  for (size_t a = 0; a < alts.size(); ++a) {
+    if (!(g.alternatives >> a & 1)) continue;
+    if (g.control) {
+      if (control_.stopped(a)) continue;
+      control_.begin_position(a, g.refs);
+    }
+    if (!alts[a].accumulating.empty() && at.accumulators == &accumulators_)  // else counted per ply
+      accumulate(alts[a].accumulating, at, accumulators_);
+    for (const ControlArgument& arg : alts[a].controls)
+      if (in_scope(alts[a].scopes[arg.top_list], at) && arg.list->match(at)) control_.flags.fire(arg.bits);
+    const auto& lists = alts[a].lists;
+    for (size_t i = 0; i < lists.size(); ++i) {
+      if (!in_scope(alts[a].scopes[i], at)) continue;
+      const MatchCount& rule = alts[a].counts[i];
+      const size_t slot = a * g.max_lists + i;
+      bool hit;
+      if (rule.consecutive) {
+        if (rule.pretransform) {
+          hit = track_variant_runs(*lists[i], at, variant_run_[slot], variant_count_[slot]);
+        } else {
+          hit = lists[i]->match(at);
+          list_run_[slot] = hit ? list_run_[slot] + 1 : 0;
+          list_count_[slot] = std::max(list_count_[slot], list_run_[slot]);
+        }
+      } else {
+        hit = rule.pretransform ? count_variant_matches(*lists[i], at, variant_count_[slot]) : lists[i]->match(at);
+        if (hit) ++list_count_[slot];
+      }
+      if (hit) {
+        if (!at.inside_variation) ply_hit_[a * g.row() + at.ply] = 1;
+        else variation_hit_[a * g.refs.variation_plies + (at.ply - at.line_first_ply)] = 1;
+      }
+    }
+    if (g.control) control_.end_position(a, at, g.refs);
+  }
+}
+
+void GameMatcher::count_line(GameState& g, std::span<PosCtx> line) {
+  const auto& alts = program_.alternatives();
+  line_accumulators_.resize(std::max(line_accumulators_.size(), line.size()));
+  for (size_t p = 0; p < line.size(); ++p) {
+    Accumulators& acc = line_accumulators_[p];
+    acc.counts.assign(program_.accumulator_counters(), 0);
+    line[p].accumulators = &acc;
+    for (size_t a = 0; a < alts.size(); ++a)
+      if (g.alternatives >> a & 1) add_accumulation(alts[a].accumulating, line[p], acc);
+  }
+}
+
+bool GameMatcher::tally(GameState& g, std::vector<uint32_t>& out) {
+  const auto& alts = program_.alternatives();
+  bool matched = false;
+  for (size_t a = 0; a < alts.size(); ++a) {
+    if (!(g.alternatives >> a & 1)) continue;
+    if (g.control && control_.excluded(a)) continue;
+    bool all = true;
+    for (size_t i = 0; i < alts[a].lists.size(); ++i) all &= satisfied(alts[a].counts[i], a * g.max_lists + i);
+    if (!all) continue;
+    matched = true;
+    for (uint32_t p = 0; p <= g.last_ply; ++p)
+      if (ply_hit_[a * g.row() + p]) out.push_back(p);
+    for (const auto& [alternative, where] : variation_found_)
+      if (alternative == a) variation_out_.push_back(where);
+  }
+  return matched;
+}
+
+void GameMatcher::collect_relation_variation_boards(GameState& g) {
+  relation_variation_boards_.clear();
+  if (!program_.needs_relation_variations() || !g.record.has_variations()) return;
+  walker_.walk(g.record, g.start, g.c, false, false, [&](std::span<const PosCtx> line) {
+    for (size_t i = 1; i < line.size(); ++i) {
+      relation_variation_boards_.push_back(relation_board(*line[i].pos, line[i].promoted, line[i].ply));
+      relation_variation_boards_.back().branch_ply = line[0].ply;
+    }
+  });
+}
+
+void GameMatcher::match_main_line(GameState& g) {
+  const auto& alts = program_.alternatives();
+  // The usual shape, one alternative with one plain position list, skips the general
+  // bookkeeping of evaluate() (same counts and plies).
+  const bool plain = alts.size() == 1 && (g.alternatives & 1) && !g.control && alts[0].accumulating.empty() &&
+                     alts[0].controls.empty() && alts[0].lists.size() == 1 && !alts[0].counts[0].consecutive &&
+                     !alts[0].counts[0].pretransform;
+  const std::vector<uint8_t>* allowed = ply_windows_ && ply_windows_->size() == g.row()
+                                            ? ply_windows_  // planner ply windows
+                                            : nullptr;
+  if (plain && alts[0].scopes[0] != LineScope::kVariationsOnly) {
+    const PositionList& list = *alts[0].lists[0];
+    uint32_t hits = 0;
+    uint64_t& positions = g.positions;
+    uint8_t* hit_at = ply_hit_.data();
+    // With a :fen horizon the replay stops once no target position can occur any more
+    // (no later position can match; the moves after it are not read).
+    const bool horizon = !fen_horizon_.empty();
+    replay(g.record, g.pos, g.c, [&](const PosCtx& at) {
+      if (!allowed || (*allowed)[at.ply]) {
+        ++positions;
+        if (list.match(at)) {
+          ++hits;
+          hit_at[at.ply] = 1;
+        }
+      }
+      return !horizon || fen_reachable(*at.pos);
+    });
+    list_count_[0] += hits;
+  } else if (allowed) {
+    replay(g.record, g.pos, g.c, [&](const PosCtx& at) {
+      if ((*allowed)[at.ply]) evaluate(g, at);
+    });
+  } else {
+    replay(g.record, g.pos, g.c, [&](const PosCtx& at) { evaluate(g, at); });
+  }
+}
+
+bool GameMatcher::match_kept_line(GameState& g, std::vector<uint32_t>& plies) {
+  // Sequences and relations look at later positions: keep the whole line, decide every
+  // sequence on it (nested sequences first, eval/sequence.h; relations are decided lazily
+  // where asked, eval/relation.h), then evaluate the lists position by position. With tags
+  // (eval/tagging.h) the marks are followed along the line and the lists are evaluated once
+  // per binding of the tags.
+  line_positions_.resize(g.row());
+  line_.resize(g.row());
+  g.c.sequence_hits = &sequence_hits_;
+  if (!program_.relations().empty()) g.c.relation = &relation_line_;
+  const auto& tags = program_.tags();
+  const bool tagged = !tags.empty();
+  tag_qualifying_.assign(tags.size(), 0);
+  if (tagged) marks_by_ply_.resize(g.row());
+  MarkBoard marks;
+  replay(g.record, g.pos, g.c, [&](const PosCtx& at) {
+    line_positions_[at.ply] = *at.pos;
+    line_[at.ply] = at;
+    line_[at.ply].pos = &line_positions_[at.ply];
+    if (!tagged) return;
+    if (at.ply == 0) marks.reset(*at.pos);
+    marks_by_ply_[at.ply] = marks.square_of;
+    for (size_t t = 0; t < tags.size(); ++t) tag_qualifying_[t] |= qualifying_marks(tags[t], marks, *at.pos, at.promoted);
+    marks.play(*at.pos, at.next);
+  });
+  if (!program_.relations().empty()) relation_line_.reset(program_.relations(), line_, relation_variation_boards_);
+  if (!tagged) {
+    decide_kept_line(g, nullptr);
+    return false;
+  }
+  const bool prepass = !relaxed_tag_lists_.empty() && (g.alternatives & 1);
+  if (prepass && !tag_prepass()) return false;  // no binding can match
+  bool matched = false;  // some binding matched (plies = union over them)
+  for (const auto& binding : tag_bindings(tag_qualifying_)) {
+    reset_counts(g);
+    for (PosCtx& at : line_)
+      for (size_t t = 0; t < tags.size(); ++t) {
+        const uint8_t sq = binding[t] < marks.marks ? marks_by_ply_[at.ply][binding[t]] : MarkBoard::kGone;
+        at.tag_squares[t] = sq < 64 ? chess::Bitboard(1) << sq : 0;
+      }
+    decide_kept_line(g, prepass ? &relaxed_hit_ : nullptr);
+    matched |= tally(g, plies);
+  }
+  return matched;
+}
+
+void GameMatcher::decide_kept_line(GameState& g, const std::vector<uint8_t>* only) {
+  if (line_counters_) count_line(g, line_);
+  sequence_hits_.resize(program_.sequences().size());
+  for (size_t id = 0; id < program_.sequences().size(); ++id)
+    find_sequence(*program_.sequences()[id], line_, sequence_scratch_, sequence_hits_[id]);
+  for (const PosCtx& at : line_)
+    if (!only || (*only)[at.ply]) evaluate(g, at);
+}
+
+bool GameMatcher::tag_prepass() {
+  // Every tag stands for all its qualifying pieces at once (eval/tagging.h): a binding can
+  // match only where a relaxed list matches, and needs each list's lower bound.
+  const auto& tags = program_.tags();
+  relaxed_hit_.assign(line_.size(), 0);
+  std::vector<uint32_t> relaxed_count(relaxed_tag_lists_.size(), 0);
+  for (PosCtx& at : line_) {
+    for (size_t t = 0; t < tags.size(); ++t) at.tag_squares[t] = marks_squares(tag_qualifying_[t], marks_by_ply_[at.ply]);
+    for (size_t i = 0; i < relaxed_tag_lists_.size(); ++i)
+      if (relaxed_tag_lists_[i]->match(at)) {
+        ++relaxed_count[i];
+        relaxed_hit_[at.ply] = 1;
+      }
+  }
+  const Alternative& first = program_.alternatives()[0];
+  for (size_t i = 0; i < relaxed_count.size(); ++i)
+    if (relaxed_count[i] < first.counts[i].lo) return false;
+  return true;
+}
+
+void GameMatcher::match_variations(GameState& g) {
+  const size_t alternatives = program_.alternatives().size();
+  // Each variation is a line of its own; its sequences and relations are decided on it.
+  PosCtx base = g.c;
+  base.sequence_hits = &variation_sequence_hits_;
+  if (!program_.relations().empty()) base.relation = &variation_relation_line_;
+  variation_sequence_hits_.resize(program_.sequences().size());
+  walker_.walk(g.record, g.start, base, program_.needs_lookahead(), program_.needs_repetition(),
+               [&](std::span<const PosCtx> walked) {
+                 std::span<const PosCtx> line = walked;
+                 if (line_counters_) {  // the variation's own counters per ply
+                   variation_line_.assign(walked.begin(), walked.end());
+                   count_line(g, variation_line_);
+                   line = variation_line_;
+                 }
+                 start_line(g);
+                 if (!program_.relations().empty())
+                   variation_relation_line_.reset(program_.relations(), line, relation_variation_boards_);
+                 for (size_t id = 0; id < program_.sequences().size(); ++id)
+                   find_sequence(*program_.sequences()[id], line, sequence_scratch_, variation_sequence_hits_[id]);
+                 // each alternative's hits in this line, kept as ply paths
+                 g.refs.variation_plies = line.size();
+                 variation_hit_.assign(alternatives * line.size(), 0);
+                 for (const PosCtx& at : line) evaluate(g, at);
+                 for (size_t a = 0; a < alternatives; ++a)
+                   for (size_t i = 0; i < line.size(); ++i)
+                     if (variation_hit_[a * line.size() + i]) {
+                       VariationPly where = walker_.line_path();
+                       where.push_back(uint32_t(i));
+                       variation_found_.emplace_back(a, std::move(where));
+                     }
+               });
+}
+
+bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, const GameInfo* info,
+                        std::vector<uint32_t>& plies, uint64_t& positions) {
+  cql6_values::begin_game();  // CQL 6 variables (issue 37): a new game unbinds the non-persistent ones
+  plies.clear();
+  variation_found_.clear();
+  variation_out_.clear();
+  GameState g(*this, record, alternatives, positions);
+  begin_game(g, info);
+  collect_relation_variation_boards(g);
+  const bool tagged = !program_.tags().empty();
+  const bool kept = !program_.sequences().empty() || !program_.relations().empty() || tagged;
+  bool tag_matched = false;
+  if (kept) tag_matched = match_kept_line(g, plies);
+  else match_main_line(g);
+  if (program_.needs_variations() && record.has_variations()) match_variations(g);
+
+  const bool matched = tagged ? tag_matched : tally(g, plies);
+  if (program_.alternatives().size() > 1 || tagged) {
     std::sort(plies.begin(), plies.end());
     plies.erase(std::unique(plies.begin(), plies.end()), plies.end());
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "chess/position.h"
@@ -52,6 +53,63 @@ class GameMatcher {
   const std::vector<VariationPly>& variation_plies() const { return variation_out_; }
 
  private:
+  /// What one match() call carries through its steps: the game, the alternatives asked for,
+  /// the boards and context of the replay, and the layout of the counts. Lives on match()'s
+  /// stack (c.pos and c.start point into it); the counts themselves are GameMatcher's
+  /// scratch vectors, which CountRefs names.
+  struct GameState {
+    GameState(GameMatcher& m, const db::RecordView& record, unsigned alternatives, uint64_t& positions);
+    const db::RecordView& record;
+    unsigned alternatives;  // bit i = alternative i passed its header filter
+    uint64_t& positions;    // the caller's count of positions evaluated
+    uint32_t last_ply;      // main-line length in plies
+    size_t max_lists;       // lists of the longest alternative: the row length of the count slots
+    bool control;           // the program has :cut / :exclude / :skip (eval/control.h)
+    CountRefs refs;         // the counts as the control keywords see them
+    chess::Position pos;    // the board of the main-line replay
+    chess::Position start;  // the start position, kept for variations and :line* (else unset)
+    PosCtx c;               // the context; its game-constant fields are set by begin_game()
+    size_t row() const { return size_t(last_ply) + 1; }  // ply_hit_'s row length
+  };
+
+  /// Sets up `g` for a new game: the start position (throws db::CorruptRecord for a bad
+  /// stored FEN), the context's game-constant fields, controls and accumulators, and the counts.
+  void begin_game(GameState& g, const GameInfo* info);
+
+  // Counting (alternative x list slots, eval/match_count.h)
+  /// A new line (main line or variation): runs of :repetitioncount do not continue into it.
+  void start_line(GameState& g);
+  /// The counts of one evaluation of the lists (once per game; once per binding with tags).
+  void reset_counts(GameState& g);
+  /// Evaluates the alternatives' top-level lists at the position `at` and counts their hits.
+  void evaluate(GameState& g, const PosCtx& at);
+  /// :sumrange in line tables: counts the accumulators of every ply of `line` (all
+  /// alternatives, each on counters of its own) and points the contexts at them.
+  void count_line(GameState& g, std::span<PosCtx> line);
+  /// True if the counts satisfy some alternative; appends its matched plies to `out` and its
+  /// variation hits to variation_out_.
+  bool tally(GameState& g, std::vector<uint32_t>& out);
+
+  // The lines of a game
+  /// relation:variations: the boards of every variation position (P2 candidates).
+  void collect_relation_variation_boards(GameState& g);
+  /// The main line of a program without sequences, relations or tags, evaluated as it is
+  /// replayed (the plain single-list path, ply windows, the :fen horizon).
+  void match_main_line(GameState& g);
+  /// The main line of a program with sequences, relations or tags: kept whole, decided, then
+  /// evaluated (per binding of the tags). Returns true when tags are used and some binding
+  /// matched (its plies appended to `plies`).
+  bool match_kept_line(GameState& g, std::vector<uint32_t>& plies);
+  /// Decides the sequences of the kept main line and evaluates its plies (all, or those
+  /// where `only` is non-zero).
+  void decide_kept_line(GameState& g, const std::vector<uint8_t>* only);
+  /// The tag pre-pass over the kept line (eval/tagging.h relaxed_tag_lists): fills
+  /// relaxed_hit_ and returns false when no binding of the tags can match.
+  bool tag_prepass();
+  /// Each variation as a line of its own (eval/variation_walker.h), its hits kept as ply paths
+  /// in variation_found_.
+  void match_variations(GameState& g);
+
   /// Replays the main line of `record` from `pos`, filling `c` (whose game-constant fields
   /// are set) for each position and calling `on_position(c)` at every ply, start included.
   /// Throws db::CorruptRecord for an illegal stored move.

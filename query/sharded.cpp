@@ -284,7 +284,7 @@ void Store::sort(std::vector<eval::GameMatch>& matches, headers::SortOrder order
   matches.swap(sorted);
 }
 
-void merge_tree(posindex::Tree& into, const posindex::Tree& part) {
+void merge_tree(posindex::Tree& into, const posindex::Tree& part, size_t top_games) {
   add_tree_stats(into.total, part.total);
   into.ended += part.ended;
   into.index_hits += part.index_hits;
@@ -304,7 +304,7 @@ void merge_tree(posindex::Tree& into, const posindex::Tree& part) {
   std::sort(into.top_games.begin(), into.top_games.end(), [](const posindex::TreeGame& a, const posindex::TreeGame& b) {
     return a.rating() != b.rating() ? a.rating() > b.rating() : a.id < b.id;
   });
-  if (into.top_games.size() > posindex::Tree::kTopGames) into.top_games.resize(posindex::Tree::kTopGames);
+  if (into.top_games.size() > top_games) into.top_games.resize(top_games);
 }
 
 namespace {
@@ -390,24 +390,42 @@ posindex::Tree tree_from_part_json(const std::string& text,
   }
 }
 
-posindex::Tree Store::tree(const chess::Position& pos, const std::vector<uint32_t>* within) const {
+std::vector<uint32_t> Store::candidates(const headers::HeaderFilter& filter) const {
+  std::vector<uint32_t> ids;
+  for (const Part& part : parts_) {
+    const std::vector<uint32_t> local = headers::HeaderStore(part.dir).candidates(filter, part.games);
+    for (uint32_t id : local) ids.push_back(id + part.first_id - 1);
+  }
+  return ids;
+}
+
+const Store::Part* Store::part_of(uint32_t id, uint32_t& local) const {
+  auto it = std::upper_bound(parts_.begin(), parts_.end(), id, [](uint32_t v, const Part& p) { return v < p.first_id; });
+  if (it == parts_.begin() || id == 0) return nullptr;
+  --it;
+  if (id >= it->first_id + it->games) return nullptr;
+  local = id - it->first_id + 1;
+  return &*it;
+}
+
+posindex::Tree Store::tree(const chess::Position& pos, const std::vector<uint32_t>* within, size_t top_games) const {
   posindex::Tree merged;
   for (const Part& part : parts_) {
     std::optional<posindex::PositionIndex> index = posindex::PositionIndex::open(part.dir);
     if (!index)
-      throw std::runtime_error(part.dir.string() + " has no current position index: run `cqldb reindex --db " +
+      throw NoPositionIndex(part.dir.string() + " has no current position index: run `cqldb reindex --db " +
                                part.dir.string() + " --positions-only`");
     std::vector<uint32_t> local;
     if (within)
       for (uint32_t id : *within)
         if (id >= part.first_id && id < part.first_id + part.games) local.push_back(id - part.first_id + 1);
     db::GameReader reader = part.database->reader();
-    posindex::Tree t = posindex::build_tree(*index, reader, pos, within ? &local : nullptr);
+    posindex::Tree t = posindex::build_tree(*index, reader, pos, within ? &local : nullptr, top_games);
     if (parts_.size() == 1) return t;
     globalize(t.total.best, part.first_id);
     for (posindex::TreeMove& m : t.moves) globalize(m.stats.best, part.first_id);
     for (posindex::TreeGame& g : t.top_games) globalize(g, part.first_id);
-    merge_tree(merged, t);
+    merge_tree(merged, t, top_games);
   }
   return merged;
 }
@@ -459,14 +477,10 @@ db::DatabaseInfo Store::info(std::vector<ShardInfo>* shards) const {
 Store::Reader::Reader(const Store& store) : store_(store), readers_(store.parts_.size()) {}
 
 db::GameReader* Store::Reader::locate(uint32_t id, uint32_t& local) const {
-  const std::vector<Part>& parts = store_.parts_;
-  auto it = std::upper_bound(parts.begin(), parts.end(), id, [](uint32_t v, const Part& p) { return v < p.first_id; });
-  if (it == parts.begin() || id == 0) return nullptr;
-  --it;
-  if (id >= it->first_id + it->games) return nullptr;
-  const size_t i = size_t(it - parts.begin());
-  if (!readers_[i]) readers_[i] = std::make_unique<db::GameReader>(it->database->reader());
-  local = id - it->first_id + 1;
+  const Part* part = store_.part_of(id, local);
+  if (!part) return nullptr;
+  const size_t i = size_t(part - store_.parts_.data());
+  if (!readers_[i]) readers_[i] = std::make_unique<db::GameReader>(part->database->reader());
   return readers_[i].get();
 }
 

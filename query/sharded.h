@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -24,6 +25,7 @@
 #include "db/record_view.h"
 #include "eval/game_match.h"
 #include "headers/game_order.h"
+#include "headers/header_filter.h"
 #include "import/importer.h"
 #include "index/position_tree.h"
 #include "query/executor.h"
@@ -35,6 +37,12 @@ namespace query {
 
 /// The manifest's file name inside a sharded database directory.
 inline constexpr const char* kShardManifest = "shards.json";
+
+/// Thrown by Store::tree when a part has no current position index (`cqldb reindex
+/// --positions-only` builds it); what() names the part's directory.
+struct NoPositionIndex : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// One shard as the manifest lists it.
 struct ShardInfo {
@@ -83,10 +91,16 @@ class Store {
   /// sort_ids; ties and games without the value by id).
   void sort(std::vector<eval::GameMatch>& matches, headers::SortOrder order) const;
 
+  /// The global ids (ascending) of the games whose headers pass `filter`
+  /// (headers::HeaderStore::candidates over each part). Throws db::SqliteError.
+  std::vector<uint32_t> candidates(const headers::HeaderFilter& filter) const;
+
   /// The opening tree of `pos` over every game, or the games of `within` (global ids,
-  /// ascending); the parts' trees summed, ids global. Throws std::runtime_error when a part
-  /// has no current position index.
-  posindex::Tree tree(const chess::Position& pos, const std::vector<uint32_t>* within = nullptr) const;
+  /// ascending); the parts' trees summed, ids global, with up to `top_games` top games
+  /// (posindex::build_tree's). Throws NoPositionIndex when a part has no current position
+  /// index.
+  posindex::Tree tree(const chess::Position& pos, const std::vector<uint32_t>* within = nullptr,
+                      size_t top_games = posindex::Tree::kTopGames) const;
   /// The tree as `cqldb tree --format jsonl` prints it (posindex::tree_json, ids global).
   std::string tree_json(const chess::Position& pos, const std::vector<uint32_t>* within = nullptr) const;
 
@@ -129,6 +143,8 @@ class Store {
     std::unique_ptr<db::Database> database;
   };
   const std::vector<Part>& parts() const { return parts_; }
+  /// The part holding global id `id` and the game's local id there; null when none does.
+  const Part* part_of(uint32_t id, uint32_t& local) const;
 
  private:
   std::filesystem::path dir_;
@@ -137,9 +153,9 @@ class Store {
 };
 
 /// Adds the tree `part` (over games with higher ids than `into`'s, ids global) into `into`:
-/// the sums added, the moves and top games in posindex::build_tree's orders. Summing the
-/// trees of consecutive id ranges gives the tree of their union.
-void merge_tree(posindex::Tree& into, const posindex::Tree& part);
+/// the sums added, the moves and top games in posindex::build_tree's orders, `top_games`
+/// top games kept. Summing the trees of consecutive id ranges gives the tree of their union.
+void merge_tree(posindex::Tree& into, const posindex::Tree& part, size_t top_games = posindex::Tree::kTopGames);
 
 /// A tree with its sums as JSON text (not the explorer's shape: the exchange between a shard's
 /// task and the merge, cqldb.dask), with the players of its best and top games read through

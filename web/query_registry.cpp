@@ -6,12 +6,10 @@
 #include <unordered_map>
 
 #include "cql/parser.h"
-#include "db/database.h"
-#include "db/game_reader.h"
 #include "headers/filter_terms.h"
 #include "headers/game_order.h"
-#include "headers/header_store.h"
 #include "query/query.h"
+#include "query/sharded.h"
 
 namespace web {
 
@@ -30,8 +28,7 @@ const char* run_state_name(RunState state) {
   return "failed";
 }
 
-QueryRegistry::QueryRegistry(db::Database& database, std::filesystem::path db_dir, RegistryOptions options)
-    : database_(database), db_dir_(std::move(db_dir)), options_(options) {}
+QueryRegistry::QueryRegistry(const query::Store& store, RegistryOptions options) : store_(store), options_(options) {}
 
 QueryRegistry::~QueryRegistry() {
   std::lock_guard lock(mutex_);
@@ -98,11 +95,10 @@ void QueryRegistry::run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> com
       std::string term_error;
       const auto filter = headers::compile_filter_terms(run->request.filter_terms, term_error);
       if (!filter) throw std::invalid_argument(term_error);
-      const uint32_t count = database_.reader().game_count();
-      within = headers::HeaderStore(db_dir_).candidates(*filter, count);
+      within = store_.candidates(*filter);
       options.within = &within;
     }
-    result = query::execute(compiled, database_, options);
+    result = store_.execute(compiled, options);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -189,14 +185,17 @@ std::vector<uint32_t> QueryRegistry::order(QueryRun& run, const std::string& sor
     if (!key)
       throw std::invalid_argument("cannot sort by '" + sort + "' (expected " + std::string(headers::sort_order_names()) +
                                   ", plies)");
-    std::vector<uint32_t> ids;
-    ids.reserve(matches.size());
-    for (const eval::GameMatch& m : matches) ids.push_back(m.id);
-    ids = headers::HeaderStore(db_dir_).sort_ids(std::move(ids), *key);
+    // the games by id (Store::sort takes ascending ids; a run with a limit holds its first
+    // sort's order), ordered over every part together, then back to indexes
+    std::vector<eval::GameMatch> games;
+    games.reserve(matches.size());
+    for (const eval::GameMatch& m : matches) games.push_back({m.id, {}, {}});
+    std::sort(games.begin(), games.end(), [](const eval::GameMatch& a, const eval::GameMatch& b) { return a.id < b.id; });
+    store_.sort(games, *key);
     std::unordered_map<uint32_t, uint32_t> index;
     index.reserve(matches.size());
     for (uint32_t i = 0; i < matches.size(); ++i) index.emplace(matches[i].id, i);
-    for (size_t i = 0; i < ids.size(); ++i) order[i] = index.at(ids[i]);
+    for (size_t i = 0; i < games.size(); ++i) order[i] = index.at(games[i].id);
   }
   run.orders.emplace(sort, order);
   return order;

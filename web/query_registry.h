@@ -18,8 +18,8 @@
 
 #include "query/executor.h"
 
-namespace db {
-class Database;
+namespace query {
+class Store;
 }
 
 namespace web {
@@ -79,10 +79,10 @@ struct RegistryOptions {
   bool analysis_cache = false;  ///< keep engine results in the database directory (a write)
 };
 
-/// The registry of runs over one open database.
+/// The registry of runs over one open database or sharded database (ids global).
 class QueryRegistry {
  public:
-  QueryRegistry(db::Database& database, std::filesystem::path db_dir, RegistryOptions options);
+  QueryRegistry(const query::Store& store, RegistryOptions options);
   /// Cancels every run and waits for their threads.
   ~QueryRegistry();
   QueryRegistry(const QueryRegistry&) = delete;
@@ -108,14 +108,11 @@ class QueryRegistry {
   /// std::invalid_argument for an unknown sort name. Locks run.mutex itself.
   std::vector<uint32_t> order(QueryRun& run, const std::string& sort);
 
-  const std::filesystem::path& db_dir() const { return db_dir_; }
-  db::Database& database() { return database_; }
 
  private:
   void run(std::shared_ptr<QueryRun> run, std::shared_ptr<void> compiled);
 
-  db::Database& database_;
-  std::filesystem::path db_dir_;
+  const query::Store& store_;
   RegistryOptions options_;
   mutable std::mutex mutex_;
   uint64_t next_id_ = 1;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "analysis/session.h"
-#include "db/database.h"
+#include "query/sharded.h"
 #include "web/engine_line.h"
 #include "web/query_registry.h"
 #include "web/tree_cache.h"
@@ -25,7 +25,9 @@ namespace web {
 /// What every route reads.
 struct Context {
   ServeOptions options;
-  db::Database database;
+  /// The database or sharded database (query/sharded.h): every game id the routes take and
+  /// give is global, so a sharded directory answers as the unsharded database would.
+  std::unique_ptr<query::Store> store;
   QueryRegistry registry;
   std::unique_ptr<EngineService> engine;  ///< null with --no-engine
   TreeCache tree_cache;                   ///< the last trees the tree routes built
@@ -34,10 +36,10 @@ struct Context {
   std::mutex filter_cache_mutex;
   std::string filter_cache_key;
   std::shared_ptr<const std::vector<uint32_t>> filter_cache_ids;
-  Context(ServeOptions o, db::Database d)
+  Context(ServeOptions o, std::unique_ptr<query::Store> s)
       : options(std::move(o)),
-        database(std::move(d)),
-        registry(database, options.db_dir,
+        store(std::move(s)),
+        registry(*store,
                  RegistryOptions{options.max_queries, 256, options.idle_cancel_seconds, options.query_threads,
                                  options.allow_write}) {
     if (options.engine)

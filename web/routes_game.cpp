@@ -13,13 +13,10 @@
 #include "cql/keyword_help.h"
 #include "cql/keywords.h"
 #include "db/game_markers.h"
-#include "db/game_reader.h"
 #include "db/pgn_writer.h"
 #include "chess/movegen.h"
 #include "headers/filter_terms.h"
 #include "headers/game_order.h"
-#include "headers/header_store.h"
-#include "index/position_index.h"
 #include "index/position_tree.h"
 #include "index/tree_json.h"
 #include "render/board_svg.h"
@@ -50,7 +47,7 @@ const eval::GameMatch* match_of(Context& context, const httplib::Request& req, u
 /// Game id `text` of the database; throws std::out_of_range when there is none.
 uint32_t game_id(Context& context, const std::string& text) {
   const uint64_t id = std::stoull(text);
-  const uint32_t count = context.database.reader().game_count();
+  const uint32_t count = context.store->game_count();
   if (id == 0 || id > count)
     throw std::out_of_range("no game " + text + " (ids are 1.." + std::to_string(count) + ")");
   return uint32_t(id);
@@ -89,37 +86,36 @@ double thread_cpu_ms() {
   return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
 
-/// What a tree route reads: the position, the index, and the games it is restricted to.
+/// What a tree route reads: the position and the games it is restricted to.
 struct TreeScope {
   chess::Position pos;
-  std::optional<posindex::PositionIndex> index;
-  std::optional<db::GameReader> reader;
   bool restricted = false;       ///< only the games in `within`
   std::vector<uint32_t> within;  ///< ascending ids
   std::string key;               ///< position, query, filter terms and game count (TreeCache)
 };
 
-/// The tree of `scope` with at least `top_games` top games (web/tree_cache.h).
-std::shared_ptr<const posindex::Tree> scope_tree(Context& context, const TreeScope& scope, size_t top_games) {
-  return context.tree_cache.get(scope.key, top_games, [&](size_t top) {
-    return posindex::build_tree(*scope.index, *scope.reader, scope.pos, scope.restricted ? &scope.within : nullptr, top);
-  });
+/// The tree of `scope` with at least `top_games` top games (web/tree_cache.h), summed over
+/// the parts of a sharded database (query::Store::tree). Answers 409 and returns null when
+/// the database (a part) has no current position index.
+std::shared_ptr<const posindex::Tree> scope_tree(Context& context, const TreeScope& scope, size_t top_games,
+                                                 httplib::Response& res) {
+  try {
+    return context.tree_cache.get(scope.key, top_games, [&](size_t top) {
+      return context.store->tree(scope.pos, scope.restricted ? &scope.within : nullptr, top);
+    });
+  } catch (const query::NoPositionIndex& e) {
+    send_json(res, error_json(e.what()), 409);
+    return nullptr;
+  }
 }
 
-/// Fills `scope` from the request's fen, query and filters parameters. Answers 409 (and
-/// returns false) when the database has no current position index; throws
+/// Fills `scope` from the request's fen, query and filters parameters. Throws
 /// std::invalid_argument for a bad FEN or filter, std::out_of_range for an unknown query.
-bool tree_scope(Context& context, const httplib::Request& req, httplib::Response& res, TreeScope& scope) {
+void tree_scope(Context& context, const httplib::Request& req, TreeScope& scope) {
   const std::string fen = req.has_param("fen") ? req.get_param_value("fen")
                                                : "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   if (const chess::FenError err = scope.pos.set_fen(fen); !err.ok()) throw std::invalid_argument("fen: " + err.message);
-  scope.index = posindex::PositionIndex::open(context.options.db_dir);
-  if (!scope.index) {
-    send_json(res, error_json("the database has no current position index (cqldb reindex --positions-only)"), 409);
-    return false;
-  }
-  scope.reader.emplace(context.database.reader());
-  scope.key = scope.pos.fen() + "|" + std::to_string(scope.reader->game_count()) + "|";
+  scope.key = scope.pos.fen() + "|" + std::to_string(context.store->game_count()) + "|";
   if (req.has_param("query")) {
     scope.key += req.get_param_value("query");
     std::shared_ptr<QueryRun> run = context.registry.find(req.get_param_value("query"));
@@ -144,8 +140,7 @@ bool tree_scope(Context& context, const httplib::Request& req, httplib::Response
         std::string error;
         const std::optional<headers::HeaderFilter> filter = headers::compile_filter_terms(terms, error);
         if (!filter) throw std::invalid_argument(error);
-        ids = std::make_shared<const std::vector<uint32_t>>(
-            headers::HeaderStore(context.options.db_dir).candidates(*filter, scope.reader->game_count()));
+        ids = std::make_shared<const std::vector<uint32_t>>(context.store->candidates(*filter));
         std::lock_guard lock(context.filter_cache_mutex);
         context.filter_cache_key = key;
         context.filter_cache_ids = ids;
@@ -160,7 +155,14 @@ bool tree_scope(Context& context, const httplib::Request& req, httplib::Response
       scope.restricted = true;
     }
   }
-  return true;
+}
+
+/// The directory of the database (or shard) holding game `id` and its id there: game
+/// markers are kept in that database's header store (db/game_markers.h).
+std::filesystem::path marker_dir(Context& context, uint32_t id, uint32_t& local) {
+  const query::Store::Part* part = context.store->part_of(id, local);
+  if (!part) throw std::out_of_range("no game " + std::to_string(id));
+  return part->dir;
 }
 
 }  // namespace
@@ -168,7 +170,7 @@ bool tree_scope(Context& context, const httplib::Request& req, httplib::Response
 void install_game_routes(httplib::Server& http, Context& context) {
   http.Get("/api/info", [&context](const httplib::Request&, httplib::Response& res) {
     guarded(res, [&] {
-      send_json(res, {{"games", context.database.reader().game_count()},
+      send_json(res, {{"games", context.store->game_count()},
                       {"database", context.options.db_dir.filename().string()},
                       {"allow_write", context.options.allow_write},
                       {"max_queries", context.options.max_queries},
@@ -184,7 +186,7 @@ void install_game_routes(httplib::Server& http, Context& context) {
   http.Get(R"(/api/game/([0-9]{1,10}))", [&context](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const uint32_t id = game_id(context, req.matches[1]);
-      db::GameReader reader = context.database.reader();
+      query::Store::Reader reader = context.store->reader();
       db::GameHeader header;
       db::RecordView record;
       if (!reader.read_header(id, header) || !reader.record_view(id, record))
@@ -196,7 +198,9 @@ void install_game_routes(httplib::Server& http, Context& context) {
         for (const eval::VariationPly& p : m->variation_plies) paths.push_back(render::path_text(p));
         j["matched"] = {{"plies", m->plies}, {"variation_plies", paths}};
       }
-      j["markers"] = db::game_markers(context.options.db_dir, id);
+      uint32_t local = 0;
+      const std::filesystem::path dir = marker_dir(context, id, local);
+      j["markers"] = db::game_markers(dir, local);
       send_json(res, j);
     });
   });
@@ -204,7 +208,7 @@ void install_game_routes(httplib::Server& http, Context& context) {
   http.Get(R"(/api/game/([0-9]{1,10})\.pgn)", [&context](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const uint32_t id = game_id(context, req.matches[1]);
-      db::GameReader reader = context.database.reader();
+      query::Store::Reader reader = context.store->reader();
       db::GameHeader header;
       db::RecordView record;  // with its annotations (comments, NAGs, clocks, evaluations)
       if (!reader.read_header(id, header) || !reader.record_view(id, record))
@@ -256,8 +260,9 @@ void install_game_routes(httplib::Server& http, Context& context) {
       const auto started = std::chrono::steady_clock::now();
       const double cpu_started = thread_cpu_ms();
       TreeScope scope;
-      if (!tree_scope(context, req, res, scope)) return;
-      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, posindex::Tree::kTopGames);
+      tree_scope(context, req, scope);
+      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, posindex::Tree::kTopGames, res);
+      if (!kept) return;
       const posindex::Tree& tree = *kept;
       const chess::Position& pos = scope.pos;
       // the shape of `cqldb tree --format jsonl`: its kTopGames top games, though the kept
@@ -269,7 +274,8 @@ void install_game_routes(httplib::Server& http, Context& context) {
         trimmed.top_games.resize(posindex::Tree::kTopGames);
         shown = &trimmed;
       }
-      send_ordered_json(res, posindex::tree_json(*shown, pos, *scope.reader));
+      query::Store::Reader reader = context.store->reader();
+      send_ordered_json(res, posindex::tree_json(*shown, pos, reader));
       // the server's time for the tree, wall and this thread's CPU (web/test/bench_web.mjs's
       // figures; the CPU time does not depend on what else the machine runs)
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -282,15 +288,17 @@ void install_game_routes(httplib::Server& http, Context& context) {
   http.Get("/api/tree/games", [&context](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       TreeScope scope;
-      if (!tree_scope(context, req, res, scope)) return;
+      tree_scope(context, req, scope);
       const uint64_t offset = std::min<uint64_t>(number_param(req, "offset", 0), 100000);
       const uint64_t limit = std::min<uint64_t>(number_param(req, "limit", 10), context.options.max_page_rows);
-      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, offset + limit);
+      const std::shared_ptr<const posindex::Tree> kept = scope_tree(context, scope, offset + limit, res);
+      if (!kept) return;
       const posindex::Tree& tree = *kept;
       json rows = json::array();
       db::GameHeader header;
+      query::Store::Reader reader = context.store->reader();
       for (size_t i = offset; i < tree.top_games.size() && i < offset + limit; ++i) {
-        if (!scope.reader->read_header(tree.top_games[i].id, header)) continue;
+        if (!reader.read_header(tree.top_games[i].id, header)) continue;
         rows.push_back(row_json(header, eval::GameMatch{tree.top_games[i].id, {}, {}}));
       }
       send_json(res, {{"count", tree.total.games}, {"offset", offset}, {"rows", std::move(rows)}});
@@ -366,8 +374,10 @@ void install_game_routes(httplib::Server& http, Context& context) {
       const uint32_t id = game_id(context, req.matches[1]);
       const json body = json::parse(req.body, nullptr, false);
       if (!body.is_object()) throw std::invalid_argument("expected {\"marker\": \"!\", \"clear\": false}");
-      db::set_game_marker(context.options.db_dir, id, body.value("marker", std::string()), body.value("clear", false));
-      send_json(res, {{"id", id}, {"markers", db::game_markers(context.options.db_dir, id)}});
+      uint32_t local = 0;
+      const std::filesystem::path dir = marker_dir(context, id, local);
+      db::set_game_marker(dir, local, body.value("marker", std::string()), body.value("clear", false));
+      send_json(res, {{"id", id}, {"markers", db::game_markers(dir, local)}});
     });
   });
 

@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "db/game_reader.h"
 #include "db/pgn_writer.h"
 #include "query/query.h"
 #include "web/json_shape.h"
@@ -79,7 +78,7 @@ json run_json(Context& context, QueryRun& run, uint64_t offset, uint64_t limit, 
   const std::vector<uint32_t> order = context.registry.order(run, sort);
   limit = std::min<uint64_t>(limit, context.options.max_page_rows);
   json rows = json::array();
-  db::GameReader reader = context.database.reader();
+  query::Store::Reader reader = context.store->reader();
   db::GameHeader header;
   for (uint64_t i = offset; i < order.size() && i < offset + limit; ++i) {
     const eval::GameMatch& m = run.result.matches[order[i]];  // matches never change once finished
@@ -198,7 +197,7 @@ void install_query_routes(httplib::Server& http, Context& context) {
       auto next = std::make_shared<size_t>(0);
       res.set_chunked_content_provider(
           "application/x-chess-pgn", [&context, run, order, next](size_t, httplib::DataSink& sink) {
-            db::GameReader reader = context.database.reader();
+            query::Store::Reader reader = context.store->reader();
             std::string text;
             db::GameHeader header;
             for (size_t n = 0; *next < order->size() && n < 200; ++*next, ++n) {

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "db/errors.h"
-#include "query/open_database.h"
+#include "query/sharded.h"
 #include "web/json_shape.h"
 #include "web/routes.h"
 
@@ -72,7 +72,7 @@ struct Server::Impl {
   std::thread sweeper;
 
   explicit Impl(ServeOptions options)
-      : context(options, query::open_database(options.db_dir)) {}
+      : context(options, query::Store::open(options.db_dir, true)) {}
 };
 
 Server::Server(ServeOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {

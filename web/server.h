@@ -16,7 +16,7 @@ namespace web {
 
 /// How the server runs.
 struct ServeOptions {
-  std::filesystem::path db_dir;     ///< the database directory
+  std::filesystem::path db_dir;     ///< the database directory, or a sharded database's
   std::string host = "127.0.0.1";   ///< address to bind
   int port = 8080;                  ///< port to bind; 0 = any free port (bind() returns it)
   size_t max_queries = 4;           ///< queries running at once; more get HTTP 429
@@ -32,12 +32,13 @@ struct ServeOptions {
   int64_t engine_movetime_ms = 1000;///< how long one engine-line search runs
 };
 
-/// The HTTP server over one database.
+/// The HTTP server over one database (or sharded database).
 class Server {
  public:
-  /// Opens the database read-only (query::open_database). Throws query::NoDatabase (no
-  /// database in the directory), db::FormatError (another format version) and the storage
-  /// errors of opening it.
+  /// Opens the database or sharded database (query/sharded.h) read-only
+  /// (query::Store::open). Throws query::NoDatabase (no database in the directory),
+  /// db::FormatError (another format version), std::runtime_error for a bad manifest and
+  /// the storage errors of opening it.
   explicit Server(ServeOptions options);
   ~Server();
   Server(const Server&) = delete;
