@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <fstream>
 #include <mutex>
 #include <stdexcept>
@@ -191,6 +192,7 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
   std::exception_ptr error;
   std::mutex mutex;
   std::atomic<size_t> done{0};
+  std::condition_variable all_done;  // notified (under `mutex`) as each part ends
   auto run = [&](size_t i) {
     try {
       ExecuteOptions o = options;
@@ -215,16 +217,23 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
       std::lock_guard lock(mutex);
       if (!error) error = std::current_exception();
     }
-    ++done;
+    {
+      std::lock_guard lock(mutex);
+      ++done;
+    }
+    all_done.notify_all();
   };
   std::vector<std::thread> pool;
   for (size_t i = 0; i < k; ++i) pool.emplace_back(run, i);
   if (options.progress) {
-    while (done.load() < k) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // every 100 ms, and not a moment longer once the last part has ended
+    std::unique_lock lock(mutex);
+    while (!all_done.wait_for(lock, std::chrono::milliseconds(100), [&] { return done.load() == k; })) {
+      lock.unlock();
       uint64_t s = 0, t = 0, m = 0;
       for (size_t i = 0; i < k; ++i) s += searched[i], t += total[i], m += found[i];
       options.progress(s, t, m);
+      lock.lock();
     }
   }
   for (std::thread& t : pool) t.join();

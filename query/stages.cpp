@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <iterator>
 #include <mutex>
@@ -403,10 +404,27 @@ void ReplayStage::run(RunState& run, SignatureStage& signatures, const WindowSta
   std::vector<std::thread> pool;
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
   if (options.progress) {
-    std::thread progress_worker(worker);
-    while (searched < candidates.size() && !stop && !(options.cancel && options.cancel->load())) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      options.progress(searched, candidates.size(), found);
+    // Progress every 100 ms, and no waiting once this thread's share of the work is done: a
+    // short query (a Dask task on a small shard) must not wait out the interval.
+    std::mutex wake_mutex;
+    std::condition_variable wake;
+    bool worked = false;
+    std::thread progress_worker([&] {
+      worker();
+      {
+        std::lock_guard lock(wake_mutex);
+        worked = true;
+      }
+      wake.notify_all();
+    });
+    {
+      std::unique_lock lock(wake_mutex);
+      while (searched < candidates.size() && !stop && !(options.cancel && options.cancel->load())) {
+        if (wake.wait_for(lock, std::chrono::milliseconds(100), [&] { return worked; })) break;
+        lock.unlock();
+        options.progress(searched, candidates.size(), found);
+        lock.lock();
+      }
     }
     progress_worker.join();
   } else {
