@@ -198,6 +198,7 @@ int64_t GameWriter::file_id(std::string_view path) {
 uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
                               std::string_view signature, std::string_view annotations) {
   check_usable();
+  StageLap lap(times_);
   const uint32_t id = next_game_id();
   if (header.id != 0 && header.id != id)
     throw std::invalid_argument("GameWriter::add_game: header.id " + std::to_string(header.id) +
@@ -215,6 +216,7 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
   if (view.has_annotations() && annotations.empty())
     throw CorruptRecord("game record has the annotations flag but no annotation record");
   try {
+    lap.lap(Stage::kWriterOther);  // the record check
     if (!txn_) txn_ = lmdb::Txn::begin_write(store_->env());
     begin_sql();
     if (store_->blocked()) {
@@ -234,15 +236,28 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     if (!annotations.empty() &&
         !txn_->put(store_->annotations(), lmdb::integer_key(id), annotations, lmdb::kPutAppend))
       throw Error("GameWriter: game " + std::to_string(id) + " already has annotations");
+    lap.lap(Stage::kLmdb);
 
+    // Names first (their own stage when timed), then the row.
+    const int64_t source_id = file_id(header.source_file);
+    const int64_t white_id = players_.id(header.white);
+    const int64_t black_id = players_.id(header.black);
+    const int64_t event_id = events_.id(header.event);
+    const auto [site_id, site_suffix] = site_parts(header.site);
+    const int64_t opening_id =
+        !header.eco_class.empty() && !header.opening.empty() ? openings_->id(header.opening) : 0;
+    if (!header.other_tags.empty()) {
+      packed_tags_.clear();
+      pack_tags(header.other_tags, tag_names_, tag_values_, packed_tags_);
+    }
+    lap.lap(Stage::kNames);
     const DateParts date = parse_pgn_date(header.date);
     insert_game_.bind(1, int64_t(id));
-    insert_game_.bind(2, file_id(header.source_file));
+    insert_game_.bind(2, source_id);
     insert_game_.bind(3, int64_t(header.ordinal));
-    insert_game_.bind(4, players_.id(header.white));
-    insert_game_.bind(5, players_.id(header.black));
-    insert_game_.bind(6, events_.id(header.event));
-    const auto [site_id, site_suffix] = site_parts(header.site);
+    insert_game_.bind(4, white_id);
+    insert_game_.bind(5, black_id);
+    insert_game_.bind(6, event_id);
     insert_game_.bind(7, site_id);
     // The date text is stored only when the year/month/day columns cannot rebuild it.
     if (header.date == canonical_pgn_date(date)) insert_game_.bind_null(8);
@@ -262,7 +277,7 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     if (!site_suffix.empty()) insert_game_.bind(21, site_suffix);
     if (!header.eco_class.empty()) {
       insert_game_.bind(22, header.eco_class);
-      if (!header.opening.empty()) insert_game_.bind(23, openings_->id(header.opening));
+      if (!header.opening.empty()) insert_game_.bind(23, opening_id);
     }
     insert_game_.run();  // unbound parameters (16, 18, 19, 21, 22, 23) are NULL
     if (!data.comments.empty()) {
@@ -272,12 +287,11 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     }
 
     if (!header.other_tags.empty()) {
-      packed_tags_.clear();
-      pack_tags(header.other_tags, tag_names_, tag_values_, packed_tags_);
       insert_tags_.bind(1, int64_t(id));
       insert_tags_.bind_blob(2, packed_tags_);
       insert_tags_.run();
     }
+    lap.lap(Stage::kSqlite);
   } catch (...) {
     fail();
     throw;
@@ -448,6 +462,7 @@ void GameWriter::mark_signatures_current() {
 void GameWriter::commit() {
   check_usable();
   if (!txn_ && !sql_.in_transaction()) return;
+  StageLap lap(times_);
   try {
     if (txn_) {
       // A block never holds games of two batches (game_blocks.h).
@@ -460,6 +475,7 @@ void GameWriter::commit() {
       txn_->commit();  // LMDB first (synced): SQLite may lag it, never lead it
       txn_.reset();
     }
+    lap.lap(Stage::kLmdb);
     const uint32_t total = committed_ + pending_;
     if (sql_.in_transaction()) {  // not for a batch of set_signature() only
       set_committed_.bind(1, schema::kMetaCommittedGames);
@@ -467,6 +483,7 @@ void GameWriter::commit() {
       set_committed_.run();
       sql_.exec("COMMIT");
     }
+    lap.lap(Stage::kSqlite);
     committed_ = total;
     pending_ = 0;
   } catch (...) {

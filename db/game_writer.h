@@ -20,6 +20,7 @@
 #include "db/name_table.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
+#include "db/stage_times.h"
 #include "db/tag_list.h"
 
 namespace db {
@@ -111,6 +112,9 @@ class GameWriter {
   /// Commits, then builds the secondary indexes if this writer deferred them (first import
   /// into an empty database). Call once at the end of an import.
   void finish();
+  /// Adds the time add_game() and commit() spend in each writer stage (names, SQLite, LMDB,
+  /// the rest) to `times` from now on; nullptr: not timed (ImportOptions::stage_times).
+  void set_stage_times(StageTimes* times) { times_ = times; }
 
  private:
   friend class Database;
@@ -154,6 +158,7 @@ class GameWriter {
   // Blocked stores (db/game_blocks.h): the batch's open blocks, put when full and at commit.
   blocks::BlockBuilder record_block_;
   blocks::BlockBuilder signature_block_;
+  StageTimes* times_ = nullptr;                        // set_stage_times()
   std::map<uint32_t, std::string> signature_updates_;  // set_signature()'s, put at commit()
   uint32_t committed_ = 0;                             // games committed (meta.committed_games)
   uint32_t pending_ = 0;                               // games in the open batch

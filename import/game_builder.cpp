@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <initializer_list>
 #include <stdexcept>
 #include <vector>
 
@@ -37,6 +38,20 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+/// Resets every field of `h` to its default (= db::GameHeader{}), keeping the strings'
+/// memory, so a header reused game after game allocates nothing once its strings are long
+/// enough (issue 42). A field added to db::GameHeader must be reset here too.
+void clear_keeping_memory(db::GameHeader& h) {
+  h.id = 0;
+  h.ordinal = 0;
+  for (std::string* s : {&h.source_file, &h.white, &h.black, &h.event, &h.site, &h.date, &h.round, &h.result,
+                         &h.eco, &h.start_fen, &h.variant, &h.eco_class, &h.opening})
+    s->clear();
+  h.white_elo = h.black_elo = 0;
+  h.plies = 0;
+  h.other_tags.clear();
+}
+
 const char* san_category(chess::SanError::Code code) {
   switch (code) {
     case chess::SanError::SYNTAX: return "unreadable move";
@@ -54,8 +69,10 @@ GameBuilder::GameBuilder(const MovetextFilter& filter) : filter_(filter) { lines
 
 void GameBuilder::build(const RawGame& raw, const std::string& source_file, BuiltGame& out) {
   out.stored = false;
-  out.header = db::GameHeader{};
-  out.header.source_file = source_file;
+  // Emptied in place: a BuiltGame reused from an earlier batch keeps its strings' memory
+  // (issue 42: no allocation per game on the worker path).
+  clear_keeping_memory(out.header);
+  out.header.source_file.assign(source_file);
   out.header.ordinal = uint32_t(raw.ordinal);
   out.record.clear();
   out.annotations.clear();
@@ -75,6 +92,22 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
   out.warnings.clear();
   out_ = &out;
   tag_line_ = raw.first_line;
+  // Timed: the parse stage gets the game's time that no other stage took.
+  uint64_t begin_ticks = 0, staged_before = 0;
+  if (times_) {
+    begin_ticks = db::stage_ticks();
+    for (uint64_t t : times_->ticks) staged_before += t;
+  }
+  struct ParseRest {
+    db::StageTimes* times;
+    uint64_t begin, staged_before;
+    ~ParseRest() {
+      if (!times) return;
+      uint64_t staged = 0;
+      for (uint64_t t : times->ticks) staged += t;
+      times->ticks[size_t(db::Stage::kParse)] += (db::stage_ticks() - begin) - (staged - staged_before);
+    }
+  } parse_rest{times_, begin_ticks, staged_before};
 
   ParseStatus status = parser_.parse(raw, *this);
   for (const PgnDiagnostic& d : status.diagnostics) {
@@ -86,6 +119,7 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
     reject(e->line, "", issue_name(e->issue), e->message);
   }
   if (rejected_) return;
+  db::StageLap lap(times_);
   try {
     std::string_view bytes = record_.finish();
     out.record.assign(bytes.data(), bytes.size());
@@ -95,14 +129,19 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
     return;
   }
   out.header.plies = record_.main_line_size();
+  lap.lap(db::Stage::kRecord);
   settle_result(raw.first_line);
+  lap.lap(db::Stage::kParse);
   signature_.finish(lines_[0].pos, has_variations_);
-  classify_opening(out.header);
   sig::encode(signature_.signature(), out.signature);
+  lap.lap(db::Stage::kSignature);
+  classify_opening(out.header);
+  lap.lap(db::Stage::kEco);
   // The keys of the signature as stored: the encoding round-trips every field exactly
   // (SignatureCodecTest.RoundTripKeepsEveryField; Postings.ImportBuildsThemAndEveryStored
   // PostingEqualsTheSignatures compares them with the stored bytes' keys), so no decode.
   sig::PostingsBuilder::keys_of(signature_.signature(), out.posting_keys);
+  lap.lap(db::Stage::kPostings);
   // The position index entries of the record as stored (as a reindex derives them).
   if (capture_positions_) {
     posindex::FreshGame& positions = out.positions;
@@ -121,6 +160,7 @@ void GameBuilder::build(const RawGame& raw, const std::string& source_file, Buil
     }
   }
   out.position_count = uint32_t(sink_ ? sink_->size() - sink_mark_ : out.positions.entries.size());
+  lap.lap(db::Stage::kPositions);
   out.stored = true;
 }
 
@@ -297,6 +337,7 @@ void GameBuilder::begin_movetext() {
 
 void GameBuilder::move(std::string_view san, uint32_t line) {
   if (skipped_depth_) return;
+  db::StageLap lap(times_);
   Line& l = lines_[depth_];
   chess::SanError err;
   chess::Move m = chess::parse_san(l.pos, san, &err);
@@ -314,11 +355,13 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
                                     : "'" + std::string(san) + "' cannot be played on its board");
     return;
   }
+  lap.lap(db::Stage::kPlay);
   if (depth_ == 0 && capture_positions_ && main_plies_ <= posindex::kIndexedPlies) {
     // What index_record derives from the stored record: the position before the move and
     // the move; at the last indexed ply also the frontier.
     if (main_plies_ == posindex::kIndexedPlies) out_->positions.frontier = chess::Frontier::of(l.pos);
     position_entries().push_back({chess::identity_key(l.pos), m.raw(), uint8_t(main_plies_)});
+    lap.lap(db::Stage::kPositions);
   }
   if (m == chess::Move::null()) {
     l.pos.do_null_move(l.last_undo);
@@ -326,11 +369,15 @@ void GameBuilder::move(std::string_view san, uint32_t line) {
     l.pos.do_move(m, l.last_undo);
   }
   l.last_move = m;
+  lap.lap(db::Stage::kPlay);
   record_.add_move(m);
+  lap.lap(db::Stage::kRecord);
   if (depth_ == 0) {
     ++main_plies_;
     signature_.add_move(l.pos, m, l.last_undo);
+    lap.lap(db::Stage::kSignature);
     eco_.add(l.pos);
+    lap.lap(db::Stage::kEco);
   }
 }
 

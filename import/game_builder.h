@@ -11,6 +11,7 @@
 #include "chess/position.h"
 #include "db/game_header.h"
 #include "db/record_builder.h"
+#include "db/stage_times.h"
 #include "import/annotation_parser.h"
 #include "import/pgn_parser.h"
 #include "import/eco_classifier.h"
@@ -89,6 +90,9 @@ class GameBuilder : private PgnVisitor {
   /// no game allocates its own. A rejected game may leave entries there: the caller drops
   /// them (BuiltGame::stored).
   void set_position_sink(std::vector<posindex::GameEntry>* sink) { sink_ = sink; }
+  /// Adds the time of each stage of every game built from now on to `times` (nullptr: not
+  /// timed; ImportOptions::stage_times). The parse stage is a game's time outside the others.
+  void set_stage_times(db::StageTimes* times) { times_ = times; }
 
  private:
   /// The board of one line (main line at index 0, then open variations).
@@ -143,6 +147,7 @@ class GameBuilder : private PgnVisitor {
   uint32_t main_plies_ = 0;  // main-line moves played so far
   std::vector<posindex::GameEntry>* sink_ = nullptr;  // see set_position_sink()
   size_t sink_mark_ = 0;     // sink size when the game began
+  db::StageTimes* times_ = nullptr;  // see set_stage_times()
   /// Where this game's position index entries go.
   std::vector<posindex::GameEntry>& position_entries() { return sink_ ? *sink_ : out_->positions.entries; }
 };

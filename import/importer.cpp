@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <pthread.h>
+#include <time.h>
 
 #include "db/database.h"
 #include "db/schema.h"
@@ -26,9 +27,17 @@ namespace {
 
 constexpr size_t kGamesPerBatch = 256;       // raw games handed to a worker at a time
 constexpr size_t kQueueBatches = 16;         // batches in flight per queue
+constexpr size_t kSpareBatches = 2 * kQueueBatches;  // game vectors kept for reuse, per kind
 constexpr size_t kFirstRejectionsShown = 10;
 
 using Clock = std::chrono::steady_clock;
+
+/// CPU seconds (user + system) the calling thread has used.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
 
 /// A run of consecutive raw games of one file, numbered for reordering.
 struct RawBatch {
@@ -56,6 +65,33 @@ struct FilePipeline {
   std::exception_ptr error;
   std::vector<std::string> stream_warnings;  // truncated compressed data etc.
   std::vector<PgnDiagnostic> orphan_warnings;
+  // Game vectors of batches done with, for the next batches (issue 42: no allocation per
+  // game): a raw game's text and a built game's strings and vectors keep their capacity,
+  // so the splitter and the builders write into memory that is already there, and the
+  // writer frees nothing. At most kSpareBatches of each kind are kept.
+  std::mutex spare_mutex;
+  std::vector<std::vector<RawGame>> spare_raw;
+  std::vector<std::vector<BuiltGame>> spare_built;
+
+  template <typename T>
+  std::vector<T> take_spare(std::vector<std::vector<T>>& pool) {
+    std::lock_guard lock(spare_mutex);
+    if (pool.empty()) return {};
+    std::vector<T> games = std::move(pool.back());
+    pool.pop_back();
+    return games;
+  }
+  template <typename T>
+  void give_spare(std::vector<std::vector<T>>& pool, std::vector<T>&& games) {
+    std::lock_guard lock(spare_mutex);
+    if (pool.size() < kSpareBatches) pool.push_back(std::move(games));
+  }
+
+  // Threads' CPU seconds and, with ImportOptions::stage_times, the workers' stage ticks,
+  // added by each thread as it ends (under error_mutex).
+  double reader_cpu = 0;
+  double workers_cpu = 0;
+  db::StageTimes worker_stages;
 
   void fail(std::exception_ptr e) {
     std::lock_guard lock(error_mutex);
@@ -77,18 +113,24 @@ void read_file(InputStream input, FilePipeline& p, uint32_t skip_games) {
     for (uint32_t i = 0; i < skip_games && !p.stop && splitter.next(game); ++i) {
       if ((i & 1023) == 0) p.bytes_done = splitter.input().compressed_bytes_read();
     }
-    game = RawGame{};
-    while (!p.stop && splitter.next(game)) {
-      batch.games.push_back(std::move(game));
-      game = RawGame{};
-      if (batch.games.size() == kGamesPerBatch) {
+    // The games are split into the slots of a batch's vector, reused from an earlier batch
+    // when one is spare (the splitter swaps its buffer with the slot's text: no allocation).
+    batch.games = p.take_spare(p.spare_raw);
+    size_t n = 0;  // games of `batch` filled
+    for (;;) {
+      if (n == batch.games.size()) batch.games.emplace_back();
+      if (p.stop || !splitter.next(batch.games[n])) break;
+      if (++n == kGamesPerBatch) {
         p.bytes_done = splitter.input().compressed_bytes_read();
+        batch.games.resize(n);
         batch.seq = seq++;
         if (!p.raw.push(std::move(batch))) return;
         batch = RawBatch{};
-        batch.games.reserve(kGamesPerBatch);
+        batch.games = p.take_spare(p.spare_raw);
+        n = 0;
       }
     }
+    batch.games.resize(n);
     if (!batch.games.empty()) {
       batch.seq = seq++;
       p.raw.push(std::move(batch));
@@ -101,16 +143,32 @@ void read_file(InputStream input, FilePipeline& p, uint32_t skip_games) {
     p.fail(std::current_exception());
     return;
   }
+  {
+    std::lock_guard lock(p.error_mutex);
+    p.reader_cpu += thread_cpu_seconds();
+  }
   p.raw.close();
 }
 
-void build_games(const std::string& path, FilePipeline& p, const MovetextFilter& filter) {
+void build_games(const std::string& path, FilePipeline& p, const MovetextFilter& filter, bool timed) {
   pthread_setname_np(pthread_self(), "cqldb-parse");
+  db::StageTimes stages;
+  struct AddWhenDone {  // this thread's CPU and stage times, however it ends
+    FilePipeline& p;
+    db::StageTimes& stages;
+    ~AddWhenDone() {
+      std::lock_guard lock(p.error_mutex);
+      p.workers_cpu += thread_cpu_seconds();
+      p.worker_stages += stages;
+    }
+  } add_when_done{p, stages};
   try {
     GameBuilder builder(filter);
+    if (timed) builder.set_stage_times(&stages);
     while (auto raw = p.raw.pop()) {
       BuiltBatch out;
       out.seq = raw->seq;
+      out.games = p.take_spare(p.spare_built);  // overwritten game by game (GameBuilder::build)
       out.games.resize(raw->games.size());
       out.positions.reserve(raw->games.size() * (posindex::kIndexedPlies + 1));
       builder.set_position_sink(&out.positions);
@@ -119,6 +177,7 @@ void build_games(const std::string& path, FilePipeline& p, const MovetextFilter&
         builder.build(raw->games[i], path, out.games[i]);
         if (!out.games[i].stored) out.positions.resize(mark);
       }
+      p.give_spare(p.spare_raw, std::move(raw->games));
       if (!p.built.push(std::move(out))) return;
     }
   } catch (...) {
@@ -131,10 +190,14 @@ class BatchWriter {
  public:
   BatchWriter(db::GameWriter& writer, ImportSummary& summary, const ImportOptions& options,
               sig::FreshPostings& postings, posindex::FreshPositions* positions)
-      : writer_(writer), summary_(summary), options_(options), postings_(postings), positions_(positions) {}
+      : writer_(writer), summary_(summary), options_(options), postings_(postings), positions_(positions) {
+    if (options_.stage_times) times_ = &summary_.writer_stages;
+  }
 
   void write(BuiltBatch& batch, db::ImportRun& run) {
+    db::StageLap batch_lap(times_);
     if (positions_) positions_->begin_batch(std::move(batch.positions));
+    batch_lap.lap(db::Stage::kPositions);
     for (BuiltGame& g : batch.games) {
       ++summary_.games_read;
       ++run.games_read;
@@ -157,9 +220,12 @@ class BatchWriter {
       }
       if (g.stored) {
         uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
+        db::StageLap lap(times_);
         postings_.add(id, g.posting_keys);
+        lap.lap(db::Stage::kPostings);
         if (positions_)
           positions_->add(id, g.position_count, posindex::game_facts(g.header, g.positions.frontier, g.positions.flags));
+        lap.lap(db::Stage::kPositions);
         AnnotationCounts& sum = summary_.annotations;
         sum.clocks += g.counts.clocks;
         sum.evals += g.counts.evals;
@@ -201,6 +267,7 @@ class BatchWriter {
   const uint32_t games_per_commit_ = commit_size(options_.games_per_commit, writer_.committed_games());
   sig::FreshPostings& postings_;
   posindex::FreshPositions* positions_;  // nullptr: no position index update
+  db::StageTimes* times_ = nullptr;      // ImportOptions::stage_times: summary_.writer_stages
 };
 
 }  // namespace
@@ -255,6 +322,14 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
   if (options.position_index) fresh_positions.emplace(database, options.position_segment_games);
   BatchWriter batch_writer(writer, summary, options, fresh_postings,
                            fresh_positions ? &*fresh_positions : nullptr);
+  if (options.stage_times) writer.set_stage_times(&summary.writer_stages);
+  struct Untime {  // the writer outlives this summary when an error is thrown
+    db::GameWriter& writer;
+    ~Untime() { writer.set_stage_times(nullptr); }
+  } untime{writer};
+  const double writer_cpu_start = thread_cpu_seconds();
+  const uint64_t ticks_start = db::stage_ticks();
+  const double ticks_start_seconds = elapsed();
   unsigned workers = options.workers ? options.workers : std::thread::hardware_concurrency();
   if (workers == 0) workers = 1;
   double last_progress = -1;
@@ -289,7 +364,8 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
 
     std::thread reader(read_file, std::move(input), std::ref(p), skip_games);
     std::vector<std::thread> builders;
-    for (unsigned i = 0; i < workers; ++i) builders.emplace_back(build_games, std::cref(path), std::ref(p), std::cref(options.filter));
+    for (unsigned i = 0; i < workers; ++i) builders.emplace_back(build_games, std::cref(path), std::ref(p), std::cref(options.filter),
+                                            options.stage_times);
     std::thread closer([&] {
       for (auto& t : builders) t.join();
       p.built.close();
@@ -302,6 +378,7 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
         pending.emplace(batch->seq, std::move(*batch));
         for (auto it = pending.find(next_seq); it != pending.end(); it = pending.find(++next_seq)) {
           batch_writer.write(it->second, run);
+          p.give_spare(p.spare_built, std::move(it->second.games));
           pending.erase(it);
         }
         if (on_progress && elapsed() - last_progress >= 0.1) {
@@ -322,6 +399,9 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
     closer.join();
     if (p.error) std::rethrow_exception(p.error);
     summary.input_bytes += p.input_bytes;
+    summary.reader_cpu_seconds += p.reader_cpu;
+    summary.workers_cpu_seconds += p.workers_cpu;
+    summary.worker_stages += p.worker_stages;
     if (!summary.interrupted && !pending.empty())
       throw std::logic_error("import pipeline lost batches of " + path);
     for (const std::string& w : p.stream_warnings) batch_writer.warn(path, 0, 0, "input: " + w, run);
@@ -338,6 +418,11 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
                    p.bytes_done.load(), file_size, elapsed()});
   }
   const double before_finish = elapsed();
+  summary.stream_seconds = before_finish;
+  summary.writer_cpu_seconds = thread_cpu_seconds() - writer_cpu_start;
+  if (before_finish > ticks_start_seconds)
+    summary.ticks_per_second = double(db::stage_ticks() - ticks_start) / (before_finish - ticks_start_seconds);
+  writer.set_stage_times(nullptr);
   // The position index is completed meanwhile (its last segment, facts and manifest).
   if (fresh_positions) fresh_positions->end_stream(database);
   writer.finish();

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "db/stage_times.h"
 #include "headers/players.h"
 #include "import/game_builder.h"
 #include "index/position_index.h"
@@ -57,6 +58,9 @@ struct ImportOptions {
   /// Off: such an import is continued after its last committed game (issue 40), so that a
   /// killed import run again stores each game once.
   bool restart = false;
+  /// Time every stage of every game (db/stage_times.h) into ImportSummary::worker_stages and
+  /// writer_stages (bench_import --stages). Costs a few percent of the import's CPU.
+  bool stage_times = false;
 };
 
 /// A file whose unfinished import was continued (ImportOptions::restart off).
@@ -117,6 +121,19 @@ struct ImportSummary {
   std::map<std::string, uint64_t> repairs;
   std::vector<Rejection> first_rejections;  ///< the first few rejections, for the summary
   std::vector<ResumedFile> resumed;  ///< files continued after an unfinished import
+  /// Where the time went (issue 42). Always measured: the wall time while games streamed
+  /// (reading to the last commit, before index builds and catch-ups), and the CPU time of the
+  /// reader thread, of all worker threads together and of the writer (calling) thread during
+  /// it. writer_cpu_seconds / stream_seconds is the writer's share of one core.
+  double stream_seconds = 0;
+  double reader_cpu_seconds = 0;
+  double workers_cpu_seconds = 0;
+  double writer_cpu_seconds = 0;
+  /// With ImportOptions::stage_times: ticks (db::stage_ticks) per stage, summed over the
+  /// worker threads and of the writer thread, and the ticks in a second.
+  db::StageTimes worker_stages;
+  db::StageTimes writer_stages;
+  double ticks_per_second = 0;
 };
 
 using ProgressCallback = std::function<void(const ImportProgress&)>;

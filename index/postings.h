@@ -63,6 +63,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -243,6 +244,10 @@ class Postings {
 class PostingsBuilder {
  public:
   PostingsBuilder();
+  /// Waits for a grouping still running in the background.
+  ~PostingsBuilder();
+  PostingsBuilder(const PostingsBuilder&) = delete;  // the background job points at it
+  PostingsBuilder& operator=(const PostingsBuilder&) = delete;
   /// Adds the postings of game `id` with signature `s` (decoded with DecodeScope::kAll);
   /// ids must grow from call to call.
   void add(uint32_t id, const Signature& s);
@@ -260,17 +265,29 @@ class PostingsBuilder {
 
  private:
   void add_key(uint32_t key, uint32_t id);
-  /// Moves the pending ids into the sets: grouped by entry of sets_ with a counting sort
-  /// (ids stay ascending within an entry), then added in bulk.
+  /// Hands the pending (key, id) pairs to a background job (after the previous one ended)
+  /// and starts new pending buffers: the caller (the import's writer thread, issue 42)
+  /// only appends pairs; the grouping runs on another core.
+  void start_flush();
+  /// Waits for the background job; rethrows what it threw.
+  void wait_flush();
+  /// Moves every pending id into the sets (start_flush, then wait_flush).
   void flush();
+  /// The job: each key mapped to its entry of sets_ (new keys get one), the ids grouped by
+  /// entry with a counting sort (ids stay ascending within an entry), then added in bulk.
+  /// Only the job touches sets_, slot_, grouped_ and starts_ while it runs.
+  void group(std::vector<uint32_t>& keys, std::vector<uint32_t>& ids);
   std::vector<std::pair<uint32_t, GameSet>> sets_;  // sorted by key after write()
-  // Ids not added yet, in arrival order: pending_slots_[i] is the index into sets_ of
-  // pending_ids_[i]. Appending to two flat arrays costs a few nanoseconds a key; one vector
-  // per key (before) cost a cache miss on the vector each time.
-  std::vector<uint32_t> pending_slots_;
+  // Pairs not added yet, in arrival order: pending_keys_[i] is the key of pending_ids_[i].
+  // Appending to two flat arrays costs a few nanoseconds a key; one vector per key (before)
+  // cost a cache miss on the vector each time.
+  std::vector<uint32_t> pending_keys_;
   std::vector<uint32_t> pending_ids_;
-  std::vector<uint32_t> grouped_;                   // flush(): the ids grouped by entry
-  std::vector<uint32_t> starts_;                    // flush(): start of each entry's group
+  std::vector<uint32_t> job_keys_;                  // the pairs the background job groups
+  std::vector<uint32_t> job_ids_;
+  std::future<void> job_;                           // the background job, if any
+  std::vector<uint32_t> grouped_;                   // group(): the ids grouped by entry
+  std::vector<uint32_t> starts_;                    // group(): start of each entry's group
   std::vector<int32_t> slot_;                       // key -> index into sets_, -1 none
   std::vector<uint32_t> keys_;                      // add(): the game's keys
 };

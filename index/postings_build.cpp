@@ -127,31 +127,54 @@ class SegmentMerger {
 
 PostingsBuilder::PostingsBuilder() : slot_(kKeySpace, -1) {}
 
+PostingsBuilder::~PostingsBuilder() {
+  if (job_.valid()) job_.wait();
+}
+
 void PostingsBuilder::add_key(uint32_t key, uint32_t id) {
-  if (slot_[key] < 0) {
-    slot_[key] = int32_t(sets_.size());
-    sets_.emplace_back(key, GameSet());
-  }
-  // Ids are buffered and added in bulk (one by one costs most of an index build).
-  pending_slots_.push_back(uint32_t(slot_[key]));
+  // Pairs are buffered and grouped in bulk (one by one costs most of an index build).
+  pending_keys_.push_back(key);
   pending_ids_.push_back(id);
-  if (pending_ids_.size() >= (size_t(1) << 21)) flush();  // 24 MiB of buffers
+  if (pending_ids_.size() >= (size_t(1) << 21)) start_flush();  // 16 MiB of buffers
+}
+
+void PostingsBuilder::start_flush() {
+  if (pending_ids_.empty()) return;
+  wait_flush();
+  pending_keys_.swap(job_keys_);  // the pending buffers get the last job's (empty) ones
+  pending_ids_.swap(job_ids_);
+  job_ = std::async(std::launch::async, [this] { group(job_keys_, job_ids_); });
+}
+
+void PostingsBuilder::wait_flush() {
+  if (job_.valid()) job_.get();
 }
 
 void PostingsBuilder::flush() {
-  if (pending_ids_.empty()) return;
+  start_flush();
+  wait_flush();
+}
+
+void PostingsBuilder::group(std::vector<uint32_t>& keys, std::vector<uint32_t>& ids) {
+  for (uint32_t& key : keys) {  // key -> its entry of sets_, in place
+    if (slot_[key] < 0) {
+      slot_[key] = int32_t(sets_.size());
+      sets_.emplace_back(key, GameSet());
+    }
+    key = uint32_t(slot_[key]);
+  }
   starts_.assign(sets_.size() + 1, 0);
-  for (uint32_t slot : pending_slots_) ++starts_[slot + 1];
+  for (uint32_t slot : keys) ++starts_[slot + 1];
   for (size_t i = 1; i < starts_.size(); ++i) starts_[i] += starts_[i - 1];
-  grouped_.resize(pending_ids_.size());
+  grouped_.resize(ids.size());
   {
     std::vector<uint32_t> at(starts_.begin(), starts_.end() - 1);
-    for (size_t i = 0; i < pending_ids_.size(); ++i) grouped_[at[pending_slots_[i]]++] = pending_ids_[i];
+    for (size_t i = 0; i < ids.size(); ++i) grouped_[at[keys[i]]++] = ids[i];
   }
   for (size_t i = 0; i < sets_.size(); ++i)
     sets_[i].second.add_many(grouped_.data() + starts_[i], starts_[i + 1] - starts_[i]);
-  pending_slots_.clear();
-  pending_ids_.clear();
+  keys.clear();
+  ids.clear();
 }
 
 void PostingsBuilder::keys_of(const Signature& s, std::vector<uint32_t>& out) {

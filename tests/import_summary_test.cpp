@@ -6,9 +6,15 @@
 
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "cli_test_util.h"
+#include "db/database.h"
+#include "import/game_builder.h"
 #include "import/importer.h"
+#include "import/input_stream.h"
+#include "import/pgn_splitter.h"
 
 namespace fs = std::filesystem;
 
@@ -94,4 +100,93 @@ TEST(ImportCommitSize, GrowsWithTheDatabaseUpToTheCap) {
   EXPECT_EQ(import::commit_size(20000, 3442460), import::kMaxGamesPerCommit);
   EXPECT_EQ(import::commit_size(7, 0), 7u);
   EXPECT_EQ(import::commit_size(250000, 3442460), 250000u);  // never below the minimum
+}
+
+namespace {
+
+/// Every record of `dir`'s database, in id order.
+std::vector<std::string> records_of(const fs::path& dir) {
+  db::Database database = db::Database::open_readonly(dir);
+  db::GameReader reader = database.reader();
+  std::vector<std::string> out;
+  uint32_t id = 0;
+  std::string_view bytes;
+  auto scan = reader.scan(1, database.info().games);
+  while (scan.next(id, bytes)) out.emplace_back(bytes);
+  return out;
+}
+
+}  // namespace
+
+// Issue 42: the stage timing of bench_import --stages fills every stage, measures the
+// threads' CPU, and changes nothing that is stored.
+TEST(ImportSummary, StageTimesFillEveryStageAndStoreTheSameGames) {
+  SummaryDir dir;
+  const std::vector<std::string> files = {kSample + "/players-3000.pgn.zst", kSample + "/annotated-40.pgn"};
+  import::ImportSummary plain, timed;
+  for (bool stage_times : {false, true}) {
+    import::ImportOptions options;
+    options.workers = 2;
+    options.stage_times = stage_times;
+    db::Database database = db::Database::create_or_open(dir.path / (stage_times ? "timed" : "plain"));
+    (stage_times ? timed : plain) = import::import_files(database, files, options, nullptr);
+  }
+  EXPECT_EQ(timed.imported, plain.imported);
+  EXPECT_EQ(timed.rejected, plain.rejected);
+  EXPECT_EQ(records_of(dir.path / "timed"), records_of(dir.path / "plain"));
+  for (const import::ImportSummary* s : {&plain, &timed}) {
+    EXPECT_GT(s->stream_seconds, 0);
+    EXPECT_LE(s->stream_seconds, s->seconds);
+    EXPECT_GT(s->workers_cpu_seconds, 0);
+    EXPECT_GT(s->writer_cpu_seconds, 0);
+    EXPECT_GT(s->reader_cpu_seconds, 0);
+  }
+  using db::Stage;
+  for (Stage st : {Stage::kParse, Stage::kPlay, Stage::kRecord, Stage::kSignature, Stage::kPostings,
+                   Stage::kPositions, Stage::kEco}) {
+    EXPECT_GT(timed.worker_stages.ticks[size_t(st)], 0u) << db::stage_name(st);
+    EXPECT_EQ(plain.worker_stages.ticks[size_t(st)], 0u) << db::stage_name(st);
+  }
+  for (Stage st : {Stage::kPostings, Stage::kPositions, Stage::kNames, Stage::kSqlite, Stage::kLmdb})
+    EXPECT_GT(timed.writer_stages.ticks[size_t(st)], 0u) << db::stage_name(st);
+  EXPECT_GT(timed.ticks_per_second, 0);
+}
+
+// Issue 42: the import reuses its BuiltGames batch after batch (their strings keep their
+// memory). A game built into a BuiltGame that held another game equals one built fresh.
+TEST(ImportSummary, ReusedBuiltGamesEqualFreshOnes) {
+  import::GameBuilder reusing, fresh_builder;
+  import::BuiltGame reused;
+  size_t games = 0, stored = 0;
+  for (const std::string& path : {kSample + "/annotated-40.pgn", kSample + "/studies-30.pgn",
+                                  kSample + "/mates-30.pgn", kSample + "/players-3000.pgn.zst"}) {
+    import::PgnSplitter splitter{import::InputStream(path)};
+    import::RawGame raw;
+    while (splitter.next(raw)) {
+      import::BuiltGame fresh;
+      reusing.build(raw, path, reused);
+      fresh_builder.build(raw, path, fresh);
+      ++games;
+      stored += fresh.stored;
+      ASSERT_EQ(reused.stored, fresh.stored) << path << " game " << raw.ordinal;
+      const db::GameHeader &a = reused.header, &b = fresh.header;
+      EXPECT_EQ(std::tie(a.id, a.source_file, a.ordinal, a.white, a.black, a.event, a.site, a.date, a.round,
+                         a.result, a.white_elo, a.black_elo, a.eco, a.plies, a.start_fen, a.variant, a.eco_class,
+                         a.opening, a.other_tags),
+                std::tie(b.id, b.source_file, b.ordinal, b.white, b.black, b.event, b.site, b.date, b.round,
+                         b.result, b.white_elo, b.black_elo, b.eco, b.plies, b.start_fen, b.variant, b.eco_class,
+                         b.opening, b.other_tags))
+          << path << " game " << raw.ordinal;
+      EXPECT_EQ(reused.record, fresh.record);
+      EXPECT_EQ(reused.annotations, fresh.annotations);
+      EXPECT_EQ(reused.signature, fresh.signature);
+      EXPECT_EQ(reused.posting_keys, fresh.posting_keys);
+      EXPECT_EQ(reused.position_count, fresh.position_count);
+      EXPECT_EQ(reused.warnings, fresh.warnings);
+      EXPECT_EQ(std::tie(reused.line, reused.move, reused.category, reused.reason),
+                std::tie(fresh.line, fresh.move, fresh.category, fresh.reason));
+    }
+  }
+  EXPECT_GT(games, 3000u);
+  EXPECT_GT(stored, 3000u);
 }
