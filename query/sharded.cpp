@@ -204,7 +204,7 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
       o.threads = std::max<unsigned>(1, unsigned(total_threads / k + (i < total_threads % k ? 1 : 0)));
       o.within = options.within ? &within[i] : nullptr;
       o.progress = nullptr;
-      if (options.progress)
+      if (options.progress && !query.program().sequential())
         o.progress = [&, i](uint64_t s, uint64_t t, uint64_t m) {
           searched[i] = s;
           total[i] = t;
@@ -218,7 +218,13 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
     ++done;
   };
   std::vector<std::thread> pool;
-  for (size_t i = 0; i < k; ++i) pool.emplace_back(run, i);
+  if (query.program().sequential()) {
+    // CQL 6 persistent variables (issue 37): the parts one after another on this thread, so
+    // that their values carry from part to part in id order
+    for (size_t i = 0; i < k; ++i) run(i);
+  } else {
+    for (size_t i = 0; i < k; ++i) pool.emplace_back(run, i);
+  }
   if (options.progress) {
     while (done.load() < k) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -245,6 +251,13 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
     merged.stats.matches_found = merged.matches.size();
     merged.stats.search_complete = !merged.stats.cancelled;
     sort(merged.matches, *options.sort);
+  } else if (const int order = query.program().cql6_sort()) {
+    // CQL 6 sort (issue 37), as query::execute orders one part: by sort value, stable
+    std::stable_sort(merged.matches.begin(), merged.matches.end(), [order](const eval::GameMatch& a, const eval::GameMatch& b) {
+      if (a.sort_value.has_value() != b.sort_value.has_value()) return a.sort_value.has_value();
+      if (!a.sort_value) return false;
+      return order == 2 ? *a.sort_value < *b.sort_value : *a.sort_value > *b.sort_value;
+    });
   }
   if (options.limit && merged.matches.size() > options.limit) merged.matches.resize(options.limit);
   merged.stats.matches = merged.matches.size();
