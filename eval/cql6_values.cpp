@@ -30,7 +30,8 @@ using cql6_eval::Ctx;
 /// Most iterations of one `while` (CQL 6.2 has no bound): past it the filter fails.
 constexpr uint64_t kMaxWhileIterations = 1'000'000;
 
-thread_local uint64_t t_game = 1;  // this thread's game serial (begin_game())
+thread_local uint64_t t_game = 1;    // this thread's game serial (begin_game())
+thread_local uint64_t t_search = 1;  // this thread's search serial (begin_search())
 thread_local GameOutput t_output;  // of the game being matched
 
 /// One variable's value; `game` is the serial of the game it was set in (non-persistent
@@ -45,6 +46,7 @@ struct Value {
 
 /// The storage of one compiled script on one thread.
 struct State {
+  uint64_t search = 0;  // the search it belongs to: a new search starts unbound
   std::vector<Value> vars;
   std::vector<std::map<std::string, Value>> dicts;
   std::vector<uint64_t> dict_game;  // the game a non-persistent dictionary was last used in
@@ -459,6 +461,10 @@ bool script(const Node& n, const Ctx& c) {
   const int64_t saved_id = t_script;
   t_state = &states[n.value];
   t_script = n.value;
+  if (t_state->search != t_search) {  // a new search of the same compiled script: all unbound
+    *t_state = State{};
+    t_state->search = t_search;
+  }
   bool all = true;
   for (const Node& k : n.kids)
     if (!cql6_eval::match(k, c)) {
@@ -471,6 +477,8 @@ bool script(const Node& n, const Ctx& c) {
 }
 
 }  // namespace
+
+void begin_search() { ++t_search; }
 
 void begin_game() {
   ++t_game;

@@ -204,7 +204,7 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
       o.threads = std::max<unsigned>(1, unsigned(total_threads / k + (i < total_threads % k ? 1 : 0)));
       o.within = options.within ? &within[i] : nullptr;
       o.progress = nullptr;
-      if (options.progress && !query.program().sequential())
+      if (options.progress)
         o.progress = [&, i](uint64_t s, uint64_t t, uint64_t m) {
           searched[i] = s;
           total[i] = t;
@@ -218,13 +218,7 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
     ++done;
   };
   std::vector<std::thread> pool;
-  if (query.program().sequential()) {
-    // CQL 6 persistent variables (issue 37): the parts one after another on this thread, so
-    // that their values carry from part to part in id order
-    for (size_t i = 0; i < k; ++i) run(i);
-  } else {
-    for (size_t i = 0; i < k; ++i) pool.emplace_back(run, i);
-  }
+  for (size_t i = 0; i < k; ++i) pool.emplace_back(run, i);
   if (options.progress) {
     while (done.load() < k) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
