@@ -155,6 +155,8 @@ enum LoopFlag : uint32_t { kLoopAll = 2 };
 enum FindFlag : uint32_t { kFindAll = 2, kFindBackward = 4 };
 enum SortFlag : uint32_t { kSortMin = 1 };
 enum VarFlag : uint32_t { kVarPersistent = 1, kVarPiece = 2, kVarDictionary = 4 };
+/// kEcho: set by the compiler when the body requires `s & t == .` (the same placement).
+enum EchoFlag : uint32_t { kEchoSameBoard = 1 };
 /// Kinds from kVar on are part 2's (eval/cql6_values.h evaluates them).
 inline constexpr bool is_part2(Kind k) { return k >= Kind::kVar; }
 

@@ -217,7 +217,7 @@ class Parser {
         else if (p == "|") op_level = kLevelUnion;
         else if (p == "&") op_level = kLevelIntersect;
         else if (p == "->" || p == "<-") op_level = kLevelArrow;
-        else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=" || p == "=")
+        else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=")
           fail("'" + p + "' needs a variable on its left", "a variable name");
         else if (p == "~~") op_level = kLevelRel;
         else if (p == ":") op_level = kLevelColon;
@@ -884,6 +884,9 @@ class Parser {
     }
     if (w == "unbind" || w == "isbound") {
       ++i_;
+      // CQL 6.2: `unbind` needs the name assigned earlier in the text, `isbound` does not
+      // (`not isbound X X = 1`)
+      if (w == "isbound" && cur().kind == Tok::kWord && !later_words().count(cur().text)) slot_of(cur().text, loc, true);
       if (cur().kind != Tok::kWord || slot_of(cur().text, loc, false) < 0)
         fail("following '" + w + "' expected the name of existing variable", "a variable assigned earlier");
       const int slot = slot_of(cur().text, loc, false);
@@ -977,7 +980,18 @@ class Parser {
     }
     if (w == "lowercase" || w == "uppercase") {  // CQL 6.2: `lowercase(x) ~~ "k"` is lowercase(x ~~ "k")
       ++i_;
-      Node a = expr(kLevelRel);
+      Node a = expr(kLevelRel + 1);
+      while (is("~~")) {  // the `~~` goes inside; a comparison stays outside
+        const Loc rloc = cur().loc;
+        ++i_;
+        need(a, Type::kString, "the left side of '~~'");
+        Node pattern = expr(kLevelRel + 1);
+        need(pattern, Type::kString, "the pattern of '~~'");
+        Node r = make(Kind::kRegex, Type::kString, rloc);
+        r.kids.push_back(std::move(a));
+        r.kids.push_back(std::move(pattern));
+        a = std::move(r);
+      }
       need(a, Type::kString, "'" + w + "'");
       return unary_of(w == "lowercase" ? Kind::kLowercase : Kind::kUppercase, Type::kString, loc, std::move(a));
     }

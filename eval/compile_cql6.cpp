@@ -511,15 +511,120 @@ bool uses_part2(const cql6::Script& script) {
   return any;
 }
 
-/// Part-2 kinds that read other positions of the game or piece identities: main line only.
+/// Part-2 kinds that read other positions of the game, position ids or piece identities:
+/// main line only (with `variations` they are refused: positionid, depth and the tree of a
+/// variation position are not known to the evaluation yet).
 bool navigates(const Node& k) {
   switch (k.kind) {
     case Kind::kFind: case Kind::kParent: case Kind::kChild: case Kind::kPositionAt: case Kind::kAt:
     case Kind::kEcho: case Kind::kPieceLoop: case Kind::kLca: case Kind::kDistance: case Kind::kPosIntersect:
+    case Kind::kDepth: case Kind::kPositionId: case Kind::kCurrentPosition: case Kind::kAncestor: case Kind::kDescendant:
       return true;
     case Kind::kVar: return k.flags & cql6::kVarPiece;
     default: return false;
   }
+}
+
+/// True if `n` is `s & t == .` (or `t & s == .`, `. == s & t`) over the echo variables s, t.
+bool same_board_test(const Node& n, int64_t s, int64_t t) {
+  if (n.kind != Kind::kCompare || n.kids.size() != 2 || n.ops[0] != cql6::Cmp::kEq) return false;
+  auto whole = [](const Node& k) {
+    return k.kind == Kind::kDesignator && k.squares == ~Bitboard(0) && (k.kinds & cql6::kAllKinds) == cql6::kAllKinds;
+  };
+  auto both = [&](const Node& k) {
+    if (k.kind != Kind::kPosIntersect || k.kids[0].kind != Kind::kVar || k.kids[1].kind != Kind::kVar) return false;
+    const int64_t a = k.kids[0].value, b = k.kids[1].value;
+    return (a == s && b == t) || (a == t && b == s);
+  };
+  return (both(n.kids[0]) && whole(n.kids[1])) || (whole(n.kids[0]) && both(n.kids[1]));
+}
+
+/// Marks every echo whose body requires the same placement at s and t (kEchoSameBoard).
+void mark_echoes(Node& n) {
+  if (n.kind == Kind::kEcho) {
+    const Node& body = n.kids[2];
+    const int64_t s = n.kids[0].value, t = n.kids[1].value;
+    bool same = same_board_test(body, s, t);
+    if (body.kind == Kind::kCompound)
+      for (const Node& k : body.kids) {  // a conjunct after side effects would skip them
+        if (same_board_test(k, s, t)) same = true;
+        if (same || cql6_values::has_side_effect(k)) break;
+      }
+    if (same) n.flags |= cql6::kEchoSameBoard;
+  }
+  for (Node& k : n.kids) mark_echoes(k);
+}
+
+/// Piece loops of `n` as square loops over the pieces of their sets, their variables as
+/// square variables (see compile_cql6_part2: only without navigation).
+void unpiece(Node& n) {
+  if (n.kind == Kind::kVar) n.flags &= ~uint32_t(cql6::kVarPiece);
+  if (n.kind == Kind::kPieceLoop) {
+    n.kind = Kind::kSquareLoop;
+    Node pieces;
+    pieces.kind = Kind::kDesignator;
+    pieces.type = Type::kSet;
+    pieces.loc = n.kids[1].loc;
+    pieces.kinds = cql6::kWhiteKinds | cql6::kBlackKinds;
+    pieces.squares = ~Bitboard(0);
+    Node both;
+    both.kind = Kind::kIntersect;
+    both.type = Type::kSet;
+    both.loc = n.kids[1].loc;
+    both.kids.push_back(std::move(n.kids[1]));
+    both.kids.push_back(std::move(pieces));
+    n.kids[1] = std::move(both);
+  }
+  for (Node& k : n.kids) unpiece(k);
+}
+
+/// True if the variables of `n` are read only where `assigned` (set by earlier top-level
+/// assignments at the same position) or an enclosing loop / echo (`bound`) gave them their
+/// value there, and `n` has no other side effect: see effects_are_local.
+bool reads_local(const Node& n, const std::vector<int64_t>& assigned, std::vector<int64_t>& bound) {
+  auto has = [](const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+  switch (n.kind) {
+    case Kind::kVar:
+      return !(n.flags & (cql6::kVarPersistent | cql6::kVarDictionary)) && (has(assigned, n.value) || has(bound, n.value));
+    case Kind::kSquareLoop: case Kind::kPieceLoop: case Kind::kEcho: {
+      const size_t vars = n.kind == Kind::kEcho ? 2 : 1;
+      if (n.kind != Kind::kEcho && !reads_local(n.kids[1], assigned, bound)) return false;
+      for (size_t i = 0; i < vars; ++i) bound.push_back(n.kids[i].value);
+      const bool ok = reads_local(n.kids.back(), assigned, bound);
+      bound.resize(bound.size() - vars);
+      return ok;
+    }
+    case Kind::kAssign: case Kind::kDictAssign: case Kind::kDictGet: case Kind::kUnbind: case Kind::kIsBound:
+    case Kind::kMatchGroup: case Kind::kSort: case Kind::kComment: case Kind::kSettag: case Kind::kRemoveComment:
+      return false;
+    default:
+      for (const Node& k : n.kids)
+        if (!reads_local(k, assigned, bound)) return false;
+      return true;
+  }
+}
+
+/// True if what a script's body does at one position cannot reach another position: every
+/// variable is read only after a top-level assignment at the same position gave it its
+/// value (or inside the loop / echo that binds it), nothing is persistent, and there is no
+/// sort, comment, settag, unbind, dictionary or `\N` group. Then a position where some
+/// filter fails is one where the side effects before it are overwritten before any read,
+/// so every filter's necessary conditions may prune (and header filters become SQL).
+bool effects_are_local(const std::vector<Node>& body) {
+  std::vector<int64_t> assigned, bound;
+  for (const Node& f : body) {
+    if (f.kind == Kind::kAssign) {
+      const Node& v = f.kids[0];
+      if (v.flags & (cql6::kVarPersistent | cql6::kVarDictionary | cql6::kVarPiece)) return false;
+      const bool reads_old = f.sub != '=';
+      if (reads_old && std::find(assigned.begin(), assigned.end(), v.value) == assigned.end()) return false;
+      if (!reads_local(f.kids[1], assigned, bound)) return false;
+      assigned.push_back(v.value);
+      continue;
+    }
+    if (!reads_local(f, assigned, bound)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -529,7 +634,9 @@ bool navigates(const Node& k) {
 /// added beside it only from the filters before the first one with a side effect (an
 /// assignment, a loop, `echo`, `~~`, sort, comment...): where one of them fails, CQL 6.2
 /// stops before any side effect, so skipping that position or game (the planner) changes
-/// nothing. Header filters (SQL) are taken from that prefix too; later ones are refused.
+/// nothing. Header filters (SQL) are taken from that prefix too; later ones are answered per
+/// position. When the side effects cannot reach another position (effects_are_local), every
+/// filter counts as that prefix.
 Program Program::compile_cql6_part2(const cql6::Script& script) {
   Program program;
   const cql6::Header& h = script.header;
@@ -544,6 +651,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   root.value = next_id++;
   std::vector<eval::Node> nodes;
   bool pure = true;
+  const bool local = effects_are_local(script.body);
   for (const cql6::Node& n : h.conditions)
     if (!is_header_condition(n)) root.kids.push_back(expand(n));
   for (const cql6::Node& n : script.body) {
@@ -552,7 +660,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
       continue;
     }
     cql6::Node e = expand(n);
-    if (cql6_values::has_side_effect(e)) pure = false;
+    if (!local && cql6_values::has_side_effect(e)) pure = false;
     if (pure) {
       bool unused = false;
       if (std::optional<eval::Node> op = exact_op(e, unused)) nodes.push_back(std::move(*op));
@@ -579,6 +687,15 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
     }
     if ((k.kind == Kind::kComment && k.sub == 0) || k.kind == Kind::kSettag) program.cql6_output_ = true;
   });
+  // Without navigation anywhere, a piece variable is only read at the position its loop
+  // bound it: the piece's square then, so the loop is a square loop over the pieces of its
+  // set (no piece identities to follow).
+  bool any_navigation = false;
+  visit(root, [&](const cql6::Node& k) {
+    any_navigation |= k.kind != Kind::kPieceLoop && k.kind != Kind::kVar && navigates(k);
+  });
+  if (!any_navigation) unpiece(root);
+  mark_echoes(root);
   cql6_values::check_patterns(root);
   number_holders(root);
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves

@@ -30,7 +30,8 @@ using cql6_eval::Ctx;
 /// Most iterations of one `while` (CQL 6.2 has no bound): past it the filter fails.
 constexpr uint64_t kMaxWhileIterations = 1'000'000;
 
-thread_local uint64_t t_game = 1;  // this thread's game serial (begin_game())
+thread_local uint64_t t_game = 1;    // this thread's game serial (begin_game())
+thread_local uint64_t t_search = 1;  // this thread's search serial (begin_search())
 thread_local GameOutput t_output;  // of the game being matched
 
 /// One variable's value; `game` is the serial of the game it was set in (non-persistent
@@ -45,6 +46,7 @@ struct Value {
 
 /// The storage of one compiled script on one thread.
 struct State {
+  uint64_t search = 0;  // the search it belongs to: a new search starts unbound
   std::vector<Value> vars;
   std::vector<std::map<std::string, Value>> dicts;
   std::vector<uint64_t> dict_game;  // the game a non-persistent dictionary was last used in
@@ -91,6 +93,8 @@ struct GameView {
   uint32_t total = 0;          // plies of the main line (positions: total + 1)
   std::vector<Position> positions;
   std::vector<std::array<uint8_t, 64>> ids;  // per ply: square -> piece identity (0 = empty)
+  std::vector<std::array<uint8_t, 65>> where;  // per ply: identity -> square (64 = gone)
+  std::vector<uint64_t> boards;  // per ply: a hash of the piece placement (echo, same board)
 };
 
 thread_local GameView t_view;
@@ -108,6 +112,8 @@ GameView* view(const Ctx& c) {
     v.total = total;
     v.positions.assign(1, *c.start);
     v.ids.clear();
+    v.where.clear();
+    v.boards.clear();
   }
   return &v;
 }
@@ -163,6 +169,38 @@ const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
   return &v.ids[ply];
 }
 
+/// The square of piece identity `id` at `ply` (64 when it is gone).
+int square_of(GameView& v, uint32_t ply, int64_t id) {
+  if (id < 1 || id > 64 || !ids_at(v, ply)) return 64;
+  if (v.where.empty()) v.where.reserve(v.total + 1);
+  while (v.where.size() <= ply) {
+    std::array<uint8_t, 65> w;
+    w.fill(64);
+    const std::array<uint8_t, 64>& ids = v.ids[v.where.size()];
+    for (int s = 0; s < 64; ++s)
+      if (ids[size_t(s)]) w[ids[size_t(s)]] = uint8_t(s);
+    v.where.push_back(w);
+  }
+  return v.where[ply][size_t(id)];
+}
+
+/// A hash of the piece placement at `ply` (equal placements, equal hashes).
+uint64_t board_at(GameView& v, uint32_t ply) {
+  while (v.boards.size() <= ply) {
+    const Position* p = position_at(v, uint32_t(v.boards.size()));
+    if (!p) return 0;
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int color = 0; color < 2; ++color)
+      for (int t = chess::PAWN; t <= chess::KING; ++t) {
+        h ^= p->pieces(chess::Color(color), chess::PieceType(t));
+        h *= 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 33;
+      }
+    v.boards.push_back(h);
+  }
+  return v.boards[ply];
+}
+
 /// The context of the main-line position at `ply` of `c`'s game.
 bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
   GameView* v = view(c);
@@ -182,11 +220,8 @@ bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
 uint64_t piece_square(const Value& x, const Ctx& c) {
   GameView* v = view(c);
   if (!v || !x.bound) return 0;
-  const std::array<uint8_t, 64>* ids = ids_at(*v, c.ply);
-  if (!ids) return 0;
-  for (int s = 0; s < 64; ++s)
-    if ((*ids)[size_t(s)] == x.num) return Bitboard(1) << s;
-  return 0;
+  const int s = square_of(*v, c.ply, x.num);
+  return s < 64 ? Bitboard(1) << s : 0;
 }
 
 // ---- strings
@@ -252,12 +287,12 @@ bool assign(const Node& n, const Ctx& c) {
       x.num = 0;  // an unbound persistent starts at 0 (CQL 6.2)
     }
     int64_t r = x.num;
-    switch (n.sub) {
-      case '+': r += add; break;
-      case '-': r -= add; break;
-      case '*': r *= add; break;
-      case '/': if (add == 0) return false; r /= add; break;
-      default: if (add == 0) return false; r %= add; break;
+    switch (n.sub) {  // + - * wrap around (two's complement) instead of overflowing
+      case '+': r = int64_t(uint64_t(r) + uint64_t(add)); break;
+      case '-': r = int64_t(uint64_t(r) - uint64_t(add)); break;
+      case '*': r = int64_t(uint64_t(r) * uint64_t(add)); break;
+      case '/': if (add == 0 || (add == -1 && r == INT64_MIN)) return false; r /= add; break;
+      default: if (add == 0 || (add == -1 && r == INT64_MIN)) return false; r %= add; break;
     }
     x.num = r;
     x.bound = true;
@@ -388,8 +423,13 @@ bool echo(const Node& n, const Ctx& c) {
   GameView* v = view(c);
   if (!v) return false;
   bool any = false;
+  // the body requires `s & t == .` (n.flags & kEchoSameBoard, eval/compile_cql6.cpp): only
+  // targets with the source's placement can match, found by a per-game placement hash
+  const bool same_board = n.flags & cql6::kEchoSameBoard;
+  const uint64_t here = same_board ? board_at(*v, c.ply) : 0;
   for (int64_t ply = 0; ply <= int64_t(v->total); ++ply) {
     if (ply == int64_t(c.ply)) continue;
+    if (same_board && board_at(*v, uint32_t(ply)) != here) continue;
     Ctx at;
     if (!ctx_at(c, ply, at)) break;
     Value& s = var(n.kids[0]);
@@ -399,6 +439,17 @@ bool echo(const Node& n, const Ctx& c) {
     t.bound = true;
     t.num = ply;
     if (cql6_eval::match(n.kids[2], at)) any = true;
+  }
+  if (same_board) {  // the variables as the full walk leaves them: s here, t the last other position
+    const int64_t last = int64_t(v->total) == int64_t(c.ply) ? int64_t(v->total) - 1 : int64_t(v->total);
+    if (last >= 0) {
+      Value& s = var(n.kids[0]);
+      s.bound = true;
+      s.num = c.ply;
+      Value& t = var(n.kids[1]);
+      t.bound = true;
+      t.num = last;
+    }
   }
   return any;
 }
@@ -410,6 +461,10 @@ bool script(const Node& n, const Ctx& c) {
   const int64_t saved_id = t_script;
   t_state = &states[n.value];
   t_script = n.value;
+  if (t_state->search != t_search) {  // a new search of the same compiled script: all unbound
+    *t_state = State{};
+    t_state->search = t_search;
+  }
   bool all = true;
   for (const Node& k : n.kids)
     if (!cql6_eval::match(k, c)) {
@@ -422,6 +477,8 @@ bool script(const Node& n, const Ctx& c) {
 }
 
 }  // namespace
+
+void begin_search() { ++t_search; }
 
 void begin_game() {
   ++t_game;
@@ -635,10 +692,13 @@ uint64_t squares(const Node& n, const Ctx& c) {
       int64_t a = 0, b = 0;
       Ctx ca, cb;
       if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b) || !ctx_at(c, a, ca) || !ctx_at(c, b, cb)) return 0;
-      uint64_t same = 0;
-      for (int s = 0; s < 64; ++s)
-        if (ca.pos->piece_on(chess::Square(s)) == cb.pos->piece_on(chess::Square(s))) same |= Bitboard(1) << s;
-      return same;
+      // the squares where no piece kind differs (empty in both, or the same piece)
+      Bitboard differ = 0;
+      for (int color = 0; color < 2; ++color)
+        for (int t = chess::PAWN; t <= chess::KING; ++t)
+          differ |= ca.pos->pieces(chess::Color(color), chess::PieceType(t)) ^
+                    cb.pos->pieces(chess::Color(color), chess::PieceType(t));
+      return ~differ;
     }
     default: return 0;
   }

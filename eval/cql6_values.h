@@ -24,6 +24,10 @@
 
 namespace eval::cql6_values {
 
+/// Marks the start of a new search on the calling thread (GameMatcher's constructor: one per
+/// worker and search): every variable, persistent ones too, starts unbound.
+void begin_search();
+
 /// Marks the start of a new game on the calling thread (GameMatcher::match calls it): the
 /// non-persistent variables of every script are unbound and the game's positions forgotten.
 void begin_game();

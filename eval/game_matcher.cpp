@@ -24,6 +24,7 @@ GameMatcher::GameMatcher(const Program& program)
     : program_(program),
       line_counters_(sequences_read_counters(program.sequences())),
       relaxed_tag_lists_(relaxed_tag_lists(program)) {
+  cql6_values::begin_search();  // CQL 6 variables (issue 37): each search starts unbound
   // The :fen horizon of the first list (used when the game takes the plain path below):
   // every variant must contain a :fen item, so the list can match only where one of those
   // positions stands; once none of them can occur any more, later positions cannot match.

@@ -254,6 +254,13 @@ Result Store::execute(const Query& query, const ExecuteOptions& options) const {
     merged.stats.matches_found = merged.matches.size();
     merged.stats.search_complete = !merged.stats.cancelled;
     sort(merged.matches, *options.sort);
+  } else if (const int order = query.program().cql6_sort()) {
+    // CQL 6 sort (issue 37), as query::execute orders one part: by sort value, stable
+    std::stable_sort(merged.matches.begin(), merged.matches.end(), [order](const eval::GameMatch& a, const eval::GameMatch& b) {
+      if (a.sort_value.has_value() != b.sort_value.has_value()) return a.sort_value.has_value();
+      if (!a.sort_value) return false;
+      return order == 2 ? *a.sort_value < *b.sort_value : *a.sort_value > *b.sort_value;
+    });
   }
   if (options.limit && merged.matches.size() > options.limit) merged.matches.resize(options.limit);
   merged.stats.matches = merged.matches.size();
