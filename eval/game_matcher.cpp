@@ -122,6 +122,8 @@ bool GameMatcher::match(const db::RecordView& record, unsigned alternatives, con
   }
   const uint32_t last_ply = record.main_line_size();
   PosCtx c;
+  static thread_local uint64_t game_serial = 0;
+  c.game = ++game_serial;
   c.pos = &pos;
   c.analysis = analysis_;
   c.info = info;
