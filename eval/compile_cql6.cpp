@@ -603,6 +603,59 @@ eval::Node cql6_node(cql6::Node f, std::vector<eval::Node> implied) {
   return node;
 }
 
+/// True if `a` and `b` are equal but for the direction bits (`sub`) of kDirection nodes;
+/// `where` collects the paths (kid indices from the root) of the nodes that differ.
+bool same_but_directions(const Node& a, const Node& b, std::vector<size_t>& path,
+                         std::vector<std::vector<size_t>>& where) {
+  if (a.kind != b.kind || a.type != b.type || a.kinds != b.kinds || a.squares != b.squares || a.value != b.value ||
+      a.lo != b.lo || a.hi != b.hi || a.flags != b.flags || a.ops != b.ops || a.text != b.text ||
+      a.kids.size() != b.kids.size())
+    return false;
+  if (a.sub != b.sub) {
+    if (a.kind != Kind::kDirection) return false;
+    if (std::find(where.begin(), where.end(), path) == where.end()) where.push_back(path);
+  }
+  for (size_t i = 0; i < a.kids.size(); ++i) {
+    path.push_back(i);
+    const bool same = same_but_directions(a.kids[i], b.kids[i], path, where);
+    path.pop_back();
+    if (!same) return false;
+  }
+  return true;
+}
+
+/// A transform whose variants differ only in the directions of one direction filter
+/// (`rotate45 {(right 2 k) & Q}`), reached from the root through filters that distribute
+/// over a union of sets (`& | -> <-`, a compound or `and`/`or` where only that kid differs):
+/// "some variant matches" is then the one filter with the union of the directions
+/// (a direction filter is the union over its directions). Nullopt for any other transform.
+std::optional<Node> merged_directions(const Node& t) {
+  if (t.kind != Kind::kTransform || (t.flags & cql6::kHasRange) || t.type == Type::kNumber || t.kids.size() < 2)
+    return std::nullopt;
+  std::vector<std::vector<size_t>> where;
+  std::vector<size_t> path;
+  for (size_t i = 1; i < t.kids.size(); ++i)
+    if (!same_but_directions(t.kids[0], t.kids[i], path, where)) return std::nullopt;
+  if (where.size() != 1) return std::nullopt;
+  Node out = t.kids[0];
+  Node* n = &out;
+  for (size_t k : where[0]) {
+    switch (n->kind) {
+      case Kind::kIntersect: case Kind::kUnion: case Kind::kAttacks: case Kind::kAttackedBy:
+      case Kind::kCompound: case Kind::kAnd: case Kind::kOr: case Kind::kDirection:
+        break;
+      default: return std::nullopt;
+    }
+    n = &n->kids[k];
+  }
+  for (const Node& v : t.kids) {
+    const Node* m = &v;
+    for (size_t k : where[0]) m = &m->kids[k];
+    n->sub |= m->sub;
+  }
+  return out;
+}
+
 /// Appends the nodes of the top-level filter `f` (expanded, holders numbered). Usually one
 /// Op::kCql6 node: the conditions it implies are its planner hints and are not tested
 /// separately (the CQL 6 evaluation tests them itself, in the script's order, and a node
@@ -612,6 +665,7 @@ eval::Node cql6_node(cql6::Node f, std::vector<eval::Node> implied) {
 /// of particular squares: the keys of the list's variant index, which then offers only the
 /// transforms whose key pieces stand on the board) and its Op::kCql6 node.
 void cql6_nodes(cql6::Node f, std::vector<eval::Node>& out) {
+  if (std::optional<Node> merged = merged_directions(f)) f = std::move(*merged);
   constexpr size_t kIndexedVariants = 8;  // VariantIndex::build's minimum
   if (f.kind == Kind::kTransform && !(f.flags & cql6::kHasRange) && f.type != Type::kNumber &&
       f.kids.size() >= kIndexedVariants) {
