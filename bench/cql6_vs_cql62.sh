@@ -10,9 +10,15 @@
 #
 #   bench/cql6_vs_cql62.sh --cql PATH --cqldb PATH --db DIR --pgn FILE
 #                          [--threads N (2)] [--only REGEX] [--import]
+#                          [--cql-cache DIR] [--cql-only] [--cqldb-only]
 #
 # --import first imports FILE into DIR (which must not exist yet); otherwise DIR must already
 # hold FILE (imported under that path). The machine is shared: repeat the important rows.
+# --cql-cache DIR keeps CQL 6.2's result per script and input (DIR/NAME.THREADS.json: games,
+# wall, cpu) and reuses it: CQL 6.2 takes about a minute of CPU per script over players-344k,
+# so its runs can be made once, early and in the background (--cql-only), and set beside
+# cqldb's later. --cqldb-only runs cqldb alone (no CQL 6.2 columns). A reused row is marked
+# "(cached)".
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 exec python3 - "$root" "$@" <<'PYEOF'
@@ -27,6 +33,9 @@ ap.add_argument("--pgn", required=True)
 ap.add_argument("--threads", type=int, default=2)
 ap.add_argument("--only", default="")
 ap.add_argument("--import", dest="do_import", action="store_true")
+ap.add_argument("--cql-cache", default="")
+ap.add_argument("--cql-only", action="store_true")
+ap.add_argument("--cqldb-only", action="store_true")
 args = ap.parse_args(sys.argv[2:])
 pgn = os.path.abspath(args.pgn)
 
@@ -48,6 +57,22 @@ SHOW = re.compile(r"<(?:\d+:)?(\d+)>")
 GAMENO = re.compile(r"\{[^}]*?Game\s+number\s+(\d+)")
 
 def run_cql(script):
+    if args.cql_cache:
+        name = os.path.splitext(os.path.basename(script))[0]
+        key = os.path.join(args.cql_cache, f"{name}.{args.threads}.json")
+        if os.path.exists(key):
+            o = json.load(open(key))
+            if o.get("pgn") == pgn and o.get("script") == open(script).read():
+                return o["games"], o["wall"], o["cpu"], "cached"
+        r = run_cql_now(script)
+        if r[0] is not None:
+            os.makedirs(args.cql_cache, exist_ok=True)
+            json.dump({"pgn": pgn, "script": open(script).read(), "games": r[0], "wall": r[1], "cpu": r[2]},
+                      open(key, "w"))
+        return r
+    return run_cql_now(script)
+
+def run_cql_now(script):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.pgn")
         p, wall, cpu = timed([args.cql, "-threads", str(args.threads), "-showmatches",
@@ -86,7 +111,14 @@ agree = 0
 worst = None
 for s in scripts:
     name = os.path.splitext(os.path.basename(s))[0]
+    if args.cqldb_only:
+        b, bw, bc, berr = run_cqldb(s)
+        print(f"{name:34s} cqldb {bw:7.2f} s wall /{bc:7.2f} s cpu  {len(b) if b is not None else 'error: ' + str(berr)} games", flush=True)
+        continue
     a, aw, ac, aerr = run_cql(s)
+    if args.cql_only:
+        print(f"{name:34s} CQL 6.2 {aw:8.2f} s wall /{ac:8.2f} s cpu  {len(a) if a is not None else 'error: ' + aerr} games {aerr if a is not None else ''}", flush=True)
+        continue
     b, bw, bc, berr = run_cqldb(s)
     if a is None or b is None:
         print(f"{name:34s} {'CQL 6.2 error: ' + aerr if a is None else ''} {'cqldb error: ' + str(berr) if b is None else ''}")
@@ -99,6 +131,8 @@ for s in scripts:
     if worst is None or rw < worst[1]:
         worst = (name, rw)
     print(f"{name:34s} {aw:8.2f} /{ac:8.2f} {bw:7.2f} /{bc:7.2f} {rw:7.1f}x /{rc:6.1f}x {len(a):6d}/{len(b):<6d}  "
-          f"{'yes' if same else 'NO'}{' (order)' if sorted_script else ''}")
+          f"{'yes' if same else 'NO'}{' (order)' if sorted_script else ''}{' (CQL 6.2 cached)' if aerr == 'cached' else ''}", flush=True)
+if args.cql_only or args.cqldb_only:
+    sys.exit(0)
 print(f"agree: {agree} of {len(scripts)} scripts" + (f"; slowest ratio: {worst[0]} {worst[1]:.1f}x" if worst else ""))
 PYEOF

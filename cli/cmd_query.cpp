@@ -83,6 +83,7 @@ struct QueryCommand {
   query::Dialect dialect = query::Dialect::kAuto;  ///< --dialect
   OutputFormat format = OutputFormat::kTable;
   bool format_given = false;  ///< --format was given (else :output FILE switches to pgn)
+  bool cql6_marks = false;    ///< PGN to a CQL 6 script's `output FILE`: CQL 6.2's comments
   bool from_script = false;   ///< the text came from a script file (its :pgn may be beside it)
   std::optional<headers::SortOrder> sort_order;
   uint64_t limit = 0;
@@ -222,6 +223,8 @@ std::optional<int> choose_database(QueryCommand& cmd, const query::Query& compil
   if (cmd.output.empty() && !files.output.empty()) {
     cmd.output = files.output;  // :output FILE: the matching games as PGN with {MATCH} comments
     if (!cmd.format_given) cmd.format = OutputFormat::kPgn;
+    // a CQL 6 script's `output FILE`: marked as CQL 6.2 marks them (cli/query_output.h)
+    cmd.cql6_marks = compiled.dialect() == query::Dialect::kCql6 && cmd.format == OutputFormat::kPgn;
   }
   if (!require_database("query", cmd.db_dir)) return kUsageError;
   return std::nullopt;
@@ -281,7 +284,11 @@ void write_results(const QueryCommand& cmd, const query::Query& compiled, const 
     report.query_text = compiled.text();
     render::write_html_report(out, reader, matches, report);
   } else {
-    write_matches(out, cmd.format, reader, matches);
+    PgnMarks marks;
+    marks.cql6 = cmd.cql6_marks;
+    marks.quiet = compiled.cql6_options().quiet;
+    marks.silent = compiled.cql6_options().silent;
+    write_matches(out, cmd.format, reader, matches, marks);
   }
   out.flush();
 }

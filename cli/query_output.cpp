@@ -143,7 +143,7 @@ std::string_view output_format_names() {
 }
 
 void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reader,
-                   const std::vector<eval::GameMatch>& matches) {
+                   const std::vector<eval::GameMatch>& matches, const PgnMarks& marks) {
   if (format == OutputFormat::kTable) {
     write_table(out, reader, matches);
     return;
@@ -172,6 +172,11 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reade
     options.match_variation_plies = m.variation_plies;
     options.ply_comments = m.comments;  // CQL 6 comment / sort (issue 37)
     options.extra_tags = m.tags;        // CQL 6 settag
+    if (marks.cql6) {
+      options.join_marks = true;
+      options.match_text = marks.quiet || marks.silent ? "" : "CQL";
+      options.start_text = marks.silent ? "" : "Game number " + std::to_string(header.ordinal);
+    }
     text.clear();
     db::write_pgn(header, record, text, options);
     out.write(text.data(), std::streamsize(text.size()));

@@ -39,7 +39,18 @@ std::string_view output_format_names();
 /// alone has no matched ply ("-" in the table).
 /// Throws std::out_of_range for an id outside the snapshot, db::CorruptRecord for a damaged
 /// record (pgn).
+/// How PGN output marks the matches: cqldb's `{MATCH}` comments (the default), or CQL 6.2's
+/// for a CQL 6 script's `output FILE` (SPEC-NOTES "CQL 6 scripts: decisions", Output):
+/// `{Game number N}` (N: the game's ordinal in its PGN file) opening each game and `CQL` at
+/// each matched position, both joined to the game's comment at that place; `quiet` leaves
+/// out the `CQL` marks, `silent` both.
+struct PgnMarks {
+  bool cql6 = false;
+  bool quiet = false;
+  bool silent = false;
+};
+
 void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reader,
-                   const std::vector<eval::GameMatch>& matches);
+                   const std::vector<eval::GameMatch>& matches, const PgnMarks& marks = {});
 
 }  // namespace cli

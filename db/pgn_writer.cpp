@@ -177,12 +177,42 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
     return any;
   };
   extra_comments(0);
-  if (match != match_end && *match == 0) {
-    w.comment("MATCH");
-    ++match;
+  const std::string_view mark_text = options.match_text;
+  const bool join = options.join_marks;
+  bool mark_pending = false;  // join_marks: a mark waits for the comment after its move
+  auto mark = [&]() {
+    if (join) mark_pending = !mark_text.empty();
+    else if (!mark_text.empty()) w.comment(mark_text);
+  };
+  auto flush_mark = [&]() {
+    if (mark_pending) w.comment(mark_text);
+    mark_pending = false;
+  };
+  const bool start_marked = match != match_end && *match == 0;
+  if (start_marked) ++match;
+  auto tokens = record.tokens();
+  auto token = tokens.begin();
+  if (join) {  // the start: the game's first comment, the start text, the mark
+    std::string first;
+    if (token != tokens.end() && (token->kind == TokenKind::kComment || token->kind == TokenKind::kCommentBefore)) {
+      first = token->comment;
+      ++token;
+    }
+    auto append = [&](std::string_view part) {
+      if (part.empty()) return;
+      if (!first.empty()) first += ' ';
+      first += part;
+    };
+    append(options.start_text);
+    if (start_marked) append(mark_text);
+    if (!first.empty()) w.comment(first);
+  } else if (start_marked) {
+    mark();
   }
   std::string text;
-  for (const Token& t : record.tokens()) {
+  for (; token != tokens.end(); ++token) {
+    const Token& t = *token;
+    if (mark_pending && t.kind != TokenKind::kNag && t.kind != TokenKind::kComment) flush_mark();
     switch (t.kind) {
       case TokenKind::kMove: {
         LineState& l = lines.back();
@@ -205,13 +235,13 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
           ++main_ply;
           if (extra_comments(main_ply)) l.need_number = true;
           if (match != match_end && *match == main_ply) {
-            w.comment("MATCH");
+            mark();
             ++match;
-            l.need_number = true;
+            l.need_number = l.need_number || !mark_text.empty();
           }
         } else if (!options.match_variation_plies.empty() && marked(l, l.ply, options.match_variation_plies)) {
-          w.comment("MATCH");
-          l.need_number = true;
+          mark();
+          l.need_number = l.need_number || !mark_text.empty();
         }
         break;
       }
@@ -228,8 +258,10 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         child.path.push_back(++parent.variations_here);
         lines.push_back(std::move(child));
         w.token("(");
-        if (!options.match_variation_plies.empty() && marked(lines.back(), 0, options.match_variation_plies))
-          w.comment("MATCH");
+        // (join_marks, CQL 6.2: the branch position is the parent line's, marked there)
+        if (!options.match_variation_plies.empty() && marked(lines.back(), 0, options.match_variation_plies) &&
+            !mark_text.empty() && !join)
+          w.comment(mark_text);
         break;
       }
       case TokenKind::kEndVariation:
@@ -239,7 +271,12 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         break;
       case TokenKind::kComment:
       case TokenKind::kCommentBefore:
-        w.comment(t.comment, t.annotation.bits != 0);
+        if (mark_pending && t.kind == TokenKind::kComment) {  // "COMMENT MARK" (CQL 6.2)
+          w.comment(std::string(t.comment) + " " + std::string(mark_text));
+          mark_pending = false;
+        } else {
+          w.comment(t.comment, t.annotation.bits != 0);
+        }
         lines.back().need_number = true;
         break;
       case TokenKind::kNag:
@@ -247,6 +284,7 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         break;
     }
   }
+  flush_mark();
   w.token(header.result.empty() ? "*" : header.result);
   w.finish();
   out += '\n';

@@ -31,6 +31,16 @@ struct PgnWriteOptions {
   std::span<const std::pair<std::string, std::string>> extra_tags;
   /// Maximum line length of the movetext (PGN export format: 80).
   size_t line_width = 80;
+  /// The text of the comment marking a matched position; empty: matched positions are not
+  /// marked (a CQL 6 script's `quiet`).
+  std::string_view match_text = "MATCH";
+  /// CQL 6.2's layout of its marks (SPEC-NOTES "CQL 6 scripts: decisions", Output): a mark
+  /// joins the game's comment at the same place instead of being a comment of its own: after
+  /// a move, after its NAGs, as "COMMENT MARK"; at the start, `start_text` (when not empty)
+  /// joins the game's first comment as "COMMENT START MARK" (each part only when present).
+  bool join_marks = false;
+  /// With join_marks: the text that opens the movetext (CQL 6.2's "Game number N").
+  std::string start_text;
 };
 
 /// Appends game `header` + `record` to `out` as PGN in export format: the seven-tag roster,

@@ -413,10 +413,12 @@ std::optional<eval::Node> exact_op(const Node& n, bool& needs_info) {
       out.range = *r;
       if (var->kind == Kind::kPly) return simple(Op::kHalfmoveNumber);
       if (var->kind == Kind::kMoveNumber) return simple(Op::kMoveNumber);
-      if (var->kind == Kind::kCount && var->kids[0].kind == Kind::kDesignator) {
+      // `#D`, or the designator D itself (a set compared with a number counts its squares)
+      const Node* counted = var->kind == Kind::kCount ? &var->kids[0] : var;
+      if (counted->kind == Kind::kDesignator && (var->kind == Kind::kCount || !(counted->kinds & cql6::kEmptyKind))) {
         Designator d;
-        d.pieces = piece_mask(var->kids[0].kinds);
-        d.squares = var->kids[0].squares;
+        d.pieces = piece_mask(counted->kinds);
+        d.squares = counted->squares;
         out.d.push_back(d);
         return simple(Op::kPieceCount, Cost::kMedium);
       }
@@ -438,6 +440,48 @@ std::shared_ptr<const PositionList> list_of(std::vector<eval::Node> nodes) {
 
 void implied_by_set(const Node& n, std::vector<eval::Node>& out);
 
+/// A planner hint (never evaluated, see worth_testing): a promotion to a piece of one of the
+/// types of `kinds` (either colour: CQL 6 looks at the type only) is played in the game.
+eval::Node promotion_op(cql6::Kinds kinds) {
+  eval::Node out;
+  out.op = Op::kPromote;
+  Designator d;
+  d.pieces = piece_mask(cql6::Kinds(kinds | swap_colors(kinds)) & cql6::kAllKinds & ~cql6::kEmptyKind);
+  out.d.push_back(d);
+  return out;
+}
+
+/// The game facts a `move` filter implies where it matches: its from/to/capture sets are
+/// not empty here (every form needs them); a move played from here or to here (not
+/// `legal`/`pseudolegal`, which look at possible moves) that castles, captures en passant or
+/// promotes makes the game have such a move (planner hints: Op::kIsCastling, kEnPassant,
+/// kPromote). `count` matches everywhere: nothing.
+void played_move_facts(const Node& n, std::vector<eval::Node>& out) {
+  const uint32_t f = n.flags;
+  if (f & cql6::kMoveCount) return;
+  for (size_t i = 0; i < 3 && i < n.kids.size(); ++i)
+    if (n.kids[i].kind != Kind::kNone) implied_by_set(n.kids[i], out);
+  if (f & (cql6::kMoveLegal | cql6::kMovePseudoLegal | cql6::kMoveNull)) return;
+  // (not after `previous`: the planner ties a castling to the move number of the position
+  // it is played from, kCastledAt, and `move previous` is read one position later)
+  if ((f & cql6::kMoveCastle) && !(f & cql6::kMovePrevious)) {
+    eval::Node c;
+    c.op = Op::kIsCastling;
+    uint8_t rights = chess::ANY_CASTLING;
+    if (f & cql6::kMoveKingSide) rights = chess::WHITE_OO | chess::BLACK_OO;
+    if (f & cql6::kMoveQueenSide) rights = chess::WHITE_OOO | chess::BLACK_OOO;
+    c.set(payload::Castling{rights});
+    out.push_back(std::move(c));
+  }
+  if (f & cql6::kMoveEnPassant) {
+    eval::Node e;
+    e.op = Op::kEnPassant;
+    out.push_back(std::move(e));
+  }
+  if (n.kids.size() > 3 && n.kids[3].kind != Kind::kNone)
+    out.push_back(promotion_op(n.kids[3].kind == Kind::kDesignator ? n.kids[3].kinds : cql6::kAllKinds));
+}
+
 /// Appends ops that hold wherever the (expanded) filter `n` matches: necessary conditions
 /// with a CQL-S counterpart (check, mate, designators...), added beside its Op::kCql6 node
 /// so that the planner can prune and cheap tests run first. Conservative: a filter it does
@@ -452,6 +496,41 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
     case Kind::kCompound:
     case Kind::kAnd:
       for (const Node& k : n.kids) implied_by(k, out);
+      return;
+    case Kind::kMove: played_move_facts(n, out); return;
+    case Kind::kDash: {
+      // a move played from here, from a square of the left set to (or capturing on) one of
+      // the right set, both read here
+      if (n.kids[0].kind != Kind::kNone) implied_by_set(n.kids[0], out);
+      if (n.kids[1].kind != Kind::kNone) implied_by_set(n.kids[1], out);
+      if (n.flags & cql6::kDashPromote) out.push_back(promotion_op(n.kinds));
+      return;
+    }
+    case Kind::kLine: {
+      // The first constituent consumes the current position: a holder that must occur holds
+      // here. Every other holder that must occur holds at some position of the game: its
+      // conditions go into a list of their own (Op::kList, a planner hint), so the planner
+      // does not join them with this position's (same material run, final position).
+      for (size_t i = 0; i < n.kids.size(); ++i) {
+        const Node& item = n.kids[i];
+        if ((item.flags & cql6::kLineGroup) || item.lo < 1 || item.kids.empty()) continue;
+        if (i == 0) {
+          implied_by(item.kids[0], out);
+          continue;
+        }
+        std::vector<eval::Node> elsewhere;
+        implied_by(item.kids[0], elsewhere);
+        if (elsewhere.empty()) continue;
+        eval::Node some;
+        some.op = Op::kList;
+        some.cost = Cost::kExpensive;
+        some.lists.push_back(list_of(std::move(elsewhere)));
+        out.push_back(std::move(some));
+      }
+      return;
+    }
+    case Kind::kCompare:
+      if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
       return;
     case Kind::kTransform: {
       if (n.flags & cql6::kHasRange) return;  // a count range may admit zero
@@ -623,8 +702,137 @@ bool effects_are_local(const std::vector<Node>& body) {
       continue;
     }
     if (!reads_local(f, assigned, bound)) return false;
+/// True if `n` is worth testing at every position before its CQL 6 filter: anything but a
+/// designator of the whole board (`N`, `[qr]`) and a disjunction over transforms. Those
+/// hold in nearly every position, and the CQL 6 evaluation finds an empty set itself at
+/// once; they still give the planner its conditions (the Op::kCql6 node's hint list).
+bool worth_testing(const eval::Node& n) {
+  if (n.op == Op::kOr || n.op == Op::kList || n.op == Op::kPromote || n.op == Op::kEnPassant ||
+      n.op == Op::kIsCastling)
+    return false;
+  if (n.op == Op::kDesignator && n.d.size() == 1 && n.d[0].squares == ~Bitboard(0)) return false;
+  return true;
+}
+
+/// The Op::kCql6 node of the expanded filter `f`; `implied` (implied_by(f)) becomes its
+/// hint list, which only the planner reads (planner/condition.cpp).
+eval::Node cql6_node(cql6::Node f, std::vector<eval::Node> implied) {
+  eval::Node node;
+  node.op = Op::kCql6;
+  node.cost = Cost::kExpensive;
+  if (!implied.empty()) node.lists.push_back(list_of(std::move(implied)));
+  node.set(payload::Cql6{std::make_shared<const cql6::Node>(std::move(f))});
+  return node;
+}
+
+/// True if `a` and `b` are equal but for the direction bits (`sub`) of kDirection nodes;
+/// `where` collects the paths (kid indices from the root) of the nodes that differ.
+bool same_but_directions(const Node& a, const Node& b, std::vector<size_t>& path,
+                         std::vector<std::vector<size_t>>& where) {
+  if (a.kind != b.kind || a.type != b.type || a.kinds != b.kinds || a.squares != b.squares || a.value != b.value ||
+      a.lo != b.lo || a.hi != b.hi || a.flags != b.flags || a.ops != b.ops || a.text != b.text ||
+      a.kids.size() != b.kids.size())
+    return false;
+  if (a.sub != b.sub) {
+    if (a.kind != Kind::kDirection) return false;
+    if (std::find(where.begin(), where.end(), path) == where.end()) where.push_back(path);
+  }
+  for (size_t i = 0; i < a.kids.size(); ++i) {
+    path.push_back(i);
+    const bool same = same_but_directions(a.kids[i], b.kids[i], path, where);
+    path.pop_back();
+    if (!same) return false;
   }
   return true;
+}
+
+/// A transform whose variants differ only in the directions of one direction filter
+/// (`rotate45 {(right 2 k) & Q}`), reached from the root through filters that distribute
+/// over a union of sets (`& | -> <-`, a compound or `and`/`or` where only that kid differs):
+/// "some variant matches" is then the one filter with the union of the directions
+/// (a direction filter is the union over its directions). Nullopt for any other transform.
+std::optional<Node> merged_directions(const Node& t) {
+  if (t.kind != Kind::kTransform || (t.flags & cql6::kHasRange) || t.type == Type::kNumber || t.kids.size() < 2)
+    return std::nullopt;
+  std::vector<std::vector<size_t>> where;
+  std::vector<size_t> path;
+  for (size_t i = 1; i < t.kids.size(); ++i)
+    if (!same_but_directions(t.kids[0], t.kids[i], path, where)) return std::nullopt;
+  if (where.size() != 1) return std::nullopt;
+  Node out = t.kids[0];
+  Node* n = &out;
+  for (size_t k : where[0]) {
+    switch (n->kind) {
+      case Kind::kIntersect: case Kind::kUnion: case Kind::kAttacks: case Kind::kAttackedBy:
+      case Kind::kCompound: case Kind::kAnd: case Kind::kOr: case Kind::kDirection:
+        break;
+      default: return std::nullopt;
+    }
+    n = &n->kids[k];
+  }
+  for (const Node& v : t.kids) {
+    const Node* m = &v;
+    for (size_t k : where[0]) m = &m->kids[k];
+    n->sub |= m->sub;
+  }
+  return out;
+}
+
+/// Appends the nodes of the top-level filter `f` (expanded, holders numbered). Usually one
+/// Op::kCql6 node: the conditions it implies are its planner hints and are not tested
+/// separately (the CQL 6 evaluation tests them itself, in the script's order, and a node
+/// more per position costs more than it saves). A transform without a count range and with
+/// at least `VariantIndex` size of variants becomes a nested list with one variant per
+/// transform (Op::kList): each variant is its implied conditions worth testing (designators
+/// of particular squares: the keys of the list's variant index, which then offers only the
+/// transforms whose key pieces stand on the board) and its Op::kCql6 node.
+void cql6_nodes(cql6::Node f, std::vector<eval::Node>& out) {
+  if (std::optional<Node> merged = merged_directions(f)) f = std::move(*merged);
+  constexpr size_t kIndexedVariants = 8;  // VariantIndex::build's minimum
+  if (f.kind == Kind::kTransform && !(f.flags & cql6::kHasRange) && f.type != Type::kNumber &&
+      f.kids.size() >= kIndexedVariants) {
+    auto list = std::make_shared<PositionList>();
+    // whole-board designators every transform needs (`Q` under rotate45): tested once,
+    // before the list
+    std::vector<Designator> common;
+    bool first = true;
+    for (Node& v : f.kids) {
+      std::vector<eval::Node> implied, variant;
+      implied_by(v, implied);
+      std::vector<Designator> mine;
+      for (const eval::Node& k : implied) {
+        if (worth_testing(k)) variant.push_back(k);
+        else if (k.op == Op::kDesignator && !k.negate && k.d.size() == 1) mine.push_back(k.d[0]);
+      }
+      if (first) common = mine;
+      else std::erase_if(common, [&](const Designator& d) { return std::find(mine.begin(), mine.end(), d) == mine.end(); });
+      first = false;
+      variant.push_back(cql6_node(std::move(v), std::move(implied)));
+      order_by_cost(variant);
+      list->variants.push_back(std::move(variant));
+    }
+    for (size_t i = 0; i < common.size(); ++i) {
+      const Designator& d = common[i];
+      if (std::find(common.begin(), common.begin() + std::ptrdiff_t(i), d) != common.begin() + std::ptrdiff_t(i))
+        continue;  // once each
+      eval::Node need;
+      need.op = Op::kDesignator;
+      need.cost = Cost::kMedium;
+      need.d.push_back(d);
+      out.push_back(std::move(need));
+    }
+    list->index.build(list->variants, kIndexedVariants);
+    list->memo.build(list->variants);
+    eval::Node node;
+    node.op = Op::kList;
+    node.cost = Cost::kExpensive;
+    node.lists.push_back(std::move(list));
+    out.push_back(std::move(node));
+    return;
+  }
+  std::vector<eval::Node> implied;
+  implied_by(f, implied);
+  out.push_back(cql6_node(std::move(f), std::move(implied)));
 }
 
 }  // namespace
@@ -760,14 +968,9 @@ Program Program::compile_cql6(const cql6::Script& script) {
       nodes.push_back(std::move(*op));
       continue;
     }
-    eval::Node node;
-    node.op = Op::kCql6;
-    node.cost = Cost::kExpensive;
     cql6::Node filter = expand(*n);
     number_holders(filter);
-    implied_by(filter, nodes);  // necessary conditions first: the planner prunes on them
-    node.set(payload::Cql6{std::make_shared<const cql6::Node>(std::move(filter))});
-    nodes.push_back(std::move(node));
+    cql6_nodes(std::move(filter), nodes);
   }
   order_by_cost(nodes);
   list->variants.push_back(std::move(nodes));

@@ -4,6 +4,7 @@
 #include "eval/cql6_eval.h"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <vector>
 
@@ -28,14 +29,22 @@ constexpr Bitboard kFileA = chess::FILE_A_BB;
 constexpr Bitboard kFileH = chess::FILE_H_BB;
 constexpr Bitboard kLightSquares = 0x55AA55AA55AA55AAULL;
 
-/// The squares holding a piece of one of `kinds` (cql6/lexer.h layout).
+/// The squares holding a piece of one of `kinds` (cql6/lexer.h layout: bit colour * 6 +
+/// type - 1, then the empty square). Only the kinds present are visited; a whole colour is
+/// one read.
 Bitboard kinds_bb(const Position& pos, cql6::Kinds kinds) {
   if ((kinds & cql6::kAllKinds) == cql6::kAllKinds) return ~Bitboard(0);
-  Bitboard b = 0;
-  for (int color = 0; color < 2; ++color)
-    for (int t = 0; t < 6; ++t)
-      if (kinds & (1u << (color * 6 + t))) b |= pos.pieces(chess::Color(color), chess::PieceType(t + 1));
-  if (kinds & cql6::kEmptyKind) b |= ~pos.pieces();
+  Bitboard b = (kinds & cql6::kEmptyKind) ? ~pos.pieces() : 0;
+  const unsigned white = kinds & cql6::kWhiteKinds, black = (kinds & cql6::kBlackKinds) >> 6;
+  if (white == black) {  // the same types of both colours (`[Nn]`, `[Aa]`)
+    if (white == cql6::kWhiteKinds) return b | pos.pieces();
+    for (unsigned m = white; m; m &= m - 1) b |= pos.pieces(chess::PieceType(std::countr_zero(m) + 1));
+    return b;
+  }
+  if (white == cql6::kWhiteKinds) b |= pos.pieces(chess::WHITE);
+  else for (unsigned m = white; m; m &= m - 1) b |= pos.pieces(chess::WHITE, chess::PieceType(std::countr_zero(m) + 1));
+  if (black == cql6::kWhiteKinds) b |= pos.pieces(chess::BLACK);
+  else for (unsigned m = black; m; m &= m - 1) b |= pos.pieces(chess::BLACK, chess::PieceType(std::countr_zero(m) + 1));
   return b;
 }
 
@@ -63,10 +72,32 @@ Bitboard step(Bitboard b, int d) {
   }
 }
 
+/// `b` and the squares any number of steps from it in direction `d` (Kogge-Stone fill; the
+/// board's edges stop it, nothing else does: CQL 6 directions pass through pieces).
+Bitboard fill(Bitboard b, int d) {
+  static constexpr int kShift[8] = {8, -8, 1, -1, 9, 7, -7, -9};
+  static constexpr Bitboard kNotA = ~chess::FILE_A_BB, kNotH = ~chess::FILE_H_BB;
+  static constexpr Bitboard kEntry[8] = {~Bitboard(0), ~Bitboard(0), kNotA, kNotH, kNotA, kNotH, kNotA, kNotH};
+  auto sh = [](Bitboard x, int s) { return s > 0 ? x << s : x >> -s; };
+  const int s = kShift[d];
+  Bitboard pro = kEntry[d];
+  b |= pro & sh(b, s);
+  pro &= sh(pro, s);
+  b |= pro & sh(b, 2 * s);
+  pro &= sh(pro, 2 * s);
+  b |= pro & sh(b, 4 * s);
+  return b;
+}
+
 /// The squares lo..hi steps (0 = the square itself) from `b` in the directions `bits`.
 Bitboard direction(Bitboard b, uint8_t bits, int64_t lo, int64_t hi) {
   Bitboard out = lo <= 0 ? b : 0;
   if (hi < 0 || hi > 7) hi = 7;
+  if (lo <= 1 && hi == 7) {  // every square along the way: one fill per direction
+    for (int d = 0; d < 8; ++d)
+      if (bits & (1u << d)) out |= step(fill(b, d), d);
+    return out;
+  }
   for (int d = 0; d < 8; ++d) {
     if (!(bits & (1u << d))) continue;
     Bitboard cur = b;
@@ -214,11 +245,13 @@ Bitboard pin(const Node& n, const Ctx& c) {
 
 // ---- earlier positions of the main line (move previous, line <--)
 
-/// Per thread: the main line of the game being searched as replayed so far, checked against
-/// the moves of each caller before use (so a stale entry is never used).
+/// Per thread: the main line of the game being searched as replayed so far. Entries are
+/// reused as they are for the same game (PosCtx::game, the same moves); otherwise (another
+/// game, or no serial) only the prefix that agrees with the caller's moves is kept.
 struct History {
   std::vector<Position> positions;  // positions[k]: the position at ply k
   std::vector<Move> moves;          // moves[k]: the move from positions[k]
+  uint64_t game = 0;                // serial of the game they belong to (0: check the moves)
 };
 
 /// The position `back` plies before `c` on the main line (1 <= back <= c.past); null when
@@ -226,32 +259,32 @@ struct History {
 const Position* earlier(const Ctx& c, uint32_t back) {
   thread_local History h;
   if (!c.start || back > c.past || back > c.ply) return nullptr;
-  const uint32_t first = c.ply - c.past;  // ply of the start position: 0
-  (void)first;
-  // keep the prefix that agrees with this game's moves
-  size_t keep = 0;
-  if (!h.positions.empty() && h.positions[0].key() == c.start->key()) {
-    keep = 1;
-    while (keep < h.positions.size() && keep <= c.ply && h.moves[keep - 1] == c.moves[int64_t(keep - 1) - int64_t(c.ply)])
-      ++keep;
-  }
-  if (keep == 0) {
-    h.positions.assign(1, *c.start);
-    h.moves.clear();
-    keep = 1;
-  }
-  h.positions.resize(keep);
-  h.moves.resize(keep - 1);
   const uint32_t target = c.ply - back;
+  if (c.game == 0 || h.game != c.game) {
+    // keep the prefix that agrees with this game's moves
+    size_t keep = 0;
+    if (!h.positions.empty() && h.positions[0].key() == c.start->key()) {
+      keep = 1;
+      while (keep < h.positions.size() && keep <= c.ply && h.moves[keep - 1] == c.moves[int64_t(keep - 1) - int64_t(c.ply)])
+        ++keep;
+    }
+    if (keep == 0) {
+      h.positions.assign(1, *c.start);
+      h.moves.clear();
+      keep = 1;
+    }
+    h.positions.resize(keep);
+    h.moves.resize(keep - 1);
+    h.game = c.game;
+  }
   while (h.positions.size() <= target) {
     const size_t k = h.positions.size() - 1;
     const Move m = c.moves[int64_t(k) - int64_t(c.ply)];
-    Position next = h.positions[k];
+    h.positions.push_back(h.positions[k]);
     chess::UndoInfo u;
-    if (m == Move::null()) next.do_null_move(u);
-    else next.do_move(m, u);
+    if (m == Move::null()) h.positions.back().do_null_move(u);
+    else h.positions.back().do_move(m, u);
     h.moves.push_back(m);
-    h.positions.push_back(next);
   }
   return &h.positions[target];
 }
@@ -293,39 +326,59 @@ int capture_square(const Position& pos, Move m) {
   return pos.piece_on(m.to_sq()) != chess::NO_PIECE ? m.to_sq() : 64;
 }
 
-/// Pseudo-legal moves of the side to move (legal ones plus those leaving the king in check;
-/// castling only where legal).
-void pseudo_legal(const Position& pos, chess::MoveList& list) {
-  const chess::Color us = pos.side_to_move();
+/// Calls `f(m)` for the pseudo-legal moves of the side to move (legal ones plus those leaving
+/// the king in check; castling only where legal) that may satisfy a move filter: a move
+/// other than castling only from a square of `origin` to one of `dest`, an en passant
+/// capture only when `ep` (its destination is also in `dest`); castling only when `castle`.
+/// Nothing else is filtered: the caller applies the filter to each move. Stops when `f`
+/// returns true and then returns true.
+template <class F>
+bool for_each_pseudo_legal(const Position& pos, Bitboard origin, Bitboard dest, bool ep, bool castle, F&& f) {
+  const chess::Color us = pos.side_to_move(), them = chess::Color(1 - us);
   const Bitboard own = pos.pieces(us), occupied = pos.pieces();
-  for (Bitboard s = own; s;) {
+  dest &= ~own;
+  if (castle) {
+    const Square ksq = pos.king_square(us);
+    for (const bool king_side : {true, false}) {
+      const chess::CastlingRight cr = chess::castling_right(us, king_side);
+      if (!pos.can_castle(cr)) continue;
+      const Move m = Move::make(ksq, pos.castling_rook_square(cr), Move::CASTLING);
+      if (pos.is_legal(m) && f(m)) return true;
+    }
+  }
+  origin &= own;
+  if (!origin || (!dest && !ep)) return false;
+  const Bitboard pawns = origin & pos.pieces(chess::PAWN);
+  for (Bitboard s = origin & ~pawns; s;) {
     const Square sq = chess::pop_lsb(s);
     const chess::PieceType pt = chess::PieceType(pos.piece_on(sq) & 7);
-    if (pt == chess::PAWN) {
-      Bitboard targets = chess::pawn_attacks_bb(us, sq) & pos.pieces(chess::Color(1 - us));
-      if (pos.ep_square() != chess::SQ_NONE && (chess::pawn_attacks_bb(us, sq) & chess::square_bb(pos.ep_square())))
-        list.push_back(Move::make(sq, pos.ep_square(), Move::EN_PASSANT));
-      const Bitboard one = chess::shift_forward(us, chess::square_bb(sq)) & ~occupied;
-      targets |= one;
-      const Bitboard start_rank = us == chess::WHITE ? chess::rank_bb(chess::RANK_2) : chess::rank_bb(chess::RANK_7);
-      if (one && (chess::square_bb(sq) & start_rank)) targets |= chess::shift_forward(us, one) & ~occupied;
-      for (Bitboard t = targets; t;) {
-        const Square to = chess::pop_lsb(t);
-        if (chess::square_bb(to) & (chess::RANK_1_BB | chess::RANK_8_BB)) {
-          for (chess::PieceType p : {chess::QUEEN, chess::ROOK, chess::BISHOP, chess::KNIGHT})
-            list.push_back(Move::make(sq, to, Move::PROMOTION, p));
-        } else {
-          list.push_back(Move(sq, to));
-        }
-      }
-      continue;
-    }
-    for (Bitboard t = chess::attacks_bb(pt, sq, occupied) & ~own; t;) list.push_back(Move(sq, chess::pop_lsb(t)));
+    for (Bitboard t = chess::attacks_bb(pt, sq, occupied) & dest; t;)
+      if (f(Move(sq, chess::pop_lsb(t)))) return true;
   }
-  chess::MoveList legal;
-  chess::generate_legal(pos, legal);
-  for (Move m : legal)
-    if (m.kind() == Move::CASTLING) list.push_back(m);
+  if (!pawns) return false;
+  const Bitboard start_rank = us == chess::WHITE ? chess::rank_bb(chess::RANK_2) : chess::rank_bb(chess::RANK_7);
+  const Square ep_square = ep ? pos.ep_square() : chess::SQ_NONE;
+  for (Bitboard s = pawns; s;) {
+    const Square sq = chess::pop_lsb(s);
+    const Bitboard attacks = chess::pawn_attacks_bb(us, sq);
+    if (ep_square != chess::SQ_NONE && (attacks & chess::square_bb(ep_square)) &&
+        f(Move::make(sq, ep_square, Move::EN_PASSANT)))
+      return true;
+    Bitboard targets = attacks & pos.pieces(them);
+    const Bitboard one = chess::shift_forward(us, chess::square_bb(sq)) & ~occupied;
+    targets |= one;
+    if (one && (chess::square_bb(sq) & start_rank)) targets |= chess::shift_forward(us, one) & ~occupied;
+    for (Bitboard t = targets & dest; t;) {
+      const Square to = chess::pop_lsb(t);
+      if (chess::square_bb(to) & (chess::RANK_1_BB | chess::RANK_8_BB)) {
+        for (chess::PieceType p : {chess::QUEEN, chess::ROOK, chess::BISHOP, chess::KNIGHT})
+          if (f(Move::make(sq, to, Move::PROMOTION, p))) return true;
+      } else if (f(Move(sq, to))) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 /// True if `m` (from `before`) satisfies the parameters of the move filter `n`, whose sets
@@ -369,12 +422,36 @@ int64_t moves_matching(const Node& n, const Ctx& c) {
   if (!from || !to || !cap) return 0;
   if (n.flags & cql6::kMovePrevious) return move_satisfies(n, *before, c.moves[-1], from, to, cap) ? 1 : 0;
   if (n.flags & (cql6::kMoveLegal | cql6::kMovePseudoLegal)) {
-    chess::MoveList list;
-    if (n.flags & cql6::kMoveLegal) chess::generate_legal(*c.pos, list);
-    else pseudo_legal(*c.pos, list);
+    // Only the moves that may satisfy the filter are made (SPEC-NOTES "CQL 6 scripts:
+    // decisions", Moves: the sets decide which moves count; no null move is generated).
+    const Position& pos = *c.pos;
+    const uint32_t f = n.flags;
+    if (f & cql6::kMoveNull) return 0;
+    const chess::Color us = pos.side_to_move(), them = chess::Color(1 - us);
+    const bool capture = n.kids[2].kind != Kind::kNone, promote = n.kids[3].kind != Kind::kNone;
+    bool castle = !capture && !promote && !(f & cql6::kMoveEnPassant) &&
+                  (pos.can_castle(chess::castling_right(us, true)) || pos.can_castle(chess::castling_right(us, false)));
+    Bitboard origin = from, dest = to;
+    // en passant: onto the en passant square, capturing the pawn beyond it
+    bool ep = pos.ep_square() != chess::SQ_NONE && !promote && (to & chess::square_bb(pos.ep_square())) &&
+              (cap & chess::square_bb(Square(pos.ep_square() ^ 8)));
+    if (f & cql6::kMoveCastle) origin = dest = 0, ep = false;
+    if (f & cql6::kMoveEnPassant) dest = 0, castle = false;
+    if (capture) dest &= cap & pos.pieces(them);
+    if (promote) {
+      origin &= pos.pieces(us, chess::PAWN) &
+                (us == chess::WHITE ? chess::rank_bb(chess::RANK_7) : chess::rank_bb(chess::RANK_2));
+      dest &= chess::RANK_1_BB | chess::RANK_8_BB;
+    }
+    const bool legal = f & cql6::kMoveLegal;
+    if (legal) dest &= ~pos.pieces(them, chess::KING);  // never a king capture (chess/movegen.cpp)
     int64_t found = 0;
-    for (Move m : list)
-      if (move_satisfies(n, *c.pos, m, from, to, cap) && (++found, !count)) return 1;
+    for_each_pseudo_legal(pos, origin, dest, ep, castle, [&](Move m) {
+      if (!move_satisfies(n, pos, m, from, to, cap)) return false;
+      if (legal && m.kind() != Move::CASTLING && !pos.is_legal(m)) return false;
+      ++found;
+      return !count;
+    });
     return found;
   }
   return move_satisfies(n, *c.pos, c.next, from, to, cap) ? 1 : 0;
@@ -414,19 +491,29 @@ bool dash(const Node& n, const Ctx& c) {
 
 // ---- line
 
-/// Positions of a forward line, made on demand (per thread, one buffer per nesting depth).
+/// Positions of a forward line, made on demand, and the matcher's memos (per thread, one
+/// buffer per line filter). Positions and memo columns are indexed by "cell" = origin +
+/// offset (LineState): per evaluation (origin 0, the line's start), or, for a forward line on
+/// the main line of a known game without a length range, by absolute ply: a holder's result
+/// and whether the rest of the line matches from a ply do not depend on where the line
+/// started, so they are kept for every later start in the same game (each computed once
+/// per game instead of once per start).
 struct LineBuffer {
-  std::vector<Position> positions;  // positions[k]: k plies after the line's start
-  // the memo of holder results: entry holder * span + offset is valid when its stamp is
-  // the current evaluation's (no clearing between evaluations)
+  std::vector<Position> positions;  // positions[cell]
+  uint32_t made_from = 0, made_to = 0;  // positions[made_from, made_to) are made
+  uint64_t made_game = 0;               // ... for this game (0: this evaluation only)
+  // the memo of holder results: entry holder * span + cell is valid when its stamp is the
+  // current one (no clearing between evaluations)
   std::vector<uint32_t> stamps;
   std::vector<uint8_t> results;
-  // the memo of the line's top-level sequence: (item index, offset) -> whether the rest of
+  // the memo of the line's top-level sequence: (item index, cell) -> whether the rest of
   // the line matches from there (seq_*), and whether an unbounded repetition of that item
   // that has reached its minimum, then the rest, does (rep_*)
   std::vector<uint32_t> seq_stamps, rep_stamps;
   std::vector<uint8_t> seq_results, rep_results;
   uint32_t stamp = 0;
+  uint64_t stamp_game = 0;  // with absolute cells: the game the stamp belongs to
+  uint32_t stamp_span = 0;  // ... and the memo row length it was made with
 };
 
 struct LineState {
@@ -434,9 +521,9 @@ struct LineState {
   const Node* line;
   bool backward;
   uint32_t stride;        // 2 with singlecolor
-  LineBuffer* buffer;     // forward lines
-  uint32_t made = 0;      // positions made in buffer
-  uint32_t span = 0;      // positions the line may reach (memo row length)
+  LineBuffer* buffer;
+  uint32_t origin = 0;    // cell of offset 0 (the current position)
+  uint32_t span = 0;      // cells (memo row length): origin + the positions the line may reach
   const std::vector<Node>* top = nullptr;  // the line's top-level constituents
   uint32_t length = 0;    // positions consumed by the match found (CQL 6 sort of a line)
 };
@@ -449,22 +536,19 @@ const Position* line_position(LineState& s, uint32_t k) {
   if (k == 0) return c.pos;
   if (s.backward) return k <= c.past ? earlier(c, k) : nullptr;
   if (k > c.moves_left) return nullptr;
-  while (s.made <= k) {
-    if (s.made == 0) {
-      if (s.buffer->positions.empty()) s.buffer->positions.resize(1);
-      s.buffer->positions[0] = *c.pos;
-      s.made = 1;
-      continue;
-    }
-    if (s.buffer->positions.size() <= s.made) s.buffer->positions.resize(s.made + 1);
-    s.buffer->positions[s.made] = s.buffer->positions[s.made - 1];
+  LineBuffer& b = *s.buffer;
+  const uint32_t cell = s.origin + k;
+  if (cell < b.made_to) return &b.positions[cell];  // made_from <= origin (line())
+  while (b.made_to <= cell) {
+    if (b.positions.size() <= b.made_to) b.positions.resize(size_t(b.made_to) + 1);
+    b.positions[b.made_to] = b.positions[b.made_to - 1];
     chess::UndoInfo u;
-    const Move m = c.moves[s.made - 1];
-    if (m == Move::null()) s.buffer->positions[s.made].do_null_move(u);
-    else s.buffer->positions[s.made].do_move(m, u);
-    ++s.made;
+    const Move m = c.moves[b.made_to - 1 - s.origin];
+    if (m == Move::null()) b.positions[b.made_to].do_null_move(u);
+    else b.positions[b.made_to].do_move(m, u);
+    ++b.made_to;
   }
-  return &s.buffer->positions[k];
+  return &b.positions[cell];
 }
 
 /// A continuation of the line matcher: the rest of a sequence, or the rest of a repetition.
@@ -491,8 +575,8 @@ bool once(const Node& item, uint32_t off, const Cont* k, LineState& s) {
     inner.next = k;
     return resume(&inner, off, s);
   }
-  if (off >= s.span) return false;
-  const size_t slot = size_t(item.value) * s.span + off;  // holders are numbered per line
+  if (s.origin + off >= s.span) return false;
+  const size_t slot = size_t(item.value) * s.span + s.origin + off;  // holders are numbered per line
   if (s.buffer->stamps[slot] == s.buffer->stamp) {
     if (!s.buffer->results[slot]) return false;
     return resume(k, off + s.stride, s);
@@ -523,8 +607,8 @@ bool repeat(const Node& item, int64_t done, uint32_t off, const Cont* after, Lin
   // sequence, depends only on (item, offset): memoised
   size_t slot = SIZE_MAX;
   if (item.hi < 0 && done >= item.lo && after && !after->repetition && !after->next && after->items == s.top &&
-      off < s.span) {
-    slot = (after->i - 1) * s.span + off;
+      s.origin + off < s.span) {
+    slot = (after->i - 1) * s.span + s.origin + off;
     if (s.buffer->rep_stamps[slot] == s.buffer->stamp) return s.buffer->rep_results[slot];
   }
   const bool r = repeat_search(item, done, off, after, s);
@@ -562,8 +646,8 @@ bool resume(const Cont* k, uint32_t off, LineState& s) {
   if (k->i == k->items->size()) return resume(k->next, off, s);
   // the rest of the top-level sequence from item i at `off` is memoised
   size_t slot = SIZE_MAX;
-  if (!k->next && k->items == s.top && off < s.span) {
-    slot = k->i * s.span + off;
+  if (!k->next && k->items == s.top && s.origin + off < s.span) {
+    slot = k->i * s.span + s.origin + off;
     if (s.buffer->seq_stamps[slot] == s.buffer->stamp) return s.buffer->seq_results[slot];
   }
   Cont after;
@@ -579,20 +663,47 @@ bool resume(const Cont* k, uint32_t off, LineState& s) {
 }
 
 bool line(const Node& n, const Ctx& c) {
-  thread_local std::vector<std::unique_ptr<LineBuffer>> buffers;
-  thread_local size_t depth = 0;
-  if (buffers.size() <= depth) buffers.push_back(std::make_unique<LineBuffer>());
+  // one buffer per line filter: a line never holds itself, so nested lines have their own
+  struct Entry {
+    const Node* node;
+    std::unique_ptr<LineBuffer> buffer;
+    bool busy;  // an evaluation of this line is running (nested lines: another entry)
+  };
+  thread_local std::vector<Entry> buffers;
+  Entry* entry = nullptr;
+  for (Entry& e : buffers)
+    if (e.node == &n) entry = &e;
+  if (!entry) {
+    if (buffers.size() >= 64)  // mostly filters of earlier queries: drop the idle ones
+      std::erase_if(buffers, [](const Entry& e) { return !e.busy; });
+    buffers.push_back(Entry{&n, std::make_unique<LineBuffer>(), false});
+    entry = &buffers.back();
+  }
+  LineBuffer* buffer = entry->buffer.get();
+  const size_t entry_index = size_t(entry - buffers.data());  // until resume(): nested lines move entries
   LineState s;
   s.c = &c;
   s.line = &n;
   s.backward = n.flags & cql6::kLineBackward;
   s.stride = (n.flags & cql6::kLineSingleColor) ? 2 : 1;
-  s.buffer = buffers[depth].get();
-  s.span = (s.backward ? c.past : c.moves_left) + 1;
+  s.buffer = buffer;
   s.top = &n.kids;
+  LineBuffer& b = *buffer;
+  const bool absolute = !s.backward && c.game != 0 && c.main_line && c.moves && !(n.flags & cql6::kLineHasRange);
+  const uint64_t game = absolute ? c.game : 0;
+  s.origin = absolute ? c.ply : 0;
+  s.span = s.origin + (s.backward ? c.past : c.moves_left) + 1;
+  // the positions: kept when they are this game's and reach back to the current ply
+  if (!s.backward && (game == 0 || b.made_game != game || s.origin < b.made_from || s.origin >= b.made_to)) {
+    if (b.positions.size() <= s.origin) b.positions.resize(size_t(s.origin) + 1);
+    b.positions[s.origin] = *c.pos;
+    b.made_from = s.origin;
+    b.made_to = s.origin + 1;
+    b.made_game = game;
+  }
   const size_t cells = size_t(std::max<int64_t>(n.value, 1)) * s.span;
   const size_t seq_cells = (n.kids.size() + 1) * s.span;
-  LineBuffer& b = *s.buffer;
+  bool fresh = game == 0 || b.stamp_game != game;  // memo entries of other evaluations are void
   if (b.stamps.size() < cells || b.seq_stamps.size() < seq_cells) {
     b.stamps.assign(std::max(cells, b.stamps.size()), 0);
     b.results.assign(b.stamps.size(), 0);
@@ -601,18 +712,28 @@ bool line(const Node& n, const Ctx& c) {
     b.rep_stamps.assign(b.seq_stamps.size(), 0);
     b.rep_results.assign(b.seq_stamps.size(), 0);
     b.stamp = 0;
+    fresh = true;
+  } else if (game != 0 && b.stamp_game == game && b.stamp_span != s.span) {
+    fresh = true;  // cannot happen within one game (span = its plies + 1); kept exact anyway
   }
-  if (++b.stamp == 0) {  // wrapped: forget every entry
-    std::fill(b.stamps.begin(), b.stamps.end(), 0);
-    std::fill(b.seq_stamps.begin(), b.seq_stamps.end(), 0);
-    std::fill(b.rep_stamps.begin(), b.rep_stamps.end(), 0);
-    b.stamp = 1;
+  if (fresh) {
+    if (++b.stamp == 0) {  // wrapped: forget every entry
+      std::fill(b.stamps.begin(), b.stamps.end(), 0);
+      std::fill(b.seq_stamps.begin(), b.seq_stamps.end(), 0);
+      std::fill(b.rep_stamps.begin(), b.rep_stamps.end(), 0);
+      b.stamp = 1;
+    }
+    b.stamp_game = game;
+    b.stamp_span = s.span;
   }
-  ++depth;
   Cont all;
   all.items = &n.kids;
-  bool r = resume(&all, 0, s);
-  --depth;
+  buffers[entry_index].busy = true;
+  const bool r = resume(&all, 0, s);
+  // nested lines may have added entries (moving the vector) but never removed a busy one;
+  // idle ones before it may have gone: find it again
+  for (Entry& e : buffers)
+    if (e.node == &n) e.busy = false;
   if (r) t_line_length = s.length;
   return r;
 }
@@ -676,6 +797,7 @@ Ctx from(const PosCtx& c) {
   x.main_line = !c.inside_variation;
   x.past = !c.line_moves ? 0 : c.inside_variation ? c.ply - c.line_first_ply : c.ply;
   x.start = c.inside_variation ? nullptr : c.start;
+  x.game = c.game;
   return x;
 }
 
@@ -685,8 +807,10 @@ uint64_t squares(const Node& n, const Ctx& c) {
     case Kind::kDesignator: return kinds_bb(pos, n.kinds) & n.squares;
     case Kind::kUnion: return squares(n.kids[0], c) | squares(n.kids[1], c);
     case Kind::kIntersect: {
-      const Bitboard a = squares(n.kids[0], c);
-      return a ? a & squares(n.kids[1], c) : 0;
+      // a plain designator first: cheapest, and often empty (no side effects: any order)
+      const bool swap = n.kids[1].kind == Kind::kDesignator && n.kids[0].kind != Kind::kDesignator;
+      const Bitboard a = squares(n.kids[swap ? 1 : 0], c);
+      return a ? a & squares(n.kids[swap ? 0 : 1], c) : 0;
     }
     case Kind::kComplement: return ~squares(n.kids[0], c);
     case Kind::kAttacks: {

@@ -28,6 +28,7 @@ struct Ctx {
   uint32_t past = 0;                        ///< moves[-1] .. moves[-past] led here (main line)
   const chess::Position* start = nullptr;   ///< the game's start position (main line), or null
   bool main_line = true;                    ///< not inside a variation
+  uint64_t game = 0;                        ///< PosCtx::game: the game's serial (0 = unknown)
 };
 
 /// The context of PosCtx `c` (eval/node.h).

@@ -144,6 +144,8 @@ void GameMatcher::begin_game(GameState& g, const GameInfo* info) {
     if (!err.ok()) throw db::CorruptRecord("stored start FEN is invalid: " + err.message);
   }
   PosCtx& c = g.c;
+  static thread_local uint64_t game_serial = 0;
+  c.game = ++game_serial;
   c.pos = &g.pos;
   c.analysis = analysis_;
   c.info = info;

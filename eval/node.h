@@ -91,6 +91,9 @@ struct PosCtx {
   /// The worker's engine and result cache for :evaluation / :moveevaluation
   /// (analysis/session.h); set by the replay stage (query/). Null: a per-thread default context is used.
   analysis::AnalysisContext* analysis = nullptr;
+  /// Serial of the game being matched, unique per thread (GameMatcher::match); 0 when unknown.
+  /// Per-thread caches of one game (the CQL 6 history of `move previous`) are keyed by it.
+  uint64_t game = 0;
 };
 
 /// A compiled piece designator: piece kinds on squares, with promotion restrictions.

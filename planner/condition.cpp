@@ -226,6 +226,9 @@ Condition derive_node(const Node& n, size_t max_variants) {
       return c;
     }
     case Op::kList: return derive(*n.lists[0], max_variants);
+    // A CQL 6 filter (eval/compile_cql6.cpp): its hint list holds conditions it implies
+    // (designators it needs on the board, check, transforms' disjunctions), not evaluated.
+    case Op::kCql6: return n.lists.empty() ? leaf(CondOp::kTrue) : derive(*n.lists[0], max_variants);
     case Op::kSumRange: return sumrange_condition(n, max_variants);
     case Op::kLine: {
       // :line (eval/line.h): the played moves fit in the game, a numbered line starts at its

@@ -1,0 +1,99 @@
+// A CQL 6 script's `output FILE` (issue 36; SPEC-NOTES "CQL 6 scripts: decisions", Output):
+// the matched games as CQL 6.2 marks them, `{Game number N}` opening each game and `CQL` at
+// each matched position, joined to the game's own comment at that place; `quiet` drops the
+// `CQL` marks, `silent` both. `--format pgn` keeps cqldb's `{MATCH}` comments. The expected
+// shapes are what CQL 6.2 (build 9.493) writes for the same games.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli_test_util.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Game 1: a comment before the first move, a NAG and a comment after the mating move;
+// game 2: no comment at all.
+constexpr const char* kPgn =
+    "[Event \"a\"]\n[Result \"1-0\"]\n\n"
+    "{Opening note} 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# $1 {mate} 1-0\n\n"
+    "[Event \"b\"]\n[Result \"0-1\"]\n\n"
+    "1. f3 e5 2. g4 Qh4# 0-1\n\n";
+
+class Cql6Output : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("cqldb-cql6-output-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "games.pgn") << kPgn;
+    db_ = (dir_ / "db").string();
+    ASSERT_EQ(cqltest::run_cqldb({"import", "--db", db_, (dir_ / "games.pgn").string()}, dir_).code, 0);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// Runs `script` (its header names `out.pgn`) and returns out.pgn with blanks made single.
+  std::string output_of(const std::string& script) {
+    std::ofstream(dir_ / "s.cql") << script;
+    fs::remove(dir_ / "out.pgn");
+    const cqltest::Outcome r = cqltest::run_cqldb({"query", "--db", db_, (dir_ / "s.cql").string()}, dir_);
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::ifstream in(dir_ / "out.pgn");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string flat;
+    for (char ch : text.str()) {
+      if (ch == '\n') ch = ' ';
+      if (ch == ' ' && !flat.empty() && flat.back() == ' ') continue;
+      flat += ch;
+    }
+    return flat;
+  }
+
+  fs::path dir_;
+  std::string db_;
+};
+
+TEST_F(Cql6Output, MarksAsCql62) {
+  const std::string out = output_of("cql(input games.pgn output out.pgn)\nmate\n");
+  EXPECT_NE(out.find("{Opening note Game number 1} 1. e4"), std::string::npos) << out;
+  EXPECT_NE(out.find("4. Qxf7# $1 {mate CQL} 1-0"), std::string::npos) << out;
+  EXPECT_NE(out.find("{Game number 2} 1. f3"), std::string::npos) << out;
+  EXPECT_NE(out.find("2. g4 Qh4# {CQL} 0-1"), std::string::npos) << out;
+  EXPECT_EQ(out.find("MATCH"), std::string::npos) << out;
+}
+
+TEST_F(Cql6Output, StartPositionMarkJoinsTheFirstComment) {
+  const std::string out = output_of("cql(input games.pgn output out.pgn)\ninitial\n");
+  EXPECT_NE(out.find("{Opening note Game number 1 CQL} 1. e4"), std::string::npos) << out;
+  EXPECT_NE(out.find("{Game number 2 CQL} 1. f3"), std::string::npos) << out;
+}
+
+TEST_F(Cql6Output, QuietAndSilent) {
+  std::string out = output_of("cql(input games.pgn output out.pgn quiet)\nmate\n");
+  EXPECT_NE(out.find("{Opening note Game number 1}"), std::string::npos) << out;
+  EXPECT_NE(out.find("4. Qxf7# $1 {mate} 1-0"), std::string::npos) << out;
+  EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
+  out = output_of("cql(input games.pgn output out.pgn silent)\nmate\n");
+  EXPECT_NE(out.find("{Opening note} 1. e4"), std::string::npos) << out;
+  EXPECT_EQ(out.find("Game number"), std::string::npos) << out;
+  EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
+}
+
+TEST_F(Cql6Output, FormatPgnKeepsCqldbMarks) {
+  std::ofstream(dir_ / "s.cql") << "cql(input games.pgn)\nmate\n";
+  const cqltest::Outcome r =
+      cqltest::run_cqldb({"query", "--db", db_, (dir_ / "s.cql").string(), "--format", "pgn"}, dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("{MATCH}"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Game number"), std::string::npos) << r.out;
+}
+
+}  // namespace
