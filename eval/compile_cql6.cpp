@@ -702,6 +702,10 @@ bool effects_are_local(const std::vector<Node>& body) {
       continue;
     }
     if (!reads_local(f, assigned, bound)) return false;
+  }
+  return true;
+}
+
 /// True if `n` is worth testing at every position before its CQL 6 filter: anything but a
 /// designator of the whole board (`N`, `[qr]`) and a disjunction over transforms. Those
 /// hold in nearly every position, and the CQL 6 evaluation finds an empty set itself at
