@@ -39,8 +39,11 @@ class Cql6Output : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  /// Runs `script` (its header names `out.pgn`) and returns out.pgn with blanks made single.
-  std::string output_of(const std::string& script) {
+  /// Runs `script` (its header's `output OUT` becomes this test's out.pgn) and returns that
+  /// file with blanks made single.
+  std::string output_of(std::string script) {
+    const std::string quoted = "\"" + (dir_ / "out.pgn").string() + "\"";
+    script.replace(script.find("output OUT"), 10, "output " + quoted);
     std::ofstream(dir_ / "s.cql") << script;
     fs::remove(dir_ / "out.pgn");
     const cqltest::Outcome r = cqltest::run_cqldb({"query", "--db", db_, (dir_ / "s.cql").string()}, dir_);
@@ -62,7 +65,7 @@ class Cql6Output : public ::testing::Test {
 };
 
 TEST_F(Cql6Output, MarksAsCql62) {
-  const std::string out = output_of("cql(input games.pgn output out.pgn)\nmate\n");
+  const std::string out = output_of("cql(input games.pgn output OUT)\nmate\n");
   EXPECT_NE(out.find("{Opening note Game number 1} 1. e4"), std::string::npos) << out;
   EXPECT_NE(out.find("4. Qxf7# $1 {mate CQL} 1-0"), std::string::npos) << out;
   EXPECT_NE(out.find("{Game number 2} 1. f3"), std::string::npos) << out;
@@ -71,17 +74,17 @@ TEST_F(Cql6Output, MarksAsCql62) {
 }
 
 TEST_F(Cql6Output, StartPositionMarkJoinsTheFirstComment) {
-  const std::string out = output_of("cql(input games.pgn output out.pgn)\ninitial\n");
+  const std::string out = output_of("cql(input games.pgn output OUT)\ninitial\n");
   EXPECT_NE(out.find("{Opening note Game number 1 CQL} 1. e4"), std::string::npos) << out;
   EXPECT_NE(out.find("{Game number 2 CQL} 1. f3"), std::string::npos) << out;
 }
 
 TEST_F(Cql6Output, QuietAndSilent) {
-  std::string out = output_of("cql(input games.pgn output out.pgn quiet)\nmate\n");
+  std::string out = output_of("cql(input games.pgn output OUT quiet)\nmate\n");
   EXPECT_NE(out.find("{Opening note Game number 1}"), std::string::npos) << out;
   EXPECT_NE(out.find("4. Qxf7# $1 {mate} 1-0"), std::string::npos) << out;
   EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
-  out = output_of("cql(input games.pgn output out.pgn silent)\nmate\n");
+  out = output_of("cql(input games.pgn output OUT silent)\nmate\n");
   EXPECT_NE(out.find("{Opening note} 1. e4"), std::string::npos) << out;
   EXPECT_EQ(out.find("Game number"), std::string::npos) << out;
   EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
