@@ -50,6 +50,26 @@ def test_bench_queries_and_trees_equal(dbs, client):
         assert list(frame["id"]) == db.query("(match (position :mate))").ids
 
 
+def test_frames_equal_the_single_databases(dbs, client):
+    """The tasks return columns: to_pandas() and the dask dataframe have the columns, dtypes
+    and values of cqldb.Result.to_pandas() (Elos Int64), with and without a limit or rows."""
+    import pandas.testing
+
+    single, sharded = dbs
+    with cqldb.Database(single) as db:
+        for script, limit in (("(match (position :check))", None), ("(match (position :check))", 2500),
+                              ("(match (position :mate))", None), ("(match :player Nobody_Xyz (position :mate))", None)):
+            expected = db.query(script, limit=limit).to_pandas()
+            result = cqldb.dask.query(client, sharded, script, limit=limit)
+            pandas.testing.assert_frame_equal(result.to_pandas(), expected)
+            assert len(result) == len(expected) and result.ids == list(expected["id"])
+            if limit is None:
+                frame = result.to_dask_dataframe().compute().reset_index(drop=True)
+                some = len(expected) > 0  # an empty dask frame is the meta's: object columns
+                pandas.testing.assert_frame_equal(frame, expected[list(cqldb.COLUMNS)], check_dtype=some,
+                                                  check_index_type=some)
+
+
 def test_query_error_on_the_client(dbs, client):
     with pytest.raises(cqldb.QueryError):
         cqldb.dask.query(client, dbs[1], "(match (position :nosuch))")
