@@ -459,6 +459,9 @@ eval::Node promotion_op(cql6::Kinds kinds) {
 void played_move_facts(const Node& n, std::vector<eval::Node>& out) {
   const uint32_t f = n.flags;
   if (f & cql6::kMoveCount) return;
+  // `move previous`: its sets are read in the position before the move (a captured piece is
+  // gone here), and its castling, en passant and promotion were played from there
+  if (f & cql6::kMovePrevious) return;
   for (size_t i = 0; i < 3 && i < n.kids.size(); ++i)
     if (n.kids[i].kind != Kind::kNone) implied_by_set(n.kids[i], out);
   if (f & (cql6::kMoveLegal | cql6::kMovePseudoLegal | cql6::kMoveNull)) return;
@@ -861,7 +864,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   root.kind = Kind::kScript;
   static std::atomic<int64_t> next_id{1};
   root.value = next_id++;
-  std::vector<eval::Node> nodes;
+  std::vector<eval::Node> nodes, hints;
   bool pure = true;
   const bool local = effects_are_local(script.body);
   for (const cql6::Node& n : h.conditions)
@@ -876,7 +879,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
     if (pure) {
       bool unused = false;
       if (std::optional<eval::Node> op = exact_op(e, unused)) nodes.push_back(std::move(*op));
-      else implied_by(e, nodes);
+      else implied_by(e, hints);  // conditions for the planner only (cql6_node), not tested here
     }
     root.kids.push_back(std::move(e));
   }
@@ -911,11 +914,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   cql6_values::check_patterns(root);
   number_holders(root);
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves
-  eval::Node node;
-  node.op = Op::kCql6;
-  node.cost = Cost::kExpensive;
-  node.set(payload::Cql6{std::make_shared<const cql6::Node>(std::move(root))});
-  nodes.push_back(std::move(node));
+  nodes.push_back(cql6_node(std::move(root), std::move(hints)));
   order_by_cost(nodes);
   Alternative alt;
   alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
