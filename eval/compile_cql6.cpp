@@ -842,6 +842,27 @@ void cql6_nodes(cql6::Node f, std::vector<eval::Node>& out) {
   out.push_back(cql6_node(std::move(f), std::move(implied)));
 }
 
+/// The one alternative of a CQL 6 script: the header filter built in `where` (its SQL and
+/// `params`), one position list of `nodes` (ordered by cost here), the header's matchcount
+/// range, and the main line or, with `variations`, every line.
+Alternative script_alternative(const cql6::Header& h, headers::WhereBuilder& where,
+                               std::vector<db::sqlite::Param>& params, std::vector<eval::Node> nodes) {
+  Alternative alt;
+  alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
+  order_by_cost(nodes);
+  auto list = std::make_shared<PositionList>();
+  list->variants.push_back(std::move(nodes));
+  list->index.build(list->variants);
+  list->memo.build(list->variants);
+  alt.lists.push_back(list);
+  MatchCount count;
+  count.lo = h.matchcount_lo;
+  count.hi = h.matchcount_hi < 0 ? INT64_MAX : h.matchcount_hi;
+  alt.counts.push_back(count);
+  alt.scopes.push_back(h.variations ? LineScope::kAll : LineScope::kMainLine);
+  return alt;
+}
+
 }  // namespace
 
 /// A part-2 script (issue 37): the body is evaluated in order as one Op::kCql6 node whose
@@ -915,21 +936,8 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   number_holders(root);
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves
   nodes.push_back(cql6_node(std::move(root), std::move(hints)));
-  order_by_cost(nodes);
-  Alternative alt;
-  alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
-  auto list = std::make_shared<PositionList>();
-  list->variants.push_back(std::move(nodes));
-  list->index.build(list->variants);
-  list->memo.build(list->variants);
-  alt.lists.push_back(list);
-  MatchCount count;
-  count.lo = h.matchcount_lo;
-  count.hi = h.matchcount_hi < 0 ? INT64_MAX : h.matchcount_hi;
-  alt.counts.push_back(count);
-  alt.scopes.push_back(h.variations ? LineScope::kAll : LineScope::kMainLine);
   program.needs_variations_ = h.variations;
-  program.alternatives_.push_back(std::move(alt));
+  program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;
 }
 
@@ -962,9 +970,6 @@ Program Program::compile_cql6(const cql6::Script& script) {
           (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone))
         program.needs_line_moves_ = true;
     });
-  Alternative alt;
-  alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
-  auto list = std::make_shared<PositionList>();
   std::vector<eval::Node> nodes;
   for (const cql6::Node* n : position_filters) {
     if (std::optional<eval::Node> op = exact_op(*n, program.needs_game_info_)) {
@@ -975,18 +980,8 @@ Program Program::compile_cql6(const cql6::Script& script) {
     number_holders(filter);
     cql6_nodes(std::move(filter), nodes);
   }
-  order_by_cost(nodes);
-  list->variants.push_back(std::move(nodes));
-  list->index.build(list->variants);
-  list->memo.build(list->variants);
-  alt.lists.push_back(list);
-  MatchCount count;
-  count.lo = h.matchcount_lo;
-  count.hi = h.matchcount_hi < 0 ? INT64_MAX : h.matchcount_hi;
-  alt.counts.push_back(count);
-  alt.scopes.push_back(h.variations ? LineScope::kAll : LineScope::kMainLine);
   program.needs_variations_ = h.variations;
-  program.alternatives_.push_back(std::move(alt));
+  program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;
 }
 
