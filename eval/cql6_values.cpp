@@ -273,6 +273,16 @@ bool key_of(const Node& k, const Ctx& c, std::string& out) {
   }
 }
 
+/// The entry `D[k]` of dictionary node `n` (kDictGet) at `c`; null when its key has no
+/// value or the dictionary has no such entry.
+const Value* dict_entry(const Node& n, const Ctx& c) {
+  std::string key;
+  if (!key_of(n.kids[1], c, key)) return nullptr;
+  auto& d = dict(n.kids[0]);
+  auto it = d.find(key);
+  return it == d.end() ? nullptr : &it->second;
+}
+
 // ---- assignment
 
 bool assign(const Node& n, const Ctx& c) {
@@ -554,12 +564,9 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
       return position(n.kids[1], at, ply);
     }
     case Kind::kDictGet: {
-      std::string key;
-      if (!key_of(n.kids[1], c, key)) return false;
-      auto& d = dict(n.kids[0]);
-      auto it = d.find(key);
-      if (it == d.end()) return false;
-      ply = it->second.num;
+      const Value* e = dict_entry(n, c);
+      if (!e) return false;
+      ply = e->num;
       return true;
     }
     case Kind::kIf:
@@ -642,12 +649,9 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
       return true;
     }
     case Kind::kDictGet: {
-      std::string key;
-      if (!key_of(n.kids[1], c, key)) return false;
-      auto& d = dict(n.kids[0]);
-      auto it = d.find(key);
-      if (it == d.end()) return false;
-      out = it->second.str;
+      const Value* e = dict_entry(n, c);
+      if (!e) return false;
+      out = e->str;
       return true;
     }
     case Kind::kAt: {
@@ -676,11 +680,8 @@ uint64_t squares(const Node& n, const Ctx& c) {
       return x.set;
     }
     case Kind::kDictGet: {
-      std::string key;
-      if (!key_of(n.kids[1], c, key)) return 0;
-      auto& d = dict(n.kids[0]);
-      auto it = d.find(key);
-      return it == d.end() ? 0 : it->second.set;
+      const Value* e = dict_entry(n, c);
+      return e ? e->set : 0;
     }
     case Kind::kAt: {
       int64_t where = 0;
@@ -714,12 +715,9 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return true;
     }
     case Kind::kDictGet: {
-      std::string key;
-      if (!key_of(n.kids[1], c, key)) return false;
-      auto& d = dict(n.kids[0]);
-      auto it = d.find(key);
-      if (it == d.end()) return false;
-      out = it->second.num;
+      const Value* e = dict_entry(n, c);
+      if (!e) return false;
+      out = e->num;
       return true;
     }
     case Kind::kFind: return find(n, c, &out);
