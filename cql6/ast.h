@@ -75,8 +75,8 @@ enum class Kind : uint8_t {
   kDictGet,      ///< kids: dictionary var, key; type = the dictionary's value type
   kUnbind,       ///< kids: var (or kDictGet: one entry)
   kIsBound,      ///< kids: var
-  kSquareLoop,   ///< kids: var set body; flags kLoopAll
-  kPieceLoop,    ///< kids: var set body; flags kLoopAll
+  kSquareLoop,   ///< kids: var set body; flags kLoopAll; without it a set: the squares the body matched for
+  kPieceLoop,    ///< kids: var set body; flags kLoopAll; without it a set (as kSquareLoop)
   kWhile,        ///< kids: condition body
   kFind,         ///< kids: body; flags kFindAll / kFindBackward / kHasRange (lo..hi)
   kParent,       ///< position: the position before this one (none at the start)
@@ -111,8 +111,10 @@ enum class Kind : uint8_t {
   kPosIntersect, ///< kids: 2 positions: the squares with the same content in both (`s & t`)
   kScript,       ///< the body of a part-2 script (eval/compile_cql6.cpp): kids = its filters in
                  ///< order; value = a process-wide id keying the variables' storage
+  // sets and loops (published examples)
+  kPieceAssign,  ///< kids: piece var, set: `piece x = S` / `◭x = S`, true when S is one occupied square
+  kLoopRepeat,   ///< kids: body: `loop f` runs f until it fails; true when it matched at least once
   // values and output (published examples): eval/cql6_functions.cpp
-  kLoop,         ///< `loop f`: kids: f, evaluated again while it matches; matches if it matched once
   kRank,         ///< number: kids: set of one square -> its rank 1..8 (none otherwise)
   kFile,         ///< number: kids: set of one square -> its file 1..8 (none otherwise)
   kMakeSquare,   ///< set: kids: file, rank (numbers 1..8), or one string such as "e4"
@@ -131,7 +133,6 @@ enum class Kind : uint8_t {
                  ///< sub: 0 award, 1 prize, 2 hm, 3 commendation; flags: 1 max, 2 special
   kMoveSquares,  ///< set: kids: a kMove (not legal, pseudolegal, count): the square of its move
                  ///< named by sub (1 from, 2 to, 3 capture): CQL 6.2's `move` as a set
-  kPieceAssign,  ///< `piece x = S`: kids: piece var, set; fails unless S is one occupied square
   kMateKind,     ///< set: sub = 0 puremate, 1 modelmate: the participants of such a mate
                  ///< (either colour mated), empty when it is none
 };
@@ -153,7 +154,9 @@ enum class Side : uint8_t { kEither, kWhite, kBlack };
 enum class HeaderTag : uint8_t { kPlayer, kWhite, kBlack, kEvent, kSite, kDate, kEco };
 
 /// kCompare operators.
-enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe };
+/// kPrecedes.. are CQL 6.2's `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`) of positions: s [<] t when s
+/// comes before t and t descends from s (on the main line: s < t).
+enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe, kPrecedes, kPrecedesEq, kSucceeds, kSucceedsEq };
 
 /// kTransform kinds (CQL 6.2: each includes the identity except kReverseColor).
 enum class TransformKind : uint8_t {
@@ -170,6 +173,7 @@ enum MoveFlag : uint32_t {
 enum DashFlag : uint32_t { kDashCapture = 1, kDashPromote = 2 };
 enum LineFlag : uint32_t {
   kLineBackward = 1, kLineQuiet = 2, kLineSingleColor = 4, kLineHasRange = 8, kLineGroup = 16,
+  kLineStateful = 32,  ///< set by the compiler: reads variables, so no memo across evaluations
 };
 enum RayFlag : uint32_t { kXray = 1, kRayReturnFirst = 2 };  // kXray: attack rays only
 enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under transforms

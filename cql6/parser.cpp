@@ -230,7 +230,7 @@ class Parser {
         else if (op.text == "attacks" || op.text == "attackedby") op_level = kLevelAttack;
       } else if (op.kind == Tok::kPunct) {
         const std::string& p = op.text;
-        if (p == "<" || p == "<=" || p == "==" || p == ">=" || p == ">" || p == "!=") op_level = kLevelRel;
+        if (p == "<" || p == "<=" || p == "==" || p == ">=" || p == ">" || p == "!=" || is_precedence(p)) op_level = kLevelRel;
         else if (p == "+" || p == "-") op_level = kLevelAdd;
         else if (p == "*" || p == "/" || p == "%") op_level = kLevelMul;
         else if (p == "|") op_level = kLevelUnion;
@@ -239,12 +239,16 @@ class Parser {
         else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=")
           fail("'" + p + "' needs a variable on its left", "a variable name");
         else if (p == "~~") op_level = kLevelRel;
+        else if (p == "[element]") op_level = kLevelIn;  // `♙ ∊ a-h2`: read as `in` (CQL 6.2 refuses it)
         else if (p == ":") op_level = kLevelColon;
         if (line_depth_ > 0 && (p == "+" || p == "*") && wildcard_follows()) op_level = 0;
       } else if (op.kind == Tok::kDash && !op.space_before) {
         op_level = kLevelDash;  // a dash tied to its left side: `Ra1--a8`
       }
       if (op_level == 0 || op_level < level) return left;
+      // CQL 6.2: a relational operator after a plain filter is not its operand (`find all
+      // check >= 10` is `(find all check) >= 10`): the caller's level takes it
+      if (op_level == kLevelRel && left.type == Type::kBool && op.text != "~~") return left;
       const Loc loc = op.loc;
       const std::string text = op.text;
       ++i_;
@@ -282,7 +286,7 @@ class Parser {
         continue;
       }
       Node right = expr(op_level == kLevelIn ? kLevelDash : op_level + 1);
-      left = binary(text, std::move(left), std::move(right), loc);
+      left = binary(text == "[element]" ? "in" : text, std::move(left), std::move(right), loc);
     }
   }
 
@@ -297,25 +301,78 @@ class Parser {
   Node compare(Node left, const std::string& first, Loc loc) {
     Node n = make(Kind::kCompare, Type::kBool, loc);
     // part 2: strings compare with strings, positions with positions (by positionid)
-    const Type ty = left.type == Type::kString || left.type == Type::kPosition ? left.type : Type::kNumber;
-    need(left, ty, "'" + first + "'");
+    const Type ty = left.type == Type::kString || left.type == Type::kPosition || is_precedence(first) ? Type::kPosition : Type::kNumber;
+    const Type want = left.type == Type::kString ? Type::kString : ty;
+    need(left, want, "'" + first + "'");
     n.kids.push_back(std::move(left));
     std::string op = first;
     while (true) {
       Node right = expr(kLevelRel + 1);
-      need(right, ty, "'" + op + "'");
-      n.ops.push_back(op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq
-                      : op == ">=" ? Cmp::kGe : op == ">" ? Cmp::kGt : Cmp::kNe);
+      need(right, is_precedence(op) ? Type::kPosition : want, "'" + op + "'");
+      n.ops.push_back(cmp_of(op));
       n.kids.push_back(std::move(right));
       const Token& t = cur();
       if (t.kind == Tok::kPunct && (t.text == "<" || t.text == "<=" || t.text == "==" || t.text == ">=" ||
-                                    t.text == ">" || t.text == "!=")) {
+                                    t.text == ">" || t.text == "!=" || is_precedence(t.text))) {
         op = t.text;
         ++i_;
         continue;
       }
       break;
     }
+    check_set_equality(n);
+    return n;
+  }
+
+  // ---- sets and loops (published examples, branch exsets)
+
+  /// `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`): CQL 6.2's comparisons of positions by the game tree.
+  static bool is_precedence(std::string_view p) { return p == "[<]" || p == "[<=]" || p == "[>]" || p == "[>=]"; }
+  static Cmp cmp_of(std::string_view op) {
+    if (op == "[<]") return Cmp::kPrecedes;
+    if (op == "[<=]") return Cmp::kPrecedesEq;
+    if (op == "[>]") return Cmp::kSucceeds;
+    if (op == "[>=]") return Cmp::kSucceedsEq;
+    return op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq : op == ">=" ? Cmp::kGe
+           : op == ">" ? Cmp::kGt : Cmp::kNe;
+  }
+  /// CQL 6.2 reads `a == b == c` as `a == (b == c)`: only the last pair compares two sets as
+  /// sets (`T == a1`); before it a set is counted, and a set equality inside a longer chain is
+  /// an error (its value is no number).
+  static void check_set_equality(const Node& n) {
+    const size_t k = n.kids.size();
+    if (k <= 2) return;
+    const Node& a = n.kids[k - 2];
+    const Node& b = n.kids[k - 1];
+    if (a.type == Type::kSet && b.type == Type::kSet && (n.ops.back() == Cmp::kEq || n.ops.back() == Cmp::kNe))
+      throw Error(a.loc, "a comparison of two sets has no numeric value to compare further",
+                  "a number, or '#' before the sets");
+  }
+  /// After `◭` (or `∀◭`) before a name: `◭x∊S f` (piece loop) or `◭x = S` (piece assignment).
+  Node piece_declared(Loc loc, bool all) {
+    if (cur().kind != Tok::kWord) fail("'◭' declares a piece variable here", "a variable name");
+    if (!all && peek().is("=")) return piece_assignment(loc);
+    if (!peek().is("[element]") && !peek().is("in"))
+      throw Error(peek().loc, "unexpected " + describe(peek()) + " after the piece variable '" + cur().text + "'",
+                  "'∊' (a piece loop) or '=' (a piece assignment)");
+    return loop(Kind::kPieceLoop, all, loc);
+  }
+  /// `piece x = S` / `◭x = S` with the cursor on the name: binds x to the piece on the one
+  /// square of S (CQL 6.2: fails unless S is exactly one square holding a piece).
+  Node piece_assignment(Loc loc) {
+    const std::string name = cur().text;
+    const Loc vloc = cur().loc;
+    i_ += 2;  // name =
+    Node set = expr(kLevelDash);
+    need(set, Type::kSet, "'" + name + " ='");
+    const int slot = slot_of(name, vloc, true);
+    Variable& v = script_->vars[size_t(slot)];
+    if (v.type != Type::kBool && !v.piece) throw Error(vloc, "'" + name + "' is not a piece variable");
+    v.piece = true;
+    type_var(slot, Type::kSet, vloc);
+    Node n = make(Kind::kPieceAssign, Type::kBool, loc);
+    n.kids.push_back(var_node(slot, vloc));
+    n.kids.push_back(std::move(set));
     return n;
   }
 
@@ -449,11 +506,17 @@ class Parser {
         ++i_;
         Node n = make(Kind::kTransform, Type::kBool, loc);
         n.sub = uint8_t(*k);
-        if (*k != TransformKind::kReverseColor && optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+        if (*k != TransformKind::kReverseColor && accept("count")) {  // CQL 6.2: any count, numeric
+          n.lo = -100000;
+          n.hi = 100000;
+          n.flags |= kHasRange;
+        } else if (*k != TransformKind::kReverseColor && optional_range(n.lo, n.hi)) {
+          n.flags |= kHasRange;
+        }
         if (at_end() || is(")") || is("}")) fail("'" + w + "' needs a filter", "a filter");
         Node a = expr(kLevelOr);
         n.type = a.type;
-        if (n.flags & kHasRange) n.type = Type::kBool;
+        if (n.flags & kHasRange) n.type = Type::kNumber;  // CQL 6.2: the number of matching transforms
         n.kids.push_back(std::move(a));
         return n;
       }
@@ -618,19 +681,13 @@ class Parser {
           if (!n.kids.empty()) n.type = n.kids.back().type;
           return n;
         }
-        if (t.text == "[piece]") {  // `◭x∊S f` = piece x in S f; ◭ alone is [Aa]
+        if (t.text == "[piece]") {  // `◭x∊S f` = piece x in S f, `◭x = S` (the lexer: ◭ before a name)
           ++i_;
-          if (cur().kind == Tok::kWord && peek().is("in")) return loop(Kind::kPieceLoop, false, loc);
-          if (cur().kind == Tok::kWord && peek().is("=")) return piece_assignment(loc);  // `◭x=S`
-          Node n = make(Kind::kDesignator, Type::kSet, loc);
-          n.kinds = kWhiteKinds | kBlackKinds;
-          n.squares = ~uint64_t(0);
-          n.text = "[Aa]";
-          return n;
+          return piece_declared(loc, false);
         }
-        if (t.text == "[forall]") {  // `∀x∊S f` = square all x in S f; `∀◭x∊S f` = piece all
+        if (t.text == "[forall]") {  // `∀x∊S f` = square all x in S f, `∀◭x∊S f` = piece all
           ++i_;
-          if (accept("[piece]")) return loop(Kind::kPieceLoop, true, loc);
+          if (accept("[piece]")) return piece_declared(loc, true);
           return loop(Kind::kSquareLoop, true, loc);
         }
         if (t.text == "\\" && peek().kind == Tok::kNumber && !peek().space_before) {  // `\1`: a group of the last ~~
@@ -639,8 +696,6 @@ class Parser {
           i_ += 2;
           return n;
         }
-        if (t.text == "[<]" || t.text == "[>]" || t.text == "[<=]" || t.text == "[>=]")
-          throw not_supported(loc, t.text);
         fail("unexpected " + describe(t), "a filter");
       }
       case Tok::kWord: return word();
@@ -718,7 +773,7 @@ class Parser {
       ++i_;
       Node n = make(Kind::kPin, Type::kSet, loc);
       for (int k = 0; k < 3; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, loc));
-      n.sub = 1;  // CQL 6.2: the set of the first parameter written (from, through, to); the pinned pieces without one
+      n.sub = 1;  // CQL 6.2: the set of the first parameter written; none: the pinned pieces
       bool first = true;
       while (cur().kind == Tok::kWord) {
         const std::string& p = cur().text;
@@ -857,9 +912,10 @@ class Parser {
     const std::string name = cur().text;
     const Loc vloc = cur().loc;
     ++i_;
-    expect("in");
+    if (!accept("in") && !accept("[element]")) fail("unexpected " + describe(cur()), "'in' or '∊'");
     Node set = expr(kLevelDash);
     need(set, Type::kSet, "the loop's set");
+    if (!all) n.type = Type::kSet;  // CQL 6.2: the squares where the body matched
     const int slot = slot_of(name, vloc, true);
     Variable& v = script_->vars[size_t(slot)];
     if (kind == Kind::kPieceLoop) {
@@ -871,7 +927,6 @@ class Parser {
     n.kids.push_back(std::move(set));
     if (at_end()) fail("the loop needs a body", "a filter");
     n.kids.push_back(filter());
-    if (!all) n.type = Type::kSet;  // CQL 6.2: the squares (pieces) whose body matched
     return n;
   }
   Node unary_of(Kind k, Type ty, Loc loc, Node a) {
@@ -890,6 +945,7 @@ class Parser {
         return a->second;
       }
     }
+    if (peek().is("[element]")) return loop(Kind::kSquareLoop, false, loc);  // `x∊S f` (CQL 6.2)
     if (w == "persistent" || w == "atomic") {
       ++i_;
       if (cur().kind != Tok::kWord) fail("'" + w + "' needs a variable", "a variable name");
@@ -921,13 +977,15 @@ class Parser {
       if (script_->vars[size_t(slot)].dictionary && is("[")) target = dict_get(slot, loc);
       return unary_of(w == "unbind" ? Kind::kUnbind : Kind::kIsBound, Type::kBool, loc, std::move(target));
     }
-    if (w == "piece" && peek().kind == Tok::kWord && peek(2).is("=")) {  // `piece x = S`
-      ++i_;
-      return piece_assignment(loc);
-    }
     if (w == "square" || w == "piece") {
       ++i_;
+      if (w == "piece" && cur().kind == Tok::kWord && peek().is("=")) return piece_assignment(loc);
       return loop(w == "square" ? Kind::kSquareLoop : Kind::kPieceLoop, false, loc);
+    }
+    if (w == "loop") {  // CQL 6.2: `loop f` repeats f while it matches
+      ++i_;
+      if (at_end() || is("}") || is(")")) fail("'loop' needs a filter", "a filter");
+      return unary_of(Kind::kLoopRepeat, Type::kBool, loc, filter());
     }
     if (w == "while") {
       ++i_;
@@ -945,9 +1003,10 @@ class Parser {
       if (accept("all")) n.flags |= kFindAll;
       if (accept("<--")) n.flags |= kFindBackward;
       if (optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+      accept("quiet");
       if (at_end()) fail("'find' needs a filter", "a filter");
-      n.kids.push_back(expr(kLevelOr));  // CQL 6.2: the whole filter (`find N1 == Start:N2`)
-      if (n.flags & kFindAll) n.type = Type::kNumber;
+      n.kids.push_back(filter());  // CQL 6.2: find takes a whole filter (`find T == a1`)
+      if (n.flags & (uint32_t(kFindAll) | uint32_t(kHasRange))) n.type = Type::kNumber;  // CQL 6.2: a range makes it numeric
       return n;
     }
     if (w == "parent" || w == "currentposition") {
@@ -1175,25 +1234,6 @@ class Parser {
     return true;
   }
 
-  /// `piece x = S` / `◭x=S` with the cursor on x: binds the piece variable x to the piece on
-  /// S (CQL 6.2: it fails unless S is one square holding a piece).
-  Node piece_assignment(Loc loc) {
-    const std::string name = cur().text;
-    const Loc vloc = cur().loc;
-    i_ += 2;
-    Node set = expr(kLevelOr);
-    need(set, Type::kSet, "'piece " + name + " ='");
-    const int slot = slot_of(name, vloc, true);
-    Variable& v = script_->vars[size_t(slot)];
-    if (v.type != Type::kBool && !v.piece) throw Error(vloc, "'" + name + "' is not a piece variable");
-    v.piece = true;
-    type_var(slot, Type::kSet, vloc);
-    Node n = make(Kind::kPieceAssign, Type::kBool, loc);
-    n.kids.push_back(var_node(slot, vloc));
-    n.kids.push_back(std::move(set));
-    return n;
-  }
-
   /// A set operand of `rank`, `file`, `type`, `typename`, `piecename`.
   Node set_operand(const std::string& w) {
     if (at_end()) fail("'" + w + "' needs a set filter", "a set filter");
@@ -1211,15 +1251,10 @@ class Parser {
     return n;
   }
 
-  /// The value keywords of CQL 6.2 at the cursor (`w`), if `w` is one: `loop`, `rank`,
+  /// The value keywords of CQL 6.2 at the cursor (`w`), if `w` is one: `rank`,
   /// `file`, `makesquare`, `type`, `typename`, `piecename`, `sqrt`, `fen`, `variation`,
   /// `puremate`, `modelmate`.
   std::optional<Node> value_function(const std::string& w, Loc loc) {
-    if (w == "loop") {
-      ++i_;
-      if (at_end() || is(")") || is("}")) fail("'loop' needs a filter", "a filter");
-      return unary_of(Kind::kLoop, Type::kBool, loc, filter());
-    }
     if (w == "rank" || w == "file" || w == "type") {
       ++i_;
       return unary_of(w == "rank" ? Kind::kRank : w == "file" ? Kind::kFile : Kind::kPieceType, Type::kNumber, loc,

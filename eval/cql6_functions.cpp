@@ -25,9 +25,6 @@ using cql6::Kind;
 using cql6::Node;
 using cql6_eval::Ctx;
 
-/// Most repetitions of one `loop` body (CQL 6.2 has no bound): past it the loop stops.
-constexpr uint64_t kMaxLoopIterations = 1'000'000;
-
 /// The one square of the set filter `n` at `c`, or -1 when it has not exactly one.
 int one_square(const Node& n, const Ctx& c) {
   const Bitboard b = cql6_eval::squares(n, c);
@@ -241,7 +238,7 @@ bool hhdb_award(const Node& n, const Ctx& c, int64_t& out) {
 
 bool handles(Kind k) {
   switch (k) {
-    case Kind::kLoop: case Kind::kRank: case Kind::kFile: case Kind::kMakeSquare: case Kind::kTypeName:
+    case Kind::kRank: case Kind::kFile: case Kind::kMakeSquare: case Kind::kTypeName:
     case Kind::kPieceName: case Kind::kPieceType: case Kind::kSqrt: case Kind::kFen: case Kind::kVariation:
     case Kind::kMateKind: case Kind::kHhdbAward: case Kind::kMoveSquares:
       return true;
@@ -347,11 +344,6 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
 
 bool match(const Node& n, const Ctx& c) {
   switch (n.kind) {
-    case Kind::kLoop: {
-      bool seen = false;
-      for (uint64_t i = 0; i < kMaxLoopIterations && cql6_eval::match(n.kids[0], c); ++i) seen = true;
-      return seen;
-    }
     case Kind::kVariation: return !c.main_line;
     case Kind::kMakeSquare:
     case Kind::kMoveSquares:

@@ -1,7 +1,7 @@
 // CQL 6 value keywords of the published examples (issue 37; SPEC-NOTES "Published examples:
-// values, parameters, output (exvalues)"): `loop`, `rank`, `file`, `makesquare`, `type`,
+// values, parameters, output (exvalues)"): `rank`, `file`, `makesquare`, `type`,
 // `typename`, `piecename`, `sqrt`, `fen`, `variation`, `puremate`, `modelmate`. Part of the
-// one CQL 6 evaluator: eval/cql6_values.cpp hands these kinds (cql6/ast.h, from kLoop on) here
+// one CQL 6 evaluator: eval/cql6_values.cpp hands these kinds (cql6/ast.h, from kRank on) here
 // and these call back into eval/cql6_eval.h for their operands. Squares are 0..63 from a1;
 // ranks and files are 1..8 as CQL 6 numbers them.
 #pragma once
@@ -16,7 +16,7 @@ namespace eval::cql6_functions {
 
 /// True if `k` is one of the kinds answered here.
 bool handles(cql6::Kind k);
-/// True if `n` matches at `c` (`loop`: its filter matched at least once; a value: it has one).
+/// True if `n` matches at `c` (a value: it has one; a set: not empty).
 bool match(const cql6::Node& n, const cql6_eval::Ctx& c);
 /// The squares of the set filter `n` (`makesquare`, `puremate`, `modelmate`) at `c`.
 uint64_t squares(const cql6::Node& n, const cql6_eval::Ctx& c);

@@ -497,24 +497,29 @@ bool assign(const Node& n, const Ctx& c) {
 
 // ---- loops, find, echo
 
-/// Runs the loop `n` at `c`; `hits` gets the squares (pieces) whose body matched (CQL 6.2:
-/// the value of a loop without `all` is that set).
-bool loop(const Node& n, const Ctx& c, Bitboard* hits = nullptr) {
+/// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
+/// the squares of the elements it matched for (CQL 6.2: the loop is a set filter). With
+/// `all`: stops at the first element it fails for; `every` says whether none failed (an
+/// empty set: true). The variable is unbound afterwards (CQL 6.2).
+uint64_t run_loop(const Node& n, const Ctx& c, bool& every) {
   const Node& v = n.kids[0];
   const bool all = n.flags & cql6::kLoopAll;
   const uint64_t set = cql6_eval::squares(n.kids[1], c);
-  bool any = false, every = true;
-  if (hits) *hits = 0;
+  every = true;
   std::array<uint8_t, 64> ids{};  // a copy: the body may extend the game's tables
   if (n.kind == Kind::kPieceLoop) {
     GameView* gv = view(c);
     const int64_t at = node_of(c, gv);
-    const std::array<uint8_t, 64>* known = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
-    if (!known) return all && !(set & c.pos->pieces());
-    ids = *known;
+    const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
+    if (!here) {
+      every = !(set & c.pos->pieces());
+      return 0;
+    }
+    ids = *here;
   }
   Bitboard todo = set;
   if (n.kind == Kind::kPieceLoop) todo &= c.pos->pieces();
+  uint64_t hits = 0;
   for (Bitboard s = todo; s;) {
     const int sq = chess::pop_lsb(s);
     Value& x = var(v);
@@ -522,12 +527,35 @@ bool loop(const Node& n, const Ctx& c, Bitboard* hits = nullptr) {
     if (n.kind == Kind::kPieceLoop) x.num = ids[size_t(sq)];
     else x.set = Bitboard(1) << sq;
     const bool hit = cql6_eval::match(n.kids[2], c);
-    any |= hit;
-    every &= hit;
-    if (hit && hits) *hits |= Bitboard(1) << sq;
-    if (all && !hit) return false;
+    if (hit) hits |= Bitboard(1) << sq;
+    if (!hit) every = false;
+    if (all && !hit) break;
   }
-  return all ? every : any;
+  var(v).bound = false;
+  return hits;
+}
+
+bool loop(const Node& n, const Ctx& c) {
+  bool every = true;
+  const uint64_t hits = run_loop(n, c, every);
+  return (n.flags & cql6::kLoopAll) ? every : hits != 0;
+}
+
+/// `piece x = S` / `◭x = S`: x becomes the piece on the one square of S (CQL 6.2: fails,
+/// leaving x as it was, unless S is exactly one occupied square).
+bool piece_assign(const Node& n, const Ctx& c) {
+  const uint64_t s = cql6_eval::squares(n.kids[1], c);
+  if (chess::popcount(s) != 1 || !(s & c.pos->pieces())) return false;
+  GameView* gv = view(c);
+  const int64_t at = node_of(c, gv);
+  const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
+  if (!here) return false;
+  const uint8_t id = (*here)[size_t(chess::lsb(s))];
+  if (!id) return false;
+  Value& x = var(n.kids[0]);
+  x.bound = true;
+  x.num = id;
+  return true;
 }
 
 /// True if the value of `n` depends only on the position it is evaluated at (no variable,
@@ -961,12 +989,6 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
 uint64_t squares(const Node& n, const Ctx& c) {
   if (cql6_functions::handles(n.kind)) return cql6_functions::squares(n, c);
   switch (n.kind) {
-    case Kind::kSquareLoop:
-    case Kind::kPieceLoop: {
-      Bitboard hits = 0;
-      loop(n, c, &hits);
-      return hits;
-    }
     case Kind::kVar: {
       const Value& x = var(n);
       if (!x.bound) return 0;
@@ -982,6 +1004,11 @@ uint64_t squares(const Node& n, const Ctx& c) {
       Ctx at;
       if (!position(n.kids[0], c, where) || !ctx_at(c, where, at)) return 0;
       return cql6_eval::squares(n.kids[1], at);
+    }
+    case Kind::kSquareLoop:
+    case Kind::kPieceLoop: {
+      bool every = true;
+      return run_loop(n, c, every);
     }
     case Kind::kPosIntersect: {
       int64_t a = 0, b = 0;
@@ -1127,26 +1154,14 @@ bool match(const Node& n, const Ctx& c) {
     }
     case Kind::kSquareLoop:
     case Kind::kPieceLoop: return loop(n, c);
-    case Kind::kPieceAssign: {  // `piece x = S`: one occupied square, else it fails
-      const Bitboard b = cql6_eval::squares(n.kids[1], c) & c.pos->pieces();
-      if (chess::popcount(b) != 1 || chess::popcount(cql6_eval::squares(n.kids[1], c)) != 1) return false;
-      const int sq = chess::lsb(b);
-      const Node& v = n.kids[0];
-      Value value;
-      value.bound = true;
-      if (v.flags & cql6::kVarPiece) {
-        GameView* gv = view(c);
-        const int64_t at = node_of(c, gv);
-        const std::array<uint8_t, 64>* known = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
-        if (!known || !(*known)[size_t(sq)]) return false;
-        value.num = (*known)[size_t(sq)];
-      } else {
-        value.set = b;  // no navigation in the script: the piece is its square (unpiece)
+    case Kind::kPieceAssign: return piece_assign(n, c);
+    case Kind::kLoopRepeat: {  // `loop f`: f until it fails; gives up like `while`
+      bool seen = false;
+      for (uint64_t i = 0; cql6_eval::match(n.kids[0], c); ++i) {
+        if (i >= kMaxWhileIterations) return false;
+        seen = true;
       }
-      Value& x = var(v);
-      value.game = x.game;
-      x = std::move(value);
-      return true;
+      return seen;
     }
     case Kind::kWhile: {
       for (uint64_t i = 0; cql6_eval::match(n.kids[0], c); ++i) {
@@ -1236,9 +1251,8 @@ bool match(const Node& n, const Ctx& c) {
 bool has_side_effect(const Node& n) {
   switch (n.kind) {
     case Kind::kAssign: case Kind::kDictAssign: case Kind::kUnbind: case Kind::kSquareLoop: case Kind::kPieceLoop:
-    case Kind::kPieceAssign:
     case Kind::kEcho: case Kind::kRegex: case Kind::kSort: case Kind::kComment: case Kind::kSettag:
-    case Kind::kRemoveComment:
+    case Kind::kRemoveComment: case Kind::kPieceAssign:
       return true;
     default: break;
   }
