@@ -623,6 +623,24 @@ bool same_board_test(const Node& n, int64_t s, int64_t t) {
   return (both(n.kids[0]) && whole(n.kids[1])) || (whole(n.kids[0]) && both(n.kids[1]));
 }
 
+/// Numbers the sorts of `n` (Node::value: their key, in the order first written; sorts with
+/// one title share a key, CQL 6.2's sort variable) and lists their directions in `keys`.
+void number_sorts(Node& n, std::vector<bool>& keys) {
+  thread_local std::vector<std::string> titles;
+  if (keys.empty()) titles.clear();
+  if (n.kind == Kind::kSort) {
+    auto it = n.text.empty() ? titles.end() : std::find(titles.begin(), titles.end(), n.text);
+    if (it != titles.end()) {
+      n.value = it - titles.begin();
+    } else {
+      n.value = int64_t(keys.size());
+      titles.push_back(n.text.empty() ? "\n" + std::to_string(keys.size()) : n.text);
+      keys.push_back(n.flags & cql6::kSortMin);
+    }
+  }
+  for (Node& k : n.kids) number_sorts(k, keys);
+}
+
 /// Marks every echo whose body requires the same placement at s and t (kEchoSameBoard).
 void mark_echoes(Node& n) {
   if (n.kind == Kind::kEcho) {
@@ -964,6 +982,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   if (!any_navigation) unpiece(root);
   mark_echoes(root);
   mark_stateful_lines(root);
+  number_sorts(root, program.cql6_sort_keys_);
   cql6_values::check_patterns(root);
   number_holders(root);
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves

@@ -1107,8 +1107,14 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
         return false;
       }
       const bool min = n.flags & cql6::kSortMin;
-      if (!t_output.has_sort || (min ? out < t_output.sort : out > t_output.sort)) t_output.sort = out;
-      t_output.has_sort = true;
+      const size_t key = size_t(std::max<int64_t>(n.value, 0));
+      if (t_output.sorts.size() <= key) t_output.sorts.resize(key + 1);
+      std::optional<int64_t>& best = t_output.sorts[key];
+      if (!best || (min ? out < *best : out > *best)) best = out;
+      if (key == 0) {
+        t_output.sort = *best;
+        t_output.has_sort = true;
+      }
       return true;
     }
     default: return false;

@@ -17,7 +17,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cql6/ast.h"
 #include "eval/cql6_eval.h"
@@ -37,6 +40,9 @@ void begin_game();
 struct GameOutput {
   bool has_sort = false;
   int64_t sort = 0;  ///< the largest (`sort min`: smallest) value a `sort` filter had
+  /// Every sort of the script by its key (kSort's Node::value, Program::cql6_sort_keys()):
+  /// its largest (`min`: smallest) value; sort (above) is key 0's
+  std::vector<std::optional<int64_t>> sorts;
   /// `comment` texts by main-line ply (in evaluation order; every position, matched or not)
   std::vector<std::pair<uint32_t, std::string>> comments;
   std::vector<std::pair<std::string, std::string>> tags;  ///< `settag`: name, value (last wins)

@@ -21,6 +21,9 @@ struct GameMatch {
   /// CQL 6 `sort` (issue 37): the game's sort value (the largest, or with `sort min` the
   /// smallest, value the sort filter had); none without a sort or when it never had one.
   std::optional<int64_t> sort_value{};
+  /// The values of the script's later sorts (CQL 6.2 orders by every sort in turn: a tie on
+  /// the first is broken by the second...), by Program::cql6_sort_keys() index - 1.
+  std::vector<std::optional<int64_t>> sort_keys{};
   /// CQL 6 `comment` (and the `sort` title with its value, at ply 0): texts on matched
   /// main-line plies, ascending by ply; `settag`: tags to write (name, value).
   std::vector<std::pair<uint32_t, std::string>> comments{};

@@ -140,6 +140,9 @@ class Program {
   /// True if the CQL 6 header says `sort matchcount`: the sort value of a game is its number
   /// of matched positions (main line and variations), most first.
   bool cql6_sort_matchcount() const { return cql6_sort_matchcount_; }
+  /// Every CQL 6 sort of the script in the order CQL 6.2 uses them (first written first;
+  /// sorts with the same title share a key): true for `sort min`.
+  const std::vector<bool>& cql6_sort_keys() const { return cql6_sort_keys_; }
   /// The first CQL 6 `sort`'s title ("sort" when it has none).
   const std::string& cql6_sort_title() const { return cql6_sort_title_; }
   /// True if a CQL 6 script writes `comment` or `settag` output (GameMatch::comments, tags).
@@ -167,6 +170,7 @@ class Program {
   bool needs_game_text_ = false;
   int cql6_sort_ = 0;
   bool cql6_sort_matchcount_ = false;
+  std::vector<bool> cql6_sort_keys_;
   std::string cql6_sort_title_;
   bool cql6_output_ = false;
 };

@@ -98,10 +98,21 @@ Result execute(const Query& query, db::Database& database, const ExecuteOptions&
     // CQL 6 `sort` (issue 37): by the games' sort values, largest first (`sort min`:
     // smallest first), equal values in id order, games without a value last
     const bool min = query.program().cql6_sort() == 2;
-    std::stable_sort(matches.begin(), matches.end(), [min](const eval::GameMatch& a, const eval::GameMatch& b) {
-      if (a.sort_value.has_value() != b.sort_value.has_value()) return a.sort_value.has_value();
-      if (!a.sort_value) return false;
-      return min ? *a.sort_value < *b.sort_value : *a.sort_value > *b.sort_value;
+    const std::vector<bool>& keys = query.program().cql6_sort_keys();
+    auto before = [](const std::optional<int64_t>& x, const std::optional<int64_t>& y, bool smallest) {
+      if (x.has_value() != y.has_value()) return x.has_value() ? -1 : 1;  // no value: last
+      if (!x || *x == *y) return 0;
+      return (smallest ? *x < *y : *x > *y) ? -1 : 1;
+    };
+    std::stable_sort(matches.begin(), matches.end(), [&](const eval::GameMatch& a, const eval::GameMatch& b) {
+      if (int r = before(a.sort_value, b.sort_value, min)) return r < 0;
+      // later sorts break ties in turn (CQL 6.2)
+      for (size_t k = 1; k < keys.size(); ++k) {
+        const std::optional<int64_t> x = k - 1 < a.sort_keys.size() ? a.sort_keys[k - 1] : std::nullopt;
+        const std::optional<int64_t> y = k - 1 < b.sort_keys.size() ? b.sort_keys[k - 1] : std::nullopt;
+        if (int r = before(x, y, keys[k])) return r < 0;
+      }
+      return false;
     });
   }
   if (given.limit && matches.size() > given.limit) matches.resize(given.limit);

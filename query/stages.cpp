@@ -31,8 +31,11 @@ void cql6_output(const eval::Program& program, const eval::cql6_values::GameOutp
   if (program.cql6_sort_matchcount()) {  // header `sort matchcount`: the matched positions
     m.sort_value = int64_t(m.plies.size() + m.variation_plies.size());
     m.comments.emplace_back(0, "matchcount: " + std::to_string(*m.sort_value));
-  } else if (out.has_sort) {
-    m.sort_value = out.sort;
+  } else if (out.has_sort || !out.sorts.empty()) {
+    if (!out.sorts.empty()) m.sort_value = out.sorts[0];
+    for (size_t k = 1; k < out.sorts.size(); ++k) m.sort_keys.push_back(out.sorts[k]);
+  }
+  if (!program.cql6_sort_matchcount() && out.has_sort) {
     m.comments.emplace_back(0, program.cql6_sort_title() + ": " + std::to_string(out.sort));
   }
   for (const auto& [ply, text] : out.comments)
