@@ -30,7 +30,8 @@ enum class Kind : uint8_t {
   kBetween,      ///< kids: a b: squares strictly between a square of a and one of b on a line
   kRay,          ///< kids: 2+ sets; sub = direction bits; `xray` when flag kXray
   kPin,          ///< kids: from through to (each may be kNone = its default)
-  kDirection,    ///< kids: a; sub = direction bits; lo..hi steps
+  kDirection,    ///< kids: a [lo hi]; sub = direction bits; lo..hi steps, or kids 1 and 2 (numeric
+                 ///< variables or numbers, CQL 6.2: -7..7, a negative step goes the opposite way)
   kLight,        ///< kids: a
   kDark,         ///< kids: a
   kPawns,        ///< sub = PawnSet
@@ -60,7 +61,8 @@ enum class Kind : uint8_t {
   kIf,           ///< kids: condition then [else]
   kCompare,      ///< kids: 2+ operands; ops: one Cmp per neighbouring pair (chained)
   kIn,           ///< kids: a b: a is a subset of b (both sets)
-  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag
+  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag; sub 1, 2, 3:
+                 ///< a set (written with from, to, capture first): the moves' from / to / captured squares
   kDash,         ///< kids: left right (kNone = any) target (kNone, or a compound evaluated
                  ///< after the move); flags: DashFlag; kinds = promotion kinds
   kLine,         ///< kids: the constituents (kLineItem); flags: LineFlag; lo..hi positions

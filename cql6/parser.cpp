@@ -307,6 +307,18 @@ class Parser {
 
   // ---- sets and loops (published examples, branch exsets)
 
+  /// True if the cursor is on a numeric variable assigned earlier that CQL 6.2 reads as a
+  /// range bound: not followed by an operator (rangeconstituent in its node-parse.cpp).
+  bool variable_bound_follows() const {
+    if (cur().kind != Tok::kWord) return false;
+    auto it = var_slots_.find(cur().text);
+    if (it == var_slots_.end()) return false;
+    const Variable& v = script_->vars[size_t(it->second)];
+    if (v.type != Type::kNumber || v.dictionary) return false;
+    const Token& n = peek();
+    return n.kind != Tok::kPunct || n.is("(") || n.is("{") || n.is(")") || n.is("}") || n.is("->") || n.is("<-");
+  }
+
   /// `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`): CQL 6.2's comparisons of positions by the game tree.
   static bool is_precedence(std::string_view p) { return p == "[<]" || p == "[<=]" || p == "[>]" || p == "[>=]"; }
   static Cmp cmp_of(std::string_view op) {
@@ -476,10 +488,23 @@ class Parser {
         n.sub = dir;
         n.lo = 1;
         n.hi = 7;
-        optional_range(n.lo, n.hi);
+        std::vector<Node> bounds;  // CQL 6.2: a bound may be a numeric variable (`up DeltaRank S`)
+        if (!optional_range(n.lo, n.hi) && variable_bound_follows()) {
+          bounds.push_back(var_node(slot_of(t_[i_++].text, loc, false), loc));
+          if (cur().kind == Tok::kNumber) {
+            Node hi = make(Kind::kNumber, Type::kNumber, cur().loc);
+            hi.value = t_[i_++].number;
+            bounds.push_back(std::move(hi));
+          } else if (variable_bound_follows()) {
+            bounds.push_back(var_node(slot_of(t_[i_++].text, loc, false), loc));
+          } else {
+            bounds.push_back(bounds[0]);
+          }
+        }
         Node a = expr(kLevelPrimary);
         need(a, Type::kSet, "'" + w + "'");
         n.kids.push_back(std::move(a));
+        for (Node& b : bounds) n.kids.push_back(std::move(b));  // kids 1, 2: the bounds
         return n;
       }
       if (w == "if") return if_filter();
@@ -1403,10 +1428,15 @@ class Parser {
     Node n = make(Kind::kMove, Type::kBool, cur().loc);
     ++i_;
     for (int k = 0; k < 4; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, n.loc));
+    bool first = true;
     while (cur().kind == Tok::kWord) {
       const std::string p = cur().text;
       const Loc ploc = cur().loc;
       int slot = p == "from" ? 0 : p == "to" ? 1 : p == "capture" ? 2 : p == "promote" ? 3 : -1;
+      // CQL 6.2: `move from|to|capture ...` written first is a set filter, the from squares
+      // (to squares, captured squares) of the moves that fit (kMove's sub: 1, 2, 3)
+      if (first && slot >= 0 && slot < 3) n.sub = uint8_t(slot + 1);
+      first = false;
       if (slot >= 0) {
         ++i_;
         Node a = expr(kLevelPrimary);
@@ -1431,6 +1461,7 @@ class Parser {
     if ((n.flags & kMoveCount) && !(n.flags & (kMoveLegal | kMovePseudoLegal)))
       throw Error(n.loc, "'count' in 'move' needs 'legal' or 'pseudolegal'");
     if (n.flags & kMoveCount) n.type = Type::kNumber;
+    else if (n.sub) n.type = Type::kSet;
     return n;
   }
 
