@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
+#include <string>
 #include <memory>
 #include <vector>
 
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
+#include "eval/cql6_path.h"
 #include "eval/cql6_values.h"
 #include "eval/node.h"
 
@@ -407,11 +410,29 @@ bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from
   return true;
 }
 
-/// The number of moves satisfying the move filter `n` at `c` (stops at 1 unless counting).
-int64_t moves_matching(const Node& n, const Ctx& c) {
-  const bool count = n.flags & cql6::kMoveCount;
+/// The square of move `m` (played in `pos`) that a `move` set returns (sub 1 from, 2 to, 3
+/// the captured piece's); a castling is the king's move (CQL 6.2). 64: none.
+int move_square(const Position& pos, Move m, uint8_t sub) {
+  if (m == Move::null() || m == Move::none()) return 64;
+  if (sub == 3) return capture_square(pos, m);
+  if (sub == 1) return m.from_sq();
+  if (m.kind() != Move::CASTLING) return m.to_sq();
+  return Position::castling_king_to(chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq()));
+}
+
+/// The number of moves satisfying the move filter `n` at `c` (stops at 1 unless counting);
+/// with `set` (a `move from|to|capture` set, n.sub) every fitting move is looked at and the
+/// squares it returns are added to *set.
+int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
+  const bool count = (n.flags & cql6::kMoveCount) || set;
   const Position* before = c.pos;
   Ctx at = c;
+  if ((n.flags & cql6::kMovePrevious) && cql6::past_move_kind_only(n)) {
+    // `castle`, `enpassant`, `nullmove`, a dash's `(o-o)`: the last move alone (also inside a
+    // variation, whose earlier positions are not replayed)
+    if (c.past == 0 || !c.moves) return 0;
+    return move_satisfies(n, *c.pos, c.moves[-1], ~Bitboard(0), ~Bitboard(0), ~Bitboard(0)) ? 1 : 0;
+  }
   if (n.flags & cql6::kMovePrevious) {
     before = earlier(c, 1);
     if (!before) return 0;
@@ -420,7 +441,11 @@ int64_t moves_matching(const Node& n, const Ctx& c) {
   auto set_or_all = [&](const Node& k) { return k.kind == Kind::kNone ? ~Bitboard(0) : squares(k, at); };
   const Bitboard from = set_or_all(n.kids[0]), to = set_or_all(n.kids[1]), cap = set_or_all(n.kids[2]);
   if (!from || !to || !cap) return 0;
-  if (n.flags & cql6::kMovePrevious) return move_satisfies(n, *before, c.moves[-1], from, to, cap) ? 1 : 0;
+  if (n.flags & cql6::kMovePrevious) {
+    if (!move_satisfies(n, *before, c.moves[-1], from, to, cap)) return 0;
+    if (set && move_square(*before, c.moves[-1], n.sub) < 64) *set |= Bitboard(1) << move_square(*before, c.moves[-1], n.sub);
+    return 1;
+  }
   if (n.flags & (cql6::kMoveLegal | cql6::kMovePseudoLegal)) {
     // Only the moves that may satisfy the filter are made (SPEC-NOTES "CQL 6 scripts:
     // decisions", Moves: the sets decide which moves count; no null move is generated).
@@ -448,45 +473,41 @@ int64_t moves_matching(const Node& n, const Ctx& c) {
     int64_t found = 0;
     for_each_pseudo_legal(pos, origin, dest, ep, castle, [&](Move m) {
       if (!move_satisfies(n, pos, m, from, to, cap)) return false;
+      if ((f & cql6::kMoveCountSquares) && m.kind() == Move::PROMOTION && m.promotion_type() != chess::QUEEN)
+        return false;  // CQL 6.2's `legal --` counts a promotion's squares once
       if (legal && m.kind() != Move::CASTLING && !pos.is_legal(m)) return false;
       ++found;
+      if (set && move_square(pos, m, n.sub) < 64) *set |= Bitboard(1) << move_square(pos, m, n.sub);
       return !count;
     });
     return found;
   }
-  return move_satisfies(n, *c.pos, c.next, from, to, cap) ? 1 : 0;
+  if (!move_satisfies(n, *c.pos, c.next, from, to, cap)) return 0;
+  if (set && move_square(*c.pos, c.next, n.sub) < 64) *set |= Bitboard(1) << move_square(*c.pos, c.next, n.sub);
+  return 1;
+}
+
+/// The dash `n` played from `c` (its move c.next fits): calls `f(ctx after the move)` for
+/// its target and returns what it returns (true without a target).
+template <class F>
+bool dash_then(const Node& n, const Ctx& c, F&& f) {
+  if (c.next == Move::none() || !dash_fits(n, c, c.next)) return false;
+  if (n.kids.size() < 3 || n.kids[2].kind == Kind::kNone) return f(nullptr);
+  Position after = *c.pos;
+  chess::UndoInfo u;
+  after.do_move(c.next, u);
+  Ctx at = c;
+  at.pos = &after;
+  at.ply = c.ply + 1;
+  at.past = c.past + 1;
+  at.moves = c.moves ? c.moves + 1 : nullptr;
+  at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
+  at.next = at.moves_left ? at.moves[0] : Move::none();
+  return f(&at);
 }
 
 bool dash(const Node& n, const Ctx& c) {
-  if (c.next == Move::none() || c.next == Move::null()) return false;
-  const Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
-  const Bitboard to = n.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[1], c);
-  const Move m = c.next;
-  if (n.flags & cql6::kDashCapture) {
-    const int cs = capture_square(*c.pos, m);
-    if (cs == 64 || !(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(Square(cs)))) return false;
-  } else if (!move_fits(*c.pos, m, from, to)) {
-    return false;
-  }
-  if (n.flags & cql6::kDashPromote) {
-    if (m.kind() != Move::PROMOTION) return false;
-    const int t = m.promotion_type() - 1;
-    if (!(n.kinds & ((1u << t) | (1u << (6 + t))))) return false;
-  }
-  if (n.kids.size() > 2 && n.kids[2].kind != Kind::kNone) {  // the target, after the move
-    Position after = *c.pos;
-    chess::UndoInfo u;
-    after.do_move(m, u);
-    Ctx at = c;
-    at.pos = &after;
-    at.ply = c.ply + 1;
-    at.past = c.past + 1;
-    at.moves = c.moves ? c.moves + 1 : nullptr;
-    at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
-    at.next = at.moves_left ? at.moves[0] : Move::none();
-    if (!match(n.kids[2], at)) return false;
-  }
-  return true;
+  return dash_then(n, c, [&](const Ctx* at) { return !at || match(n.kids[2], *at); });
 }
 
 // ---- line
@@ -795,6 +816,44 @@ int64_t variants_matching(const Node& n, const Ctx& c, bool all) {
 
 int64_t last_line_length() { return t_line_length; }
 
+bool dash_fits(const Node& n, const Ctx& c, Move m, unsigned parts) {
+  if (m == Move::none() || m == Move::null()) return false;
+  Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
+  Bitboard to = n.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[1], c);
+  if (n.flags & cql6::kDashCapture) {
+    const int cs = capture_square(*c.pos, m);
+    if (cs == 64 || !(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(Square(cs)))) return false;
+  } else {
+    if (m.kind() == Move::CASTLING && parts != 3) {  // a path's focus: only the focused piece's squares
+      const chess::CastlingRight cr = chess::castling_right(c.pos->side_to_move(), m.to_sq() > m.from_sq());
+      if (!(parts & 1)) {
+        from &= ~chess::square_bb(m.from_sq());
+        to &= ~chess::square_bb(Position::castling_king_to(cr));
+      }
+      if (!(parts & 2)) {
+        from &= ~chess::square_bb(m.to_sq());
+        to &= ~chess::square_bb(Position::castling_rook_to(cr));
+      }
+    }
+    if (!move_fits(*c.pos, m, from, to)) return false;
+  }
+  if (n.flags & cql6::kDashPromote) {
+    if (m.kind() != Move::PROMOTION) return false;
+    const int t = m.promotion_type() - 1;
+    if (n.flags & cql6::kDashPromoteText) {  // CQL 6.2: any letter of the string, "" or "." any piece
+      std::string letters;
+      if (n.kids.size() < 4 || !cql6_values::string(n.kids[3], c, letters)) return false;
+      if (letters.empty() || letters == ".") return true;
+      const char mine = "PNBRQK"[t];
+      for (char ch : letters)
+        if (std::toupper(static_cast<unsigned char>(ch)) == mine) return true;
+      return false;
+    }
+    if (!(n.kinds & ((1u << t) | (1u << (6 + t))))) return false;
+  }
+  return true;
+}
+
 Ctx from(const PosCtx& c) {
   Ctx x;
   x.pos = c.pos;
@@ -854,7 +913,29 @@ uint64_t squares(const Node& n, const Ctx& c) {
     }
     case Kind::kRay: return ray(n, c);
     case Kind::kPin: return pin(n, c);
-    case Kind::kDirection: return direction(squares(n.kids[0], c), n.sub, n.lo, n.hi);
+    case Kind::kMove: {  // `move from|to|capture ...` as a set (n.sub)
+      Bitboard out = 0;
+      if (n.sub) moves_matching(n, c, &out);
+      return out;
+    }
+    case Kind::kDirection: {
+      if (n.kids.size() < 3) return direction(squares(n.kids[0], c), n.sub, n.lo, n.hi);
+      // bounds from variables (CQL 6.2: -7..7; a negative step goes the opposite way; an
+      // unbound variable or a bad range, where CQL 6.2 stops the search: no squares)
+      int64_t lo = 0, hi = 0;
+      if (!number(n.kids[1], c, lo) || !number(n.kids[2], c, hi) || lo < -7 || hi > 7 || lo > hi) return 0;
+      const Bitboard b = squares(n.kids[0], c);
+      Bitboard out = lo <= 0 && hi >= 0 ? b : 0;
+      if (hi >= 1) out |= direction(b, n.sub, std::max<int64_t>(lo, 1), hi);
+      if (lo <= -1) {
+        uint8_t back = 0;  // the opposite directions: up/down, right/left, NE/SW, NW/SE
+        static constexpr uint8_t kOpposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+        for (int d = 0; d < 8; ++d)
+          if (n.sub & (1u << d)) back |= uint8_t(1u << kOpposite[d]);
+        out |= direction(b, back, std::max<int64_t>(-hi, 1), -lo);
+      }
+      return out;
+    }
     case Kind::kLight: return squares(n.kids[0], c) & kLightSquares;
     case Kind::kDark: return squares(n.kids[0], c) & ~kLightSquares;
     case Kind::kPawns: return pawn_set(pos, cql6::PawnSet(n.sub));
@@ -883,6 +964,11 @@ uint64_t squares(const Node& n, const Ctx& c) {
       for (size_t i = 0; i + 1 < n.kids.size(); ++i)
         if (!match(n.kids[i], c)) return 0;
       return n.kids.empty() ? 0 : squares(n.kids.back(), c);
+    }
+    case Kind::kDash: {  // `--(from)`: the target's squares after the move
+      Bitboard out = 0;
+      dash_then(n, c, [&](const Ctx* at) { return at && (out = squares(n.kids[2], *at)) != 0; });
+      return out;
     }
     default: return cql6::is_part2(n.kind) ? cql6_values::squares(n, c) : 0;
   }
@@ -939,6 +1025,12 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return out > 0;
     }
     case Kind::kMove: out = moves_matching(n, c); return true;
+    case Kind::kDash:
+      if (n.flags & cql6::kDashCount) {  // `countmoves --`: the moves of the line from here that fit
+        out = dash(n, c) ? 1 : 0;
+        return true;
+      }
+      return dash_then(n, c, [&](const Ctx* at) { return at && number(n.kids[2], *at, out); });
     case Kind::kYear: return cql6_values::year(c, out);  // part 2: per position (header texts)
     case Kind::kTransform: {
       if (n.flags & cql6::kHasRange) {  // CQL 6.2: the number of matching transforms, in the range
@@ -964,7 +1056,9 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return !n.kids.empty() && number(n.kids.back(), c, out);
     case Kind::kCompare:  // a comparison as a number (CQL 6.2, under `sort`): its left side's value
       return compare_chain(n, c) && number(n.kids[0], c, out);
-    default: return cql6::is_part2(n.kind) && cql6_values::number(n, c, out);
+    default:
+      if (cql6_path::owns(n.kind)) return cql6_path::number(n, c, out);
+      return cql6::is_part2(n.kind) && cql6_values::number(n, c, out);
   }
 }
 
@@ -998,7 +1092,7 @@ bool match(const Node& n, const Ctx& c) {
       return (a & squares(n.kids[1], c)) == a;
     }
     case Kind::kMove: return (n.flags & cql6::kMoveCount) || moves_matching(n, c) > 0;
-    case Kind::kDash: return dash(n, c);
+    case Kind::kDash: return (n.flags & cql6::kDashCount) || dash(n, c);
     case Kind::kLine: return line(n, c);
     case Kind::kHeaderText: return cql6_values::header_text(n, c);  // part 2: per position
     case Kind::kTransform: {
@@ -1013,6 +1107,7 @@ bool match(const Node& n, const Ctx& c) {
       return k >= n.lo && (n.hi < 0 || k <= n.hi);
     }
     default:
+      if (cql6_path::owns(n.kind)) return cql6_path::match(n, c);
       if (cql6::is_part2(n.kind)) return cql6_values::match(n, c);
       break;
   }
