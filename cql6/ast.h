@@ -30,7 +30,8 @@ enum class Kind : uint8_t {
   kBetween,      ///< kids: a b: squares strictly between a square of a and one of b on a line
   kRay,          ///< kids: 2+ sets; sub = direction bits; `xray` when flag kXray
   kPin,          ///< kids: from through to (each may be kNone = its default)
-  kDirection,    ///< kids: a; sub = direction bits; lo..hi steps
+  kDirection,    ///< kids: a [lo hi]; sub = direction bits; lo..hi steps, or kids 1 and 2 (numeric
+                 ///< variables or numbers, CQL 6.2: -7..7, a negative step goes the opposite way)
   kLight,        ///< kids: a
   kDark,         ///< kids: a
   kPawns,        ///< sub = PawnSet
@@ -60,7 +61,8 @@ enum class Kind : uint8_t {
   kIf,           ///< kids: condition then [else]
   kCompare,      ///< kids: 2+ operands; ops: one Cmp per neighbouring pair (chained)
   kIn,           ///< kids: a b: a is a subset of b (both sets)
-  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag
+  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag; sub 1, 2, 3:
+                 ///< a set (written with from, to, capture first): the moves' from / to / captured squares
   kDash,         ///< kids: left right (kNone = any) target (kNone, or a compound evaluated
                  ///< after the move); flags: DashFlag; kinds = promotion kinds
   kLine,         ///< kids: the constituents (kLineItem); flags: LineFlag; lo..hi positions
@@ -75,8 +77,8 @@ enum class Kind : uint8_t {
   kDictGet,      ///< kids: dictionary var, key; type = the dictionary's value type
   kUnbind,       ///< kids: var (or kDictGet: one entry)
   kIsBound,      ///< kids: var
-  kSquareLoop,   ///< kids: var set body; flags kLoopAll
-  kPieceLoop,    ///< kids: var set body; flags kLoopAll
+  kSquareLoop,   ///< kids: var set body; flags kLoopAll; without it a set: the squares the body matched for
+  kPieceLoop,    ///< kids: var set body; flags kLoopAll; without it a set (as kSquareLoop)
   kWhile,        ///< kids: condition body
   kFind,         ///< kids: body; flags kFindAll / kFindBackward / kHasRange (lo..hi)
   kParent,       ///< position: the position before this one (none at the start)
@@ -111,6 +113,30 @@ enum class Kind : uint8_t {
   kPosIntersect, ///< kids: 2 positions: the squares with the same content in both (`s & t`)
   kScript,       ///< the body of a part-2 script (eval/compile_cql6.cpp): kids = its filters in
                  ///< order; value = a process-wide id keying the variables' storage
+  // sets and loops (published examples)
+  kPieceAssign,  ///< kids: piece var, set: `piece x = S` / `◭x = S`, true when S is one occupied square
+  kLoopRepeat,   ///< kids: body: `loop f` runs f until it fails; true when it matched at least once
+  // values and output (published examples): eval/cql6_functions.cpp
+  kRank,         ///< number: kids: set of one square -> its rank 1..8 (none otherwise)
+  kFile,         ///< number: kids: set of one square -> its file 1..8 (none otherwise)
+  kMakeSquare,   ///< set: kids: file, rank (numbers 1..8), or one string such as "e4"
+  kTypeName,     ///< string: kids: set of one square -> "K" "Q" ... "P", "_" when empty
+  kPieceName,    ///< string: kids: set of one square -> "K" ... "p" (colour by case), "_"
+  kPieceType,    ///< number: kids: set of one square -> 1 pawn .. 6 king, 0 empty (`type`)
+  kSqrt,         ///< number: kids: a number >= 0 -> its square root, rounded down
+  kFen,          ///< string: the position's FEN (CQL 6.2's: counters written "0 1")
+  kVariation,    ///< true inside a variation (`variation`)
+  kTry,          ///< CQL 6.2 `try`: exactly one position from here back to the start is black
+                 ///< to move and reached by a move that is not the main continuation
+  kConsecutiveMoves,  ///< number: kids: 2 positions; lo..hi: the longest run of the same moves
+                      ///< on the paths from their last common ancestor to each
+  kPieceId,      ///< number: kids: set of one occupied square -> its piece's identity
+  kHhdbAward,    ///< number: the award in the Event tag (HHdb's "N.p", "N/M.hm", ".sp"...);
+                 ///< sub: 0 award, 1 prize, 2 hm, 3 commendation; flags: 1 max, 2 special
+  kMoveSquares,  ///< set: kids: a kMove (not legal, pseudolegal, count): the square of its move
+                 ///< named by sub (1 from, 2 to, 3 capture): CQL 6.2's `move` as a set
+  kMateKind,     ///< set: sub = 0 puremate, 1 modelmate: the participants of such a mate
+                 ///< (either colour mated), empty when it is none
 };
 
 /// Direction bits of kDirection / kRay (index: up down right left NE NW SE SW).
@@ -130,7 +156,9 @@ enum class Side : uint8_t { kEither, kWhite, kBlack };
 enum class HeaderTag : uint8_t { kPlayer, kWhite, kBlack, kEvent, kSite, kDate, kEco };
 
 /// kCompare operators.
-enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe };
+/// kPrecedes.. are CQL 6.2's `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`) of positions: s [<] t when s
+/// comes before t and t descends from s (on the main line: s < t).
+enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe, kPrecedes, kPrecedesEq, kSucceeds, kSucceedsEq };
 
 /// kTransform kinds (CQL 6.2: each includes the identity except kReverseColor).
 enum class TransformKind : uint8_t {
@@ -147,6 +175,7 @@ enum MoveFlag : uint32_t {
 enum DashFlag : uint32_t { kDashCapture = 1, kDashPromote = 2 };
 enum LineFlag : uint32_t {
   kLineBackward = 1, kLineQuiet = 2, kLineSingleColor = 4, kLineHasRange = 8, kLineGroup = 16,
+  kLineStateful = 32,  ///< set by the compiler: reads variables, so no memo across evaluations
 };
 enum RayFlag : uint32_t { kXray = 1, kRayReturnFirst = 2 };  // kXray: attack rays only
 enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under transforms
@@ -186,6 +215,10 @@ struct Header {
   bool quiet = false;                  ///< no comments in the output
   bool silent = false;                 ///< no comments, no messages
   std::vector<Node> conditions;        ///< header filters given as parameters (result, player...)
+  std::optional<std::string> matchstring;  ///< `matchstring "text"`: the mark of matched positions
+  bool sort_matchcount = false;        ///< `sort matchcount m n`: games by matched positions, most first
+  int64_t gamenumber_lo = 0;           ///< `gamenumber m n`: only games numbered m..n (their ids)
+  int64_t gamenumber_hi = -1;          ///< -1 = no bound
   Loc loc;                             ///< of `cql`
 };
 

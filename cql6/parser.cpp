@@ -130,8 +130,18 @@ class Parser {
           while (!cur().space_before && !at_end() && !is(")")) file += t_[i_++].text;
         }
         (name == "input" ? h.input : h.output) = file;
-      } else if (name == "matchcount") {
+      } else if (name == "matchcount" || (name == "sort" && is("matchcount"))) {
+        if (name == "sort") {  // `sort matchcount m n`: games ordered by their matched positions
+          ++i_;
+          h.sort_matchcount = true;
+        }
         range(h.matchcount_lo, h.matchcount_hi, "matchcount");
+      } else if (name == "matchstring") {  // the text marking matched positions in the output
+        if (cur().kind != Tok::kString) fail("'matchstring' needs a quoted text", "a quoted text");
+        if (!h.matchstring) h.matchstring = cur().text;
+        ++i_;
+      } else if (name == "gamenumber") {  // `gamenumber m n`: games numbered m..n only
+        range(h.gamenumber_lo, h.gamenumber_hi, "gamenumber");
       } else if (name == "variations") {
         h.variations = true;
       } else if (name == "quiet") {
@@ -167,7 +177,9 @@ class Parser {
           cmp.ops.push_back(Cmp::kLe);
         }
         h.conditions.push_back(std::move(cmp));
-      } else if (name == "gamenumber" || name == "sort" || name == "matchstring" || name == "featuredebug" ||
+      } else if (name == "sort") {
+        throw Error(loc, "'sort' in the cql( header is 'sort matchcount m [n]'", "'matchcount'");
+      } else if (name == "featuredebug" ||
                  name == "lastgamenumber" || name == "mainline" || name == "cqlfile") {
         throw not_supported(loc, name, "header parameter");
       } else {
@@ -177,19 +189,26 @@ class Parser {
     }
   }
 
+  /// True if the number k tokens ahead can be a range bound: CQL 6.2 takes a number as one
+  /// unless an operator follows it (`flipcolor 8 <= sort ...` has no range); `(` `{` `)` `}`
+  /// and the arrows may follow.
+  bool range_bound(size_t k) const {
+    const Token& n = peek(k + 1);
+    return n.kind != Tok::kPunct || n.is("(") || n.is("{") || n.is(")") || n.is("}") || n.is("->") || n.is("<-");
+  }
   /// A range `m [n]` (one number: exactly m). hi -1 = unbounded never comes from here.
   void range(int64_t& lo, int64_t& hi, const std::string& what) {
     if (cur().kind != Tok::kNumber) fail("'" + what + "' needs a range", "a number");
     lo = cur().number;
     ++i_;
     hi = lo;
-    if (cur().kind == Tok::kNumber) {
+    if (cur().kind == Tok::kNumber && range_bound(0)) {
       hi = cur().number;
       ++i_;
     }
   }
   bool optional_range(int64_t& lo, int64_t& hi) {
-    if (cur().kind != Tok::kNumber) return false;
+    if (cur().kind != Tok::kNumber || !range_bound(0)) return false;
     range(lo, hi, "");
     return true;
   }
@@ -211,7 +230,7 @@ class Parser {
         else if (op.text == "attacks" || op.text == "attackedby") op_level = kLevelAttack;
       } else if (op.kind == Tok::kPunct) {
         const std::string& p = op.text;
-        if (p == "<" || p == "<=" || p == "==" || p == ">=" || p == ">" || p == "!=") op_level = kLevelRel;
+        if (p == "<" || p == "<=" || p == "==" || p == ">=" || p == ">" || p == "!=" || is_precedence(p)) op_level = kLevelRel;
         else if (p == "+" || p == "-") op_level = kLevelAdd;
         else if (p == "*" || p == "/" || p == "%") op_level = kLevelMul;
         else if (p == "|") op_level = kLevelUnion;
@@ -220,12 +239,16 @@ class Parser {
         else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=")
           fail("'" + p + "' needs a variable on its left", "a variable name");
         else if (p == "~~") op_level = kLevelRel;
+        else if (p == "[element]") op_level = kLevelIn;  // `♙ ∊ a-h2`: read as `in` (CQL 6.2 refuses it)
         else if (p == ":") op_level = kLevelColon;
         if (line_depth_ > 0 && (p == "+" || p == "*") && wildcard_follows()) op_level = 0;
       } else if (op.kind == Tok::kDash && !op.space_before) {
         op_level = kLevelDash;  // a dash tied to its left side: `Ra1--a8`
       }
       if (op_level == 0 || op_level < level) return left;
+      // CQL 6.2: a relational operator after a plain filter is not its operand (`find all
+      // check >= 10` is `(find all check) >= 10`): the caller's level takes it
+      if (op_level == kLevelRel && left.type == Type::kBool && op.text != "~~") return left;
       const Loc loc = op.loc;
       const std::string text = op.text;
       ++i_;
@@ -263,7 +286,7 @@ class Parser {
         continue;
       }
       Node right = expr(op_level == kLevelIn ? kLevelDash : op_level + 1);
-      left = binary(text, std::move(left), std::move(right), loc);
+      left = binary(text == "[element]" ? "in" : text, std::move(left), std::move(right), loc);
     }
   }
 
@@ -278,25 +301,90 @@ class Parser {
   Node compare(Node left, const std::string& first, Loc loc) {
     Node n = make(Kind::kCompare, Type::kBool, loc);
     // part 2: strings compare with strings, positions with positions (by positionid)
-    const Type ty = left.type == Type::kString || left.type == Type::kPosition ? left.type : Type::kNumber;
-    need(left, ty, "'" + first + "'");
+    const Type ty = left.type == Type::kString || left.type == Type::kPosition || is_precedence(first) ? Type::kPosition : Type::kNumber;
+    const Type want = left.type == Type::kString ? Type::kString : ty;
+    need(left, want, "'" + first + "'");
     n.kids.push_back(std::move(left));
     std::string op = first;
     while (true) {
       Node right = expr(kLevelRel + 1);
-      need(right, ty, "'" + op + "'");
-      n.ops.push_back(op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq
-                      : op == ">=" ? Cmp::kGe : op == ">" ? Cmp::kGt : Cmp::kNe);
+      need(right, is_precedence(op) ? Type::kPosition : want, "'" + op + "'");
+      n.ops.push_back(cmp_of(op));
       n.kids.push_back(std::move(right));
       const Token& t = cur();
       if (t.kind == Tok::kPunct && (t.text == "<" || t.text == "<=" || t.text == "==" || t.text == ">=" ||
-                                    t.text == ">" || t.text == "!=")) {
+                                    t.text == ">" || t.text == "!=" || is_precedence(t.text))) {
         op = t.text;
         ++i_;
         continue;
       }
       break;
     }
+    check_set_equality(n);
+    return n;
+  }
+
+  // ---- sets and loops (published examples, branch exsets)
+
+  /// True if the cursor is on a numeric variable assigned earlier that CQL 6.2 reads as a
+  /// range bound: not followed by an operator (rangeconstituent in its node-parse.cpp).
+  bool variable_bound_follows() const {
+    if (cur().kind != Tok::kWord) return false;
+    auto it = var_slots_.find(cur().text);
+    if (it == var_slots_.end()) return false;
+    const Variable& v = script_->vars[size_t(it->second)];
+    if (v.type != Type::kNumber || v.dictionary) return false;
+    const Token& n = peek();
+    return n.kind != Tok::kPunct || n.is("(") || n.is("{") || n.is(")") || n.is("}") || n.is("->") || n.is("<-");
+  }
+
+  /// `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`): CQL 6.2's comparisons of positions by the game tree.
+  static bool is_precedence(std::string_view p) { return p == "[<]" || p == "[<=]" || p == "[>]" || p == "[>=]"; }
+  static Cmp cmp_of(std::string_view op) {
+    if (op == "[<]") return Cmp::kPrecedes;
+    if (op == "[<=]") return Cmp::kPrecedesEq;
+    if (op == "[>]") return Cmp::kSucceeds;
+    if (op == "[>=]") return Cmp::kSucceedsEq;
+    return op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq : op == ">=" ? Cmp::kGe
+           : op == ">" ? Cmp::kGt : Cmp::kNe;
+  }
+  /// CQL 6.2 reads `a == b == c` as `a == (b == c)`: only the last pair compares two sets as
+  /// sets (`T == a1`); before it a set is counted, and a set equality inside a longer chain is
+  /// an error (its value is no number).
+  static void check_set_equality(const Node& n) {
+    const size_t k = n.kids.size();
+    if (k <= 2) return;
+    const Node& a = n.kids[k - 2];
+    const Node& b = n.kids[k - 1];
+    if (a.type == Type::kSet && b.type == Type::kSet && (n.ops.back() == Cmp::kEq || n.ops.back() == Cmp::kNe))
+      throw Error(a.loc, "a comparison of two sets has no numeric value to compare further",
+                  "a number, or '#' before the sets");
+  }
+  /// After `◭` (or `∀◭`) before a name: `◭x∊S f` (piece loop) or `◭x = S` (piece assignment).
+  Node piece_declared(Loc loc, bool all) {
+    if (cur().kind != Tok::kWord) fail("'◭' declares a piece variable here", "a variable name");
+    if (!all && peek().is("=")) return piece_assignment(loc);
+    if (!peek().is("[element]") && !peek().is("in"))
+      throw Error(peek().loc, "unexpected " + describe(peek()) + " after the piece variable '" + cur().text + "'",
+                  "'∊' (a piece loop) or '=' (a piece assignment)");
+    return loop(Kind::kPieceLoop, all, loc);
+  }
+  /// `piece x = S` / `◭x = S` with the cursor on the name: binds x to the piece on the one
+  /// square of S (CQL 6.2: fails unless S is exactly one square holding a piece).
+  Node piece_assignment(Loc loc) {
+    const std::string name = cur().text;
+    const Loc vloc = cur().loc;
+    i_ += 2;  // name =
+    Node set = expr(kLevelDash);
+    need(set, Type::kSet, "'" + name + " ='");
+    const int slot = slot_of(name, vloc, true);
+    Variable& v = script_->vars[size_t(slot)];
+    if (v.type != Type::kBool && !v.piece) throw Error(vloc, "'" + name + "' is not a piece variable");
+    v.piece = true;
+    type_var(slot, Type::kSet, vloc);
+    Node n = make(Kind::kPieceAssign, Type::kBool, loc);
+    n.kids.push_back(var_node(slot, vloc));
+    n.kids.push_back(std::move(set));
     return n;
   }
 
@@ -419,10 +507,23 @@ class Parser {
         n.sub = dir;
         n.lo = 1;
         n.hi = 7;
-        optional_range(n.lo, n.hi);
+        std::vector<Node> bounds;  // CQL 6.2: a bound may be a numeric variable (`up DeltaRank S`)
+        if (!optional_range(n.lo, n.hi) && variable_bound_follows()) {
+          bounds.push_back(var_node(slot_of(t_[i_++].text, loc, false), loc));
+          if (cur().kind == Tok::kNumber) {
+            Node hi = make(Kind::kNumber, Type::kNumber, cur().loc);
+            hi.value = t_[i_++].number;
+            bounds.push_back(std::move(hi));
+          } else if (variable_bound_follows()) {
+            bounds.push_back(var_node(slot_of(t_[i_++].text, loc, false), loc));
+          } else {
+            bounds.push_back(bounds[0]);
+          }
+        }
         Node a = expr(kLevelPrimary);
         need(a, Type::kSet, "'" + w + "'");
         n.kids.push_back(std::move(a));
+        for (Node& b : bounds) n.kids.push_back(std::move(b));  // kids 1, 2: the bounds
         return n;
       }
       if (w == "if") return if_filter();
@@ -430,11 +531,17 @@ class Parser {
         ++i_;
         Node n = make(Kind::kTransform, Type::kBool, loc);
         n.sub = uint8_t(*k);
-        if (*k != TransformKind::kReverseColor && optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+        if (*k != TransformKind::kReverseColor && accept("count")) {  // CQL 6.2: any count, numeric
+          n.lo = -100000;
+          n.hi = 100000;
+          n.flags |= kHasRange;
+        } else if (*k != TransformKind::kReverseColor && optional_range(n.lo, n.hi)) {
+          n.flags |= kHasRange;
+        }
         if (at_end() || is(")") || is("}")) fail("'" + w + "' needs a filter", "a filter");
         Node a = expr(kLevelOr);
         n.type = a.type;
-        if (n.flags & kHasRange) n.type = Type::kBool;
+        if (n.flags & kHasRange) n.type = Type::kNumber;  // CQL 6.2: the number of matching transforms
         n.kids.push_back(std::move(a));
         return n;
       }
@@ -599,17 +706,13 @@ class Parser {
           if (!n.kids.empty()) n.type = n.kids.back().type;
           return n;
         }
-        if (t.text == "[piece]") {  // `◭x∊S f` = piece x in S f; ◭ alone is [Aa]
+        if (t.text == "[piece]") {  // `◭x∊S f` = piece x in S f, `◭x = S` (the lexer: ◭ before a name)
           ++i_;
-          if (cur().kind == Tok::kWord && peek().is("in")) return loop(Kind::kPieceLoop, false, loc);
-          Node n = make(Kind::kDesignator, Type::kSet, loc);
-          n.kinds = kWhiteKinds | kBlackKinds;
-          n.squares = ~uint64_t(0);
-          n.text = "[Aa]";
-          return n;
+          return piece_declared(loc, false);
         }
-        if (t.text == "[forall]") {  // `∀x∊S f` = square all x in S f
+        if (t.text == "[forall]") {  // `∀x∊S f` = square all x in S f, `∀◭x∊S f` = piece all
           ++i_;
+          if (accept("[piece]")) return piece_declared(loc, true);
           return loop(Kind::kSquareLoop, true, loc);
         }
         if (t.text == "\\" && peek().kind == Tok::kNumber && !peek().space_before) {  // `\1`: a group of the last ~~
@@ -618,8 +721,6 @@ class Parser {
           i_ += 2;
           return n;
         }
-        if (t.text == "[<]" || t.text == "[>]" || t.text == "[<=]" || t.text == "[>=]")
-          throw not_supported(loc, t.text);
         fail("unexpected " + describe(t), "a filter");
       }
       case Tok::kWord: return word();
@@ -697,10 +798,14 @@ class Parser {
       ++i_;
       Node n = make(Kind::kPin, Type::kSet, loc);
       for (int k = 0; k < 3; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, loc));
+      n.sub = 1;  // CQL 6.2: the set of the first parameter written; none: the pinned pieces
+      bool first = true;
       while (cur().kind == Tok::kWord) {
         const std::string& p = cur().text;
         const int slot = p == "from" ? 0 : p == "through" ? 1 : p == "to" ? 2 : -1;
         if (slot < 0) break;
+        if (first) n.sub = uint8_t(slot);
+        first = false;
         ++i_;
         Node a = expr(kLevelPrimary);
         need(a, Type::kSet, "'pin " + p + "'");
@@ -832,9 +937,10 @@ class Parser {
     const std::string name = cur().text;
     const Loc vloc = cur().loc;
     ++i_;
-    expect("in");
+    if (!accept("in") && !accept("[element]")) fail("unexpected " + describe(cur()), "'in' or '∊'");
     Node set = expr(kLevelDash);
     need(set, Type::kSet, "the loop's set");
+    if (!all) n.type = Type::kSet;  // CQL 6.2: the squares where the body matched
     const int slot = slot_of(name, vloc, true);
     Variable& v = script_->vars[size_t(slot)];
     if (kind == Kind::kPieceLoop) {
@@ -864,6 +970,7 @@ class Parser {
         return a->second;
       }
     }
+    if (peek().is("[element]")) return loop(Kind::kSquareLoop, false, loc);  // `x∊S f` (CQL 6.2)
     if (w == "persistent" || w == "atomic") {
       ++i_;
       if (cur().kind != Tok::kWord) fail("'" + w + "' needs a variable", "a variable name");
@@ -897,7 +1004,13 @@ class Parser {
     }
     if (w == "square" || w == "piece") {
       ++i_;
+      if (w == "piece" && cur().kind == Tok::kWord && peek().is("=")) return piece_assignment(loc);
       return loop(w == "square" ? Kind::kSquareLoop : Kind::kPieceLoop, false, loc);
+    }
+    if (w == "loop") {  // CQL 6.2: `loop f` repeats f while it matches
+      ++i_;
+      if (at_end() || is("}") || is(")")) fail("'loop' needs a filter", "a filter");
+      return unary_of(Kind::kLoopRepeat, Type::kBool, loc, filter());
     }
     if (w == "while") {
       ++i_;
@@ -915,9 +1028,10 @@ class Parser {
       if (accept("all")) n.flags |= kFindAll;
       if (accept("<--")) n.flags |= kFindBackward;
       if (optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+      accept("quiet");
       if (at_end()) fail("'find' needs a filter", "a filter");
-      n.kids.push_back(expr(kLevelDash));
-      if (n.flags & kFindAll) n.type = Type::kNumber;
+      n.kids.push_back(filter());  // CQL 6.2: find takes a whole filter (`find T == a1`)
+      if (n.flags & (uint32_t(kFindAll) | uint32_t(kHasRange))) n.type = Type::kNumber;  // CQL 6.2: a range makes it numeric
       return n;
     }
     if (w == "parent" || w == "currentposition") {
@@ -935,7 +1049,7 @@ class Parser {
     }
     if (w == "position") {
       ++i_;
-      Node a = expr(kLevelPrimary);
+      Node a = expr(kLevelAdd);  // `position positionid + inc`
       need(a, Type::kNumber, "'position'");
       return unary_of(Kind::kPositionAt, Type::kPosition, loc, std::move(a));
     }
@@ -1000,6 +1114,7 @@ class Parser {
          !peek().is("white") && !peek().is("black")))
       throw not_supported(loc, w + (peek().is("white") || peek().is("black") ? " " + peek().text : ""),
                           "as a string value");
+    if (std::optional<Node> n = value_function(w, loc)) return n;
     if (w == "sort") {
       ++i_;
       Node n = make(Kind::kSort, Type::kNumber, loc);
@@ -1008,8 +1123,10 @@ class Parser {
         else if (cur().kind == Tok::kString) n.text = t_[i_++].text;
       }
       if (at_end()) fail("'sort' needs a numeric filter", "a numeric filter");
-      Node a = expr(kLevelAdd);
-      if (a.kind != Kind::kLine) need(a, Type::kNumber, "'sort'");
+      // CQL 6.2 sorts by the whole filter that follows: a comparison has its left side's
+      // value (`sort ◭ >= 4`), a compound its last filter's, an echo its body's largest
+      Node a = expr(kLevelOr);
+      if (a.kind != Kind::kLine && !numeric_value(a)) need(a, Type::kNumber, "'sort'");
       if (script_->sort_title.empty()) script_->sort_title = n.text.empty() ? "sort" : n.text;
       n.kids.push_back(std::move(a));
       return n;
@@ -1115,6 +1232,152 @@ class Parser {
     }
     return std::nullopt;
   }
+  // ---- values and output (published examples)
+
+  /// Makes `n` numeric where CQL 6.2 gives it a number (a comparison of numbers: its left
+  /// side's value when it holds; a compound: its last filter's; an echo: the largest value
+  /// of its body; a transform: its variants'); false (unchanged) when it has none.
+  static bool numeric_value(Node& n) {
+    if (n.type == Type::kNumber || n.type == Type::kSet) return true;
+    switch (n.kind) {
+      case Kind::kCompare:
+        if (n.kids[0].type != Type::kNumber && n.kids[0].type != Type::kSet) return false;
+        if (n.kids.size() == 2 && n.kids[0].type == Type::kSet && n.kids[1].type == Type::kSet) return false;
+        break;
+      case Kind::kCompound:
+        if (n.kids.empty() || !numeric_value(n.kids.back())) return false;
+        break;
+      case Kind::kEcho:
+        if (!numeric_value(n.kids[2])) return false;
+        break;
+      case Kind::kTransform:
+        if ((n.flags & kHasRange) || !numeric_value(n.kids[0])) return false;
+        break;
+      default: return false;
+    }
+    n.type = Type::kNumber;
+    return true;
+  }
+
+  /// A set operand of `rank`, `file`, `type`, `typename`, `piecename`.
+  Node set_operand(const std::string& w) {
+    if (at_end()) fail("'" + w + "' needs a set filter", "a set filter");
+    Node a = move_as_set(expr(kLevelDash));
+    need(a, Type::kSet, "'" + w + "'");
+    return a;
+  }
+  /// CQL 6.2's `move` as a set (`rank move from .`): the square its first keyword names
+  /// (`from`, `to`, `capture`; the destination otherwise). Other nodes are returned as they are.
+  static Node move_as_set(Node a) {
+    if (a.kind != Kind::kMove || (a.flags & (kMoveLegal | kMovePseudoLegal | kMoveCount))) return a;
+    Node n = make(Kind::kMoveSquares, Type::kSet, a.loc);
+    n.sub = a.sub ? a.sub : 2;
+    n.kids.push_back(std::move(a));
+    return n;
+  }
+
+  /// The value keywords of CQL 6.2 at the cursor (`w`), if `w` is one: `rank`,
+  /// `file`, `makesquare`, `type`, `typename`, `piecename`, `sqrt`, `fen`, `variation`,
+  /// `puremate`, `modelmate`.
+  std::optional<Node> value_function(const std::string& w, Loc loc) {
+    if (w == "rank" || w == "file" || w == "type") {
+      ++i_;
+      return unary_of(w == "rank" ? Kind::kRank : w == "file" ? Kind::kFile : Kind::kPieceType, Type::kNumber, loc,
+                      set_operand(w));
+    }
+    if (w == "typename" || w == "piecename") {
+      ++i_;
+      return unary_of(w == "typename" ? Kind::kTypeName : Kind::kPieceName, Type::kString, loc, set_operand(w));
+    }
+    if (w == "sqrt") {
+      ++i_;
+      if (at_end()) fail("'sqrt' needs a numeric filter", "a numeric filter");
+      Node a = expr(kLevelAdd);
+      need(a, Type::kNumber, "'sqrt'");
+      return unary_of(Kind::kSqrt, Type::kNumber, loc, std::move(a));
+    }
+    if (w == "makesquare") {
+      ++i_;
+      Node n = make(Kind::kMakeSquare, Type::kSet, loc);
+      const bool paren = accept("(");
+      if (at_end()) fail("'makesquare' needs (file rank) or a string", "(file rank) or a string");
+      Node first = expr(kLevelOr);
+      if (first.type == Type::kString) {
+        n.kids.push_back(std::move(first));
+        if (paren) expect(")");
+        return n;
+      }
+      need(first, Type::kNumber, "'makesquare'");
+      if (!paren) throw Error(first.loc, "'makesquare' with numbers needs parentheses", "makesquare (file rank)");
+      Node second = expr(kLevelOr);
+      need(second, Type::kNumber, "'makesquare'");
+      expect(")");
+      n.kids.push_back(std::move(first));
+      n.kids.push_back(std::move(second));
+      return n;
+    }
+    if (w == "fen") {
+      ++i_;
+      if (cur().kind == Tok::kString) throw not_supported(loc, "fen \"...\"", "as a position filter");
+      return make(Kind::kFen, Type::kString, loc);
+    }
+    if (w == "variation") {
+      ++i_;
+      return make(Kind::kVariation, Type::kBool, loc);
+    }
+    if (w == "hhdb") {  // the award forms: `hhdb [max] [special] prize|hm|commendation|award`
+      ++i_;
+      Node n = make(Kind::kHhdbAward, Type::kNumber, loc);
+      bool any = false, type = false;
+      while (cur().kind == Tok::kWord) {
+        const std::string& k = cur().text;
+        if (k == "max") n.flags |= 1;
+        else if (k == "special") n.flags |= 2;
+        else if (k == "award" || k == "prize" || k == "hm" || k == "commendation") {
+          if (type) fail("'hhdb' takes one of award, prize, hm, commendation");
+          type = true;
+          n.sub = k == "award" ? 0 : k == "prize" ? 1 : k == "hm" ? 2 : 3;
+        } else if (k == "sort") {
+          throw not_supported(cur().loc, "hhdb sort");
+        } else {
+          break;
+        }
+        any = true;
+        ++i_;
+      }
+      if (!any) throw not_supported(loc, "hhdb", "other than its award forms (hhdb prize, hm, commendation, award)");
+      return n;
+    }
+    if (w == "try") {
+      ++i_;
+      return make(Kind::kTry, Type::kBool, loc);
+    }
+    if (w == "pieceid") {
+      ++i_;
+      return unary_of(Kind::kPieceId, Type::kNumber, loc, set_operand(w));
+    }
+    if (w == "consecutivemoves") {
+      ++i_;
+      Node n = make(Kind::kConsecutiveMoves, Type::kNumber, loc);
+      accept("quiet");
+      n.lo = 1;
+      n.hi = -1;
+      optional_range(n.lo, n.hi);
+      accept("quiet");
+      std::vector<Node> a = arguments(w, 2);
+      for (const Node& k : a) need(k, Type::kPosition, "'consecutivemoves'");
+      n.kids = std::move(a);
+      return n;
+    }
+    if (w == "puremate" || w == "modelmate") {
+      ++i_;
+      Node n = make(Kind::kMateKind, Type::kSet, loc);
+      n.sub = w == "modelmate";
+      return n;
+    }
+    return std::nullopt;
+  }
+
   // ---- path / ⊢ (CQL 6.2): constituents are move dashes (each consumes one move) and
   // position filters (tested where the path has got to), in parenthesised groups with
   // quantifiers. It is compiled to the line matcher: each run of filters ending with a dash
@@ -1333,10 +1596,15 @@ class Parser {
     Node n = make(Kind::kMove, Type::kBool, cur().loc);
     ++i_;
     for (int k = 0; k < 4; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, n.loc));
+    bool first = true;
     while (cur().kind == Tok::kWord) {
       const std::string p = cur().text;
       const Loc ploc = cur().loc;
       int slot = p == "from" ? 0 : p == "to" ? 1 : p == "capture" ? 2 : p == "promote" ? 3 : -1;
+      // CQL 6.2: `move from|to|capture ...` written first is a set filter, the from squares
+      // (to squares, captured squares) of the moves that fit (kMove's sub: 1, 2, 3)
+      if (first && slot >= 0 && slot < 3) n.sub = uint8_t(slot + 1);
+      first = false;
       if (slot >= 0) {
         ++i_;
         Node a = expr(kLevelPrimary);
@@ -1361,6 +1629,7 @@ class Parser {
     if ((n.flags & kMoveCount) && !(n.flags & (kMoveLegal | kMovePseudoLegal)))
       throw Error(n.loc, "'count' in 'move' needs 'legal' or 'pseudolegal'");
     if (n.flags & kMoveCount) n.type = Type::kNumber;
+    else if (n.sub) n.type = Type::kSet;
     return n;
   }
 

@@ -601,6 +601,8 @@ bool navigates(const Node& k) {
     case Kind::kFind: case Kind::kParent: case Kind::kChild: case Kind::kPositionAt: case Kind::kAt:
     case Kind::kEcho: case Kind::kPieceLoop: case Kind::kLca: case Kind::kDistance: case Kind::kPosIntersect:
     case Kind::kDepth: case Kind::kPositionId: case Kind::kCurrentPosition: case Kind::kAncestor: case Kind::kDescendant:
+    case Kind::kTry: case Kind::kConsecutiveMoves: case Kind::kPieceId:
+    case Kind::kPieceAssign:
       return true;
     case Kind::kVar: return k.flags & cql6::kVarPiece;
     default: return false;
@@ -635,6 +637,27 @@ void mark_echoes(Node& n) {
     if (same) n.flags |= cql6::kEchoSameBoard;
   }
   for (Node& k : n.kids) mark_echoes(k);
+}
+
+/// True if the value of `n` may depend on more than the position it is evaluated at: it
+/// reads a variable, a dictionary or a `~~` group, or changes state.
+bool reads_state(const Node& n) {
+  switch (n.kind) {
+    case Kind::kVar: case Kind::kDictGet: case Kind::kMatchGroup: case Kind::kIsBound: return true;
+    default: break;
+  }
+  if (cql6_values::has_side_effect(n)) return true;
+  for (const Node& k : n.kids)
+    if (reads_state(k)) return true;
+  return false;
+}
+
+/// Marks every `line` / `path` below `n` whose constituents read state (kLineStateful): the
+/// line matcher then keeps no memo from one evaluation to the next (a piece loop's body
+/// `⊢ T――` gives another answer for each piece T at the same position).
+void mark_stateful_lines(Node& n) {
+  if (n.kind == Kind::kLine && reads_state(n)) n.flags |= cql6::kLineStateful;
+  for (Node& k : n.kids) mark_stateful_lines(k);
 }
 
 /// Piece loops of `n` as square loops over the pieces of their sets, their variables as
@@ -677,7 +700,7 @@ bool reads_local(const Node& n, const std::vector<int64_t>& assigned, std::vecto
       return ok;
     }
     case Kind::kAssign: case Kind::kDictAssign: case Kind::kDictGet: case Kind::kUnbind: case Kind::kIsBound:
-    case Kind::kMatchGroup: case Kind::kSort: case Kind::kComment: case Kind::kSettag: case Kind::kRemoveComment:
+    case Kind::kMatchGroup: case Kind::kPieceAssign: case Kind::kSort: case Kind::kComment: case Kind::kSettag: case Kind::kRemoveComment:
       return false;
     default:
       for (const Node& k : n.kids)
@@ -848,6 +871,11 @@ void cql6_nodes(cql6::Node f, std::vector<eval::Node>& out) {
 Alternative script_alternative(const cql6::Header& h, headers::WhereBuilder& where,
                                std::vector<db::sqlite::Param>& params, std::vector<eval::Node> nodes) {
   Alternative alt;
+  if (h.gamenumber_lo > 0 || h.gamenumber_hi >= 0) {  // `gamenumber m n`: the games' ids (file order)
+    std::string range = "g.id >= " + where.number(h.gamenumber_lo);  // parameters in placeholder order
+    if (h.gamenumber_hi >= 0) range += " AND g.id <= " + where.number(h.gamenumber_hi);
+    where.add(range);
+  }
   alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
   order_by_cost(nodes);
   auto list = std::make_shared<PositionList>();
@@ -885,6 +913,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   root.kind = Kind::kScript;
   static std::atomic<int64_t> next_id{1};
   root.value = next_id++;
+  root.flags = h.variations ? 1u : 0u;  // navigation over the game tree (eval/cql6_values.cpp)
   std::vector<eval::Node> nodes, hints;
   bool pure = true;
   const bool local = effects_are_local(script.body);
@@ -905,15 +934,14 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
     root.kids.push_back(std::move(e));
   }
   visit(root, [&](const cql6::Node& k) {
-    if (k.kind == Kind::kHeaderText || k.kind == Kind::kYear || k.kind == Kind::kHeaderValue) {
+    if (k.kind == Kind::kHeaderText || k.kind == Kind::kYear || k.kind == Kind::kHeaderValue ||
+        k.kind == Kind::kHhdbAward) {
       program.needs_game_info_ = true;  // header texts per position (GameInfo::text)
       program.needs_game_text_ = true;
     }
     if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
-                         (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward)) || navigates(k)))
-      throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : k.kind == Kind::kLine ? "line <--"
-                                                                              : "position navigation and piece loops",
-                                "with 'variations'");
+                         (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))))
+      throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
     if (k.kind == Kind::kPath) throw cql6::not_supported(k.loc, "path");
     if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
     if (k.kind == Kind::kVar && (k.flags & cql6::kVarPersistent)) program.sequential_ = true;
@@ -929,14 +957,19 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   bool any_navigation = false;
   visit(root, [&](const cql6::Node& k) {
     any_navigation |= k.kind != Kind::kPieceLoop && k.kind != Kind::kVar && navigates(k);
+    // filters evaluated at other positions of the line read a piece variable there too
+    any_navigation |= k.kind == Kind::kLine || (k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+                      (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone);
   });
   if (!any_navigation) unpiece(root);
   mark_echoes(root);
+  mark_stateful_lines(root);
   cql6_values::check_patterns(root);
   number_holders(root);
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves
   nodes.push_back(cql6_node(std::move(root), std::move(hints)));
   program.needs_variations_ = h.variations;
+  if (h.sort_matchcount) program.cql6_sort_matchcount_ = true, program.cql6_sort_ = 1, program.cql6_sort_title_ = "matchcount";
   program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;
 }
@@ -981,6 +1014,7 @@ Program Program::compile_cql6(const cql6::Script& script) {
     cql6_nodes(std::move(filter), nodes);
   }
   program.needs_variations_ = h.variations;
+  if (h.sort_matchcount) program.cql6_sort_matchcount_ = true, program.cql6_sort_ = 1, program.cql6_sort_title_ = "matchcount";
   program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;
 }
