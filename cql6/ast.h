@@ -137,6 +137,18 @@ enum class Kind : uint8_t {
                  ///< named by sub (1 from, 2 to, 3 capture): CQL 6.2's `move` as a set
   kMateKind,     ///< set: sub = 0 puremate, 1 modelmate: the participants of such a mate
                  ///< (either colour mated), empty when it is none
+  // path and dashes (published examples): CQL 6.2's `path` / `⊢` (eval/cql6_path.h)
+  kPathFilter,   ///< kids: focus set (kNone: none), max filter (kNone), then the constituents;
+                 ///< flags PathFlag; lo..hi = range (kPathHasRange); text = title. Numeric (the
+                 ///< longest path's moves, or its max), a position with `lastposition`
+  kPathChain,    ///< a parenthesised group of constituents: kids
+  kPathRepeat,   ///< kids: one constituent (a dash or a chain) repeated lo..hi times (hi -1: any)
+  kPathCount,    ///< `pathcount`: moves of the path so far (inside it) or of the last path
+  kPathStart,    ///< `pathstart`: position where the path (inside it) or the last path started
+  kPathLastPosition,  ///< `pathlastposition`: the last path's end position
+  kPathMax,      ///< `pathmax`: the best `max` value of the path
+  kMovePrimary,  ///< `primary` / `secondary` (sub 1): the move that led here is (not) its
+                 ///< position's first continuation
 };
 
 /// Direction bits of kDirection / kRay (index: up down right left NE NW SE SW).
@@ -171,8 +183,19 @@ enum MoveFlag : uint32_t {
   kMoveCastle = 1, kMoveEnPassant = 2, kMoveNull = 4, kMovePrevious = 8, kMoveLegal = 16,
   kMovePseudoLegal = 32, kMoveCount = 64, kMovePrimary = 128, kMoveSecondary = 256,
   kMoveKingSide = 512, kMoveQueenSide = 1024,  ///< `o-o` / `o-o-o`: castling on that side
+  kMoveCountSquares = 2048,  ///< `countmoves legal --` (CQL 6.2): counts (from, to) pairs, a
+                             ///< promotion once
 };
-enum DashFlag : uint32_t { kDashCapture = 1, kDashPromote = 2 };
+enum DashFlag : uint32_t {
+  kDashCapture = 1, kDashPromote = 2,
+  kDashPromoteText = 4,  ///< `--=T` with a string T: kids[3] is the string (piece letters)
+  kDashCount = 8,        ///< `countmoves --`: the number of moves that fit (numeric)
+};
+/// kPathFilter parameters (CQL 6.2 path-parse).
+enum PathFlag : uint32_t {
+  kPathNestBan = 1, kPathFirstMatch = 2, kPathPrimary = 4, kPathLastPos = 8, kPathKeepAllBest = 16,
+  kPathVerbose = 32, kPathQuiet = 64, kPathPiecePath = 128, kPathFocusCapture = 256, kPathHasRange = 512,
+};
 enum LineFlag : uint32_t {
   kLineBackward = 1, kLineQuiet = 2, kLineSingleColor = 4, kLineHasRange = 8, kLineGroup = 16,
   kLineStateful = 32,  ///< set by the compiler: reads variables, so no memo across evaluations
@@ -204,6 +227,14 @@ struct Node {
   std::vector<Cmp> ops;        ///< kCompare
   std::string text;            ///< kHeaderText: the searched text; kDesignator: its spelling
 };
+
+/// True if the move filter `n` (kMove) names no square set: only the kind of move
+/// (`castle`, `o-o`, `enpassant`, `nullmove`, `move previous castle`), not legal moves.
+inline bool past_move_kind_only(const Node& n) {
+  for (const Node& k : n.kids)
+    if (k.kind != Kind::kNone) return false;
+  return !(n.flags & (kMoveLegal | kMovePseudoLegal | kMoveCount));
+}
 
 /// The `cql(...)` header's parameters.
 struct Header {

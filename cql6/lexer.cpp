@@ -314,12 +314,17 @@ std::vector<Token> lex(std::string_view input) {
   std::vector<Token> out;
   size_t i = 0;
   bool space = true;
+  int newlines = 0;     // newlines in the current run of blanks
+  bool blank = false;   // an empty line since the last token
   auto at = [&](size_t k) { return k < t.size() ? t[k] : '\0'; };
   auto push = [&](Token tok, size_t start) {
     tok.loc = a.where[start];
     tok.space_before = space;
+    tok.blank_line_before = blank;
     if (!out.empty()) out.back().space_after = space;
     space = false;
+    blank = false;
+    newlines = 0;
     out.push_back(std::move(tok));
   };
   bool comment_line = false;  // inside a `///` line: a `)` closes it at the line's end
@@ -337,6 +342,7 @@ std::vector<Token> lex(std::string_view input) {
     if (std::isspace(static_cast<unsigned char>(c))) {
       if (c == '\n' && comment_line) close_comment_line(i);
       space = true;
+      if (c == '\n' && ++newlines >= 2) blank = true;
       ++i;
       continue;
     }
@@ -359,6 +365,7 @@ std::vector<Token> lex(std::string_view input) {
     if (c == '/' && at(i + 1) == '/') {
       while (i < t.size() && t[i] != '\n') ++i;
       space = true;
+      newlines = 0;
       continue;
     }
     if (c == '/' && at(i + 1) == '*') {
@@ -368,6 +375,7 @@ std::vector<Token> lex(std::string_view input) {
       if (i >= t.size()) throw Error(a.where[start], "unclosed comment '/*'", "'*/'");
       i += 2;
       space = true;
+      newlines = 0;
       continue;
     }
     Token tok;

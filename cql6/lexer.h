@@ -46,6 +46,7 @@ struct Token {
   Loc loc;                         ///< 1-based line and column (in characters) of its start
   bool space_before = true;        ///< blank or comment (or start) right before it
   bool space_after = true;         ///< blank or comment (or end) right after it
+  bool blank_line_before = false;  ///< an empty line right before it (CQL 6.2: ends a `path`)
   bool is(std::string_view p) const { return (kind == Tok::kPunct || kind == Tok::kWord) && text == p; }
 };
 

@@ -64,6 +64,7 @@ class Parser {
   std::vector<std::map<std::string, Node, std::less<>>> args_;  // parameters of the calls being expanded
   size_t i_ = 0;
   int line_depth_ = 0;  // > 0 while parsing line constituents (`+` `*` may be wildcards)
+  bool path_top_ = false;  // at the top level of a path's constituents: `+` `*` are wildcards
 
   const Token& cur() const { return t_[i_]; }
   const Token& peek(size_t k = 1) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
@@ -242,6 +243,7 @@ class Parser {
         else if (p == "[element]") op_level = kLevelIn;  // `♙ ∊ a-h2`: read as `in` (CQL 6.2 refuses it)
         else if (p == ":") op_level = kLevelColon;
         if (line_depth_ > 0 && (p == "+" || p == "*") && wildcard_follows()) op_level = 0;
+        if (path_top_ && (p == "+" || p == "*")) op_level = 0;  // CQL 6.2: a path's wildcards
       } else if (op.kind == Tok::kDash && !op.space_before) {
         op_level = kLevelDash;  // a dash tied to its left side: `Ra1--a8`
       }
@@ -626,17 +628,26 @@ class Parser {
     ++i_;
     n.kids.push_back(std::move(left));
     Node right = make(Kind::kNone, Type::kSet, cur().loc);
-    if (right_tied && !is("=") && !is("(") && !is(")") && !is("}") && cur().kind != Tok::kEnd) {
+    if (right_tied && !is("=") && !is("(") && !is(")") && !is("}") && cur().kind != Tok::kEnd &&
+        cur().kind != Tok::kRepeat && !is("{+}") && !is("{*}")) {
       right = expr(kLevelArrow);
       need(right, Type::kSet, "the right side of '--'");
     }
     n.kids.push_back(std::move(right));
-    if (accept("=")) {  // promotion: `e7--e8=Q`
-      if (cur().kind != Tok::kDesignator || cur().squares != ~uint64_t(0))
-        fail("a promotion needs a piece name", "a piece such as Q or [RB]");
-      n.kinds = cur().kinds;
-      n.flags |= kDashPromote;
-      ++i_;
+    std::optional<Node> promotion_text;
+    if (accept("=")) {  // promotion: `e7--e8=Q`, or to the piece letters of a string `--=T`
+      if (cur().kind == Tok::kDesignator && cur().squares == ~uint64_t(0) && !is_parameter(cur().text)) {
+        n.kinds = cur().kinds;
+        n.flags |= kDashPromote;
+        ++i_;
+      } else {
+        if (cur().kind != Tok::kWord && cur().kind != Tok::kString && cur().kind != Tok::kDesignator)
+          fail("a promotion needs a piece name", "a piece such as Q or [RB], or a string of piece letters");
+        Node p = expr(kLevelPrimary);
+        if (p.type != Type::kString) throw Error(p.loc, "a promotion needs a piece name", "a piece such as Q or [RB], or a string of piece letters");
+        n.flags |= kDashPromote | kDashPromoteText;
+        promotion_text = std::move(p);
+      }
     }
     Node target = make(Kind::kNone, Type::kBool, cur().loc);
     if (is("(") && !cur().space_before) {  // a target: filters at the position after the move
@@ -647,9 +658,17 @@ class Parser {
         target.kids.push_back(filter());
       }
       if (target.kids.empty()) throw Error(target.loc, "an empty '--()' target", "a filter");
+      if (target.kids.back().type != Type::kBool) n.type = target.type = target.kids.back().type;  // `--(from)`: a set
     }
     n.kids.push_back(std::move(target));
+    if (promotion_text) n.kids.push_back(std::move(*promotion_text));
     return n;
+  }
+  /// True if `name` is a parameter of a function call being expanded (it stands for its argument).
+  bool is_parameter(const std::string& name) const {
+    for (const auto& a : args_)
+      if (a.count(name)) return true;
+    return false;
   }
 
   Node primary() {
@@ -697,12 +716,15 @@ class Parser {
           ++i_;
           Node n = make(Kind::kCompound, Type::kBool, loc);
           const int saved = line_depth_;
+          const bool saved_path = path_top_;
           line_depth_ = 0;
+          path_top_ = false;
           while (!accept("}")) {
             if (at_end()) fail("unclosed '{'", "'}'");
             n.kids.push_back(filter());
           }
           line_depth_ = saved;
+          path_top_ = saved_path;
           if (!n.kids.empty()) n.type = n.kids.back().type;
           return n;
         }
@@ -843,6 +865,7 @@ class Parser {
     if (w == "then" || w == "else" || w == "and" || w == "or" || w == "in" || w == "attacks" ||
         w == "attackedby" || w == "through")
       fail("unexpected '" + w + "'", "a filter");
+    if (std::optional<Node> n = path_word(w, loc)) return std::move(*n);
     if (std::optional<Node> n = part2(w, loc)) return std::move(*n);
     if (later_words().count(w)) throw not_supported(loc, w);
     if (w == "variations" || w == "quiet" || w == "silent" || w == "matchcount" || w == "input" || w == "output")
@@ -1147,7 +1170,6 @@ class Parser {
       return n;
     }
     if (w == "removecomment") { ++i_; return make(Kind::kRemoveComment, Type::kBool, loc); }
-    if (w == "path") return path(loc);
     if (w == "function") {
       ++i_;
       if (cur().kind != Tok::kWord) fail("'function' needs a name", "a function name");
@@ -1378,124 +1400,254 @@ class Parser {
     return std::nullopt;
   }
 
-  // ---- path / ⊢ (CQL 6.2): constituents are move dashes (each consumes one move) and
-  // position filters (tested where the path has got to), in parenthesised groups with
-  // quantifiers. It is compiled to the line matcher: each run of filters ending with a dash
-  // is one `line` constituent `{filters dash}` (it holds at a position whose next move fits
-  // and consumes that position); filters after the last dash are one final constituent.
+  // ---- path / ⊢ and the dash forms (CQL 6.2; SPEC-NOTES "Published examples: path and
+  // dashes"). A path's constituents (kPathFilter's kids after the focus and max slots):
+  //  - a move dash `L--R` / `L[x]R` (kDash) with its targets: the filters written after it up
+  //    to the next constituent, tested at the position after the move (a promotion first);
+  //  - a holder: any other filter, tested where the path has got to (only before the first
+  //    dash or after a group: a dash takes the filters after it as targets);
+  //  - a group `( ... )`: kPathChain;
+  //  - a dash or a group followed by `* + ? {m,n}` (at the path's top level `+` and `*` are
+  //    always wildcards): kPathRepeat.
+  // A path ends at the end of the script, an unmatched `)` or `}`, or an empty line.
 
-  /// One parsed constituent: a filter, a dash, or a group with its repetition.
-  struct PathPart {
-    Node node;                  // a filter or dash (unless group)
-    bool dash = false;
-    bool group = false;
-    std::vector<PathPart> kids;  // group
-    int64_t lo = 1, hi = 1;
-  };
+  /// The path / dash words at the cursor (`path`, `legal --`, `countmoves --`, `primary`,
+  /// `pathcount`...), or nullopt with nothing consumed.
+  std::optional<Node> path_word(const std::string& w, Loc loc) {
+    if (w == "path") return path(loc);
+    if (w == "primary" || w == "secondary") {
+      ++i_;
+      Node n = make(Kind::kMovePrimary, Type::kBool, loc);
+      n.sub = w == "secondary";
+      return n;
+    }
+    if (w == "pathcount" || w == "pathmax") {
+      ++i_;
+      return make(w == "pathcount" ? Kind::kPathCount : Kind::kPathMax, Type::kNumber, loc);
+    }
+    if (w == "pathstart" || w == "pathlastposition") {
+      ++i_;
+      return make(w == "pathstart" ? Kind::kPathStart : Kind::kPathLastPosition, Type::kPosition, loc);
+    }
+    if (w == "legal" || w == "pseudolegal") return legal_dash(false);
+    if (w == "countmoves") {
+      ++i_;
+      if (is("legal") || is("pseudolegal")) return legal_dash(true);
+      if (cur().kind == Tok::kDash || (cur().kind == Tok::kDesignator && peek().kind == Tok::kDash && !peek().space_before)) {
+        Node d = expr(kLevelDash);
+        if (d.kind != Kind::kDash) throw Error(loc, "'countmoves' needs a move dash", "'--' or 'legal --'");
+        d.flags |= kDashCount;
+        d.type = Type::kNumber;
+        return d;
+      }
+      fail("'countmoves' needs a move dash", "'--' or 'legal --'");
+    }
+    return std::nullopt;
+  }
 
-  Node path(Loc loc) {
+  /// `legal --` / `pseudolegal --` (with `count` from `countmoves`): a move filter over the
+  /// legal moves, `--(castle)`, `(o-o)`, `(o-o-o)`, `(enpassant)` as its only targets.
+  Node legal_dash(bool count) {
+    const Loc loc = cur().loc;
+    const bool pseudo = cur().text == "pseudolegal";
     ++i_;
-    if (cur().kind == Tok::kWord && (cur().text == "quiet" || cur().text == "max" || cur().text == "min" ||
-                                     cur().text == "nestban" || cur().text == "firstmatch" || cur().text == "lastposition" ||
-                                     cur().text == "primary" || cur().text == "secondary" || cur().text == "piecepath" ||
-                                     cur().text == "keepallbest" || cur().text == "title" || cur().text == "focus"))
-      throw not_supported(cur().loc, "path " + cur().text);
-    ++line_depth_;
-    std::vector<PathPart> parts = path_parts();
-    --line_depth_;
-    if (parts.empty()) throw Error(loc, "'path' needs a constituent", "a filter, a move dash or '('");
-    Node n = make(Kind::kLine, Type::kBool, loc);
-    n.kids = path_items(parts, loc, false);
+    Node d = expr(kLevelDash);
+    if (d.kind != Kind::kDash) throw Error(d.loc, "'legal' needs a move dash after it", "'--' such as 'legal K--'");
+    if (d.flags & kDashCapture) throw Error(d.loc, "'legal' and 'pseudolegal' do not take a capturing dash '[x]'", "'--'");
+    if (d.flags & kDashPromote) throw Error(d.loc, "'legal --' takes no promotion", "'--'");
+    Node n = make(Kind::kMove, count ? Type::kNumber : Type::kBool, loc);
+    n.flags = (pseudo ? kMovePseudoLegal : kMoveLegal) | (count ? kMoveCount | kMoveCountSquares : 0u);
+    n.kids.push_back(std::move(d.kids[0]));
+    n.kids.push_back(std::move(d.kids[1]));
+    for (int k = 0; k < 2; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, loc));
+    const Node& target = d.kids[2];
+    if (target.kind != Kind::kNone) {
+      const Node* t = target.kids.size() == 1 ? &target.kids[0] : nullptr;
+      const uint32_t past = t && t->kind == Kind::kMove ? t->flags & ~uint32_t(kMovePrevious) : 0;
+      if (!t || t->kind != Kind::kMove || !(t->flags & kMovePrevious) ||
+          !(past & (kMoveCastle | kMoveEnPassant)) || (past & kMoveNull))
+        throw Error(target.loc, "the target of 'legal --' must be one of o-o, o-o-o, castle, enpassant");
+      n.flags |= past;
+    }
     return n;
   }
 
-  std::vector<PathPart> path_parts() {
-    std::vector<PathPart> out;
-    while (!at_end() && !is(")") && !is("}")) {
-      PathPart p;
-      if (is("(")) {
-        ++i_;
-        p.group = true;
-        p.kids = path_parts();
-        expect(")");
-      } else {
-        p.node = expr(kLevelDash);
-        p.dash = p.node.kind == Kind::kDash;
+  Node path(Loc loc) {
+    ++i_;
+    Node n = make(Kind::kPathFilter, Type::kNumber, loc);
+    n.kids.push_back(make(Kind::kNone, Type::kSet, loc));   // focus
+    n.kids.push_back(make(Kind::kNone, Type::kNumber, loc));  // max
+    bool singlecolor = false;
+    auto once = [&](uint32_t flag, const std::string& word) {
+      if (n.flags & flag) fail("multiple '" + word + "' in 'path'");
+      n.flags |= flag;
+      ++i_;
+    };
+    while (true) {
+      const Token& t = cur();
+      if (t.kind == Tok::kNumber && !(n.flags & kPathHasRange)) {
+        range(n.lo, n.hi, "path");
+        n.flags |= kPathHasRange;
+        continue;
       }
-      while (true) {  // a quantifier: * + ? {m,n}
-        int64_t lo = 0, hi = 0;
-        if (is("*") || is("{*}")) { lo = 0; hi = -1; }
-        else if (is("+") || is("{+}")) { lo = 1; hi = -1; }
-        else if (is("?")) { lo = 0; hi = 1; }
-        else if (cur().kind == Tok::kRepeat) { lo = cur().lo; hi = cur().hi; }
-        else break;
-        const Loc qloc = cur().loc;
+      if (t.kind != Tok::kWord) break;
+      const std::string& w = t.text;
+      if (w == "nestban") once(kPathNestBan, w);
+      else if (w == "firstmatch") once(kPathFirstMatch, w);
+      else if (w == "primary") once(kPathPrimary, w);
+      else if (w == "lastposition") { n.flags |= kPathLastPos; ++i_; }
+      else if (w == "keepallbest") once(kPathKeepAllBest, w);
+      else if (w == "verbose") once(kPathVerbose, w);
+      else if (w == "quiet") once(kPathQuiet, w);
+      else if (w == "piecepath") once(kPathPiecePath, w);
+      else if (w == "secondary") fail("the 'secondary' keyword is not supported with 'path'");
+      else if (w == "title") {
         ++i_;
-        if (!p.group && !p.dash)
-          throw not_supported(qloc, "path quantifier", "on a position filter (put it on a group with a move)");
-        if (p.lo != 1 || p.hi != 1) {
-          PathPart wrap;
-          wrap.group = true;
-          wrap.kids.push_back(std::move(p));
-          p = std::move(wrap);
+        if (cur().kind != Tok::kString || cur().text.empty())
+          fail("'title' in 'path' needs a non-empty quoted string", "a quoted string");
+        n.text = t_[i_++].text;
+      } else if (w == "max") {
+        if (n.kids[1].kind != Kind::kNone) fail("multiple 'max' in 'path'");
+        ++i_;
+        if (at_end()) fail("'path max' needs a numeric filter", "a numeric filter");
+        Node m = filter();
+        need(m, Type::kNumber, "'path max'");
+        n.kids[1] = std::move(m);
+      } else if (w == "singlecolor" || w == "focus") {
+        if (singlecolor || n.kids[0].kind != Kind::kNone)
+          fail(w == "singlecolor" ? "'singlecolor' cannot be used with 'focus' or twice" : "multiple 'focus' in 'path'");
+        ++i_;
+        if (w == "singlecolor") {  // CQL 6.2: focus if wtm A else a
+          singlecolor = true;
+          Node f = make(Kind::kIf, Type::kSet, t.loc);
+          f.kids.push_back(make(Kind::kWtm, Type::kBool, t.loc));
+          for (Kinds k : {kWhiteKinds, kBlackKinds}) {
+            Node d = make(Kind::kDesignator, Type::kSet, t.loc);
+            d.kinds = k;
+            d.squares = ~uint64_t(0);
+            d.text = k == kWhiteKinds ? "A" : "a";
+            f.kids.push_back(std::move(d));
+          }
+          n.kids[0] = std::move(f);
+          continue;
         }
-        p.lo = lo;
-        p.hi = hi;
+        if (accept("capture")) n.flags |= kPathFocusCapture;
+        if (at_end()) fail("'focus' needs a set filter", "a set filter");
+        Node f = expr(kLevelDash);
+        need(f, Type::kSet, "'focus'");
+        n.kids[0] = std::move(f);
+      } else {
+        break;
       }
-      out.push_back(std::move(p));
+    }
+    if ((n.flags & kPathPiecePath) && n.kids[0].kind == Kind::kNone)
+      throw Error(loc, "'piecepath' in 'path' needs 'focus'", "'focus SET' before it");
+    if ((n.flags & kPathPrimary) && n.kids[0].kind != Kind::kNone)
+      throw Error(loc, "'path' with both 'focus' and 'primary' is not supported (CQL 6.2)",
+                  "'pathstart:depth==depth' as a constituent instead of 'primary'");
+    if (n.flags & kPathLastPos) n.type = Type::kPosition;
+    const bool saved_top = path_top_;
+    const int saved_line = line_depth_;
+    path_top_ = true;
+    line_depth_ = 0;
+    std::vector<Node> cons = path_cons(false);
+    path_top_ = saved_top;
+    line_depth_ = saved_line;
+    if (cons.empty()) throw Error(loc, "'path' needs a constituent", "a move dash, a filter or '('");
+    for (Node& c : cons) n.kids.push_back(std::move(c));
+    return n;
+  }
+
+  /// True at a token that ends the constituents of a path (or of its group, `inner`).
+  bool path_ends(bool inner) const {
+    if (at_end() || is(")") || is("}") || is("then") || is("else")) return true;
+    return !inner && cur().blank_line_before;
+  }
+  bool at_wildcard() const {
+    return is("*") || is("+") || is("?") || is("{*}") || is("{+}") || cur().kind == Tok::kRepeat;
+  }
+
+  /// Constituents up to the end of the path (or of the group, `inner`).
+  std::vector<Node> path_cons(bool inner) {
+    std::vector<Node> out;
+    std::optional<Node> pending;  // a dash met while reading the previous dash's targets
+    while (pending || !path_ends(inner)) {
+      Node con;
+      if (pending) {
+        con = std::move(*pending);
+        pending.reset();
+      } else if (is("(")) {
+        const Loc loc = cur().loc;
+        ++i_;
+        con = make(Kind::kPathChain, Type::kBool, loc);
+        con.kids = path_cons(true);
+        if (con.kids.empty()) throw Error(loc, "an empty group '()' in 'path'", "constituents");
+        expect(")");
+      } else if (at_wildcard()) {
+        fail("a path quantifier needs a move dash or a group '( )' before it", "a dash or '('");
+      } else if (!starts_filter()) {
+        break;  // CQL 6.2: a word that starts no filter (a name assigned later) ends the path
+      } else {
+        con = filter();
+      }
+      if (con.kind == Kind::kDash) {
+        // the targets: the filters after it, up to the next constituent
+        Node targets = make(Kind::kCompound, Type::kBool, con.loc);
+        if (con.kids[2].kind != Kind::kNone) targets.kids.push_back(std::move(con.kids[2]));
+        while (!path_ends(inner) && !at_wildcard() && !is("(") && starts_filter()) {
+          Node t = filter();
+          if (t.kind == Kind::kDash) {
+            pending = std::move(t);
+            break;
+          }
+          check_holder(t);
+          targets.kids.push_back(std::move(t));
+        }
+        if (!targets.kids.empty()) con.kids[2] = std::move(targets);
+        con.type = Type::kBool;
+      } else if (con.kind != Kind::kPathChain) {
+        check_holder(con);
+      }
+      if (!pending && (con.kind == Kind::kDash || con.kind == Kind::kPathChain) && at_wildcard()) {
+        Node rep = make(Kind::kPathRepeat, Type::kBool, cur().loc);
+        if (is("*") || is("{*}")) rep.lo = 0, rep.hi = -1;
+        else if (is("+") || is("{+}")) rep.lo = 1, rep.hi = -1;
+        else if (is("?")) rep.lo = 0, rep.hi = 1;
+        else rep.lo = cur().lo, rep.hi = cur().hi;
+        ++i_;
+        if (at_wildcard()) fail("two quantifiers in a row in 'path'", "one of * + ? {m,n}");
+        rep.kids.push_back(std::move(con));
+        con = std::move(rep);
+      }
+      out.push_back(std::move(con));
     }
     return out;
   }
 
-  /// True if the constituents end with a move (a dash, or a group ending with one).
-  static bool ends_with_move(const std::vector<PathPart>& parts) {
-    if (parts.empty()) return false;
-    const PathPart& last = parts.back();
-    return last.group ? ends_with_move(last.kids) : last.dash;
+  /// False at a name that is no filter, variable, function or parameter yet (`X` of
+  /// `X = path ... X:check` after the path: CQL 6.2 ends the path there).
+  bool starts_filter() {
+    if (cur().kind != Tok::kWord) return true;
+    const std::string& w = cur().text;
+    if (slot_of(w, cur().loc, false) >= 0 || functions_.count(w) || is_parameter(w)) return true;
+    const size_t saved = i_;
+    try {
+      Node probe = filter();
+      i_ = saved;
+      return true;
+    } catch (const Error& e) {
+      i_ = saved;
+      const std::string what = e.what();
+      return !(e.loc().line == cur().loc.line && e.loc().column == cur().loc.column &&
+               what.rfind("unknown filter, variable or function", 0) == 0);
+    }
   }
 
-  /// The line items of constituents `parts` (see path()); `inner`: inside a group.
-  std::vector<Node> path_items(const std::vector<PathPart>& parts, Loc loc, bool inner) {
-    std::vector<Node> items;
-    Node pending = make(Kind::kCompound, Type::kBool, loc);
-    auto holder = [&](Node body, int64_t lo, int64_t hi) {
-      Node item = make(Kind::kLineItem, Type::kBool, body.loc);
-      item.lo = lo;
-      item.hi = hi;
-      item.kids.push_back(std::move(body));
-      return item;
-    };
-    for (const PathPart& p : parts) {
-      if (p.group) {
-        if (!pending.kids.empty())
-          throw not_supported(p.kids.empty() ? loc : loc, "path", "with position filters right before a group");
-        if (!ends_with_move(p.kids))
-          throw not_supported(loc, "path group", "that does not end with a move");
-        Node item = make(Kind::kLineItem, Type::kBool, loc);
-        item.flags |= kLineGroup;
-        item.lo = p.lo;
-        item.hi = p.hi;
-        item.kids = path_items(p.kids, loc, true);
-        items.push_back(std::move(item));
-      } else if (p.dash) {
-        Node body = std::move(pending);
-        body.kids.push_back(p.node);
-        pending = make(Kind::kCompound, Type::kBool, loc);
-        if (p.lo != 1 || p.hi != 1) {
-          if (body.kids.size() > 1) throw not_supported(loc, "path quantifier", "on a move after position filters");
-          items.push_back(holder(std::move(body), p.lo, p.hi));
-        } else {
-          items.push_back(holder(std::move(body), 1, 1));
-        }
-      } else {
-        pending.kids.push_back(p.node);
-      }
-    }
-    if (!pending.kids.empty()) {
-      if (inner) throw not_supported(loc, "path group", "with position filters after its last move");
-      items.push_back(holder(std::move(pending), 1, 1));
-    }
-    return items;
+  /// CQL 6.2 refuses a single number, a numeric variable or arithmetic as a constituent.
+  void check_holder(const Node& t) const {
+    if (t.kind == Kind::kNumber || t.kind == Kind::kArith || (t.kind == Kind::kVar && t.type == Type::kNumber))
+      throw Error(t.loc, "a number as a path constituent (a range or a wildcard '+' '*' written apart?)",
+                  "a filter in braces, or '{+}' '{*}' for wildcards");
   }
 
   Node dictionary(bool persistent) {
@@ -1731,9 +1883,21 @@ bool looks_like_cql6(std::string_view text) {
     std::vector<Token> t = lex(text);
     return t.size() >= 2 && t[0].kind == Tok::kWord && t[0].text == "cql" && t[1].is("(");
   } catch (const Error&) {
-    // not lexable as CQL 6; look at the letters alone
+    // not lexable as CQL 6; look at the letters alone, after blanks and comments
     size_t i = 0;
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size()) {
+      if (std::isspace(static_cast<unsigned char>(text[i]))) {
+        ++i;
+      } else if (text.substr(i, 2) == "//") {
+        while (i < text.size() && text[i] != '\n') ++i;
+      } else if (text.substr(i, 2) == "/*") {
+        const size_t end = text.find("*/", i + 2);
+        if (end == std::string_view::npos) return false;
+        i = end + 2;
+      } else {
+        break;
+      }
+    }
     if (text.substr(i, 3) != "cql") return false;
     i += 3;
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <functional>
 #include <optional>
 
 #include "cql6/ast.h"
@@ -485,6 +486,50 @@ void played_move_facts(const Node& n, std::vector<eval::Node>& out) {
     out.push_back(promotion_op(n.kids[3].kind == Kind::kDesignator ? n.kids[3].kinds : cql6::kAllKinds));
 }
 
+void implied_by(const Node& n, std::vector<eval::Node>& out);
+
+/// A path's constituent `con` that must occur (eval/cql6_path.h): its conditions go to
+/// `here` when it is the path's first (`first`: it is tested at the start position; a dash's
+/// sets are read there), otherwise to lists of their own (Op::kList: they hold at some other
+/// position of the game, like a line's later constituents). A dash's targets hold after it.
+/// `first` turns false after the first constituent (or one that may not occur).
+void path_facts(const Node& con, bool& first, std::vector<eval::Node>& here) {
+  auto elsewhere = [&](const std::function<void(std::vector<eval::Node>&)>& add) {
+    std::vector<eval::Node> inner;
+    add(inner);
+    if (inner.empty()) return;
+    eval::Node some;
+    some.op = Op::kList;
+    some.cost = Cost::kExpensive;
+    some.lists.push_back(list_of(std::move(inner)));
+    here.push_back(std::move(some));
+  };
+  switch (con.kind) {
+    case Kind::kDash: {
+      Node move = con;  // the move itself: its sets and promotion, without the targets
+      move.kids[2].kind = Kind::kNone;
+      move.kids[2].kids.clear();
+      if (first) implied_by(move, here);
+      else elsewhere([&](std::vector<eval::Node>& v) { implied_by(move, v); });
+      first = false;
+      if (con.kids[2].kind != Kind::kNone) elsewhere([&](std::vector<eval::Node>& v) { implied_by(con.kids[2], v); });
+      return;
+    }
+    case Kind::kPathChain:
+      for (const Node& k : con.kids) path_facts(k, first, here);
+      return;
+    case Kind::kPathRepeat:
+      if (con.lo >= 1) path_facts(con.kids[0], first, here);
+      else first = false;
+      return;
+    default:
+      if (first) implied_by(con, here);
+      else elsewhere([&](std::vector<eval::Node>& v) { implied_by(con, v); });
+      first = false;
+      return;
+  }
+}
+
 /// Appends ops that hold wherever the (expanded) filter `n` matches: necessary conditions
 /// with a CQL-S counterpart (check, mate, designators...), added beside its Op::kCql6 node
 /// so that the planner can prune and cheap tests run first. Conservative: a filter it does
@@ -506,7 +551,8 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
       // the right set, both read here
       if (n.kids[0].kind != Kind::kNone) implied_by_set(n.kids[0], out);
       if (n.kids[1].kind != Kind::kNone) implied_by_set(n.kids[1], out);
-      if (n.flags & cql6::kDashPromote) out.push_back(promotion_op(n.kinds));
+      if (n.flags & cql6::kDashPromote)  // to a string's letters (`--=T`): some promotion
+        out.push_back(promotion_op((n.flags & cql6::kDashPromoteText) ? cql6::kAllKinds : n.kinds));
       return;
     }
     case Kind::kLine: {
@@ -530,6 +576,12 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
         some.lists.push_back(list_of(std::move(elsewhere)));
         out.push_back(std::move(some));
       }
+      return;
+    }
+    case Kind::kPathFilter: {
+      // CQL 6.2's path: every constituent that must occur holds somewhere along it
+      bool first = true;
+      for (size_t i = 2; i < n.kids.size(); ++i) path_facts(n.kids[i], first, out);
       return;
     }
     case Kind::kCompare:
@@ -939,7 +991,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
       program.needs_game_info_ = true;  // header texts per position (GameInfo::text)
       program.needs_game_text_ = true;
     }
-    if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+    if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious) && !cql6::past_move_kind_only(k)) ||
                          (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))))
       throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
     if (k.kind == Kind::kPath) throw cql6::not_supported(k.loc, "path");
@@ -959,7 +1011,8 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
     any_navigation |= k.kind != Kind::kPieceLoop && k.kind != Kind::kVar && navigates(k);
     // filters evaluated at other positions of the line read a piece variable there too
     any_navigation |= k.kind == Kind::kLine || (k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
-                      (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone);
+                      (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone) ||
+                      k.kind == Kind::kPathFilter;  // a path reads later positions
   });
   if (!any_navigation) unpiece(root);
   mark_echoes(root);
@@ -994,7 +1047,7 @@ Program Program::compile_cql6(const cql6::Script& script) {
     visit(*n, [&](const cql6::Node& k) {
       if (k.kind == Kind::kHeaderText) throw cql6::not_supported(k.loc, "player/event/site/date/eco", "inside another filter");
       if (k.kind == Kind::kYear) throw cql6::not_supported(k.loc, "year", "other than compared with constants at the top level");
-      if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+      if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious) && !cql6::past_move_kind_only(k)) ||
                            (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))))
         throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
       if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;

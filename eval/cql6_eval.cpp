@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
+#include <string>
 #include <memory>
 #include <vector>
 
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
+#include "eval/cql6_path.h"
 #include "eval/cql6_values.h"
 #include "eval/node.h"
 
@@ -424,6 +427,12 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
   const bool count = (n.flags & cql6::kMoveCount) || set;
   const Position* before = c.pos;
   Ctx at = c;
+  if ((n.flags & cql6::kMovePrevious) && cql6::past_move_kind_only(n)) {
+    // `castle`, `enpassant`, `nullmove`, a dash's `(o-o)`: the last move alone (also inside a
+    // variation, whose earlier positions are not replayed)
+    if (c.past == 0 || !c.moves) return 0;
+    return move_satisfies(n, *c.pos, c.moves[-1], ~Bitboard(0), ~Bitboard(0), ~Bitboard(0)) ? 1 : 0;
+  }
   if (n.flags & cql6::kMovePrevious) {
     before = earlier(c, 1);
     if (!before) return 0;
@@ -464,6 +473,8 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
     int64_t found = 0;
     for_each_pseudo_legal(pos, origin, dest, ep, castle, [&](Move m) {
       if (!move_satisfies(n, pos, m, from, to, cap)) return false;
+      if ((f & cql6::kMoveCountSquares) && m.kind() == Move::PROMOTION && m.promotion_type() != chess::QUEEN)
+        return false;  // CQL 6.2's `legal --` counts a promotion's squares once
       if (legal && m.kind() != Move::CASTLING && !pos.is_legal(m)) return false;
       ++found;
       if (set && move_square(pos, m, n.sub) < 64) *set |= Bitboard(1) << move_square(pos, m, n.sub);
@@ -476,36 +487,27 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
   return 1;
 }
 
+/// The dash `n` played from `c` (its move c.next fits): calls `f(ctx after the move)` for
+/// its target and returns what it returns (true without a target).
+template <class F>
+bool dash_then(const Node& n, const Ctx& c, F&& f) {
+  if (c.next == Move::none() || !dash_fits(n, c, c.next)) return false;
+  if (n.kids.size() < 3 || n.kids[2].kind == Kind::kNone) return f(nullptr);
+  Position after = *c.pos;
+  chess::UndoInfo u;
+  after.do_move(c.next, u);
+  Ctx at = c;
+  at.pos = &after;
+  at.ply = c.ply + 1;
+  at.past = c.past + 1;
+  at.moves = c.moves ? c.moves + 1 : nullptr;
+  at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
+  at.next = at.moves_left ? at.moves[0] : Move::none();
+  return f(&at);
+}
+
 bool dash(const Node& n, const Ctx& c) {
-  if (c.next == Move::none() || c.next == Move::null()) return false;
-  const Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
-  const Bitboard to = n.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[1], c);
-  const Move m = c.next;
-  if (n.flags & cql6::kDashCapture) {
-    const int cs = capture_square(*c.pos, m);
-    if (cs == 64 || !(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(Square(cs)))) return false;
-  } else if (!move_fits(*c.pos, m, from, to)) {
-    return false;
-  }
-  if (n.flags & cql6::kDashPromote) {
-    if (m.kind() != Move::PROMOTION) return false;
-    const int t = m.promotion_type() - 1;
-    if (!(n.kinds & ((1u << t) | (1u << (6 + t))))) return false;
-  }
-  if (n.kids.size() > 2 && n.kids[2].kind != Kind::kNone) {  // the target, after the move
-    Position after = *c.pos;
-    chess::UndoInfo u;
-    after.do_move(m, u);
-    Ctx at = c;
-    at.pos = &after;
-    at.ply = c.ply + 1;
-    at.past = c.past + 1;
-    at.moves = c.moves ? c.moves + 1 : nullptr;
-    at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
-    at.next = at.moves_left ? at.moves[0] : Move::none();
-    if (!match(n.kids[2], at)) return false;
-  }
-  return true;
+  return dash_then(n, c, [&](const Ctx* at) { return !at || match(n.kids[2], *at); });
 }
 
 // ---- line
@@ -814,6 +816,44 @@ int64_t variants_matching(const Node& n, const Ctx& c, bool all) {
 
 int64_t last_line_length() { return t_line_length; }
 
+bool dash_fits(const Node& n, const Ctx& c, Move m, unsigned parts) {
+  if (m == Move::none() || m == Move::null()) return false;
+  Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
+  Bitboard to = n.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[1], c);
+  if (n.flags & cql6::kDashCapture) {
+    const int cs = capture_square(*c.pos, m);
+    if (cs == 64 || !(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(Square(cs)))) return false;
+  } else {
+    if (m.kind() == Move::CASTLING && parts != 3) {  // a path's focus: only the focused piece's squares
+      const chess::CastlingRight cr = chess::castling_right(c.pos->side_to_move(), m.to_sq() > m.from_sq());
+      if (!(parts & 1)) {
+        from &= ~chess::square_bb(m.from_sq());
+        to &= ~chess::square_bb(Position::castling_king_to(cr));
+      }
+      if (!(parts & 2)) {
+        from &= ~chess::square_bb(m.to_sq());
+        to &= ~chess::square_bb(Position::castling_rook_to(cr));
+      }
+    }
+    if (!move_fits(*c.pos, m, from, to)) return false;
+  }
+  if (n.flags & cql6::kDashPromote) {
+    if (m.kind() != Move::PROMOTION) return false;
+    const int t = m.promotion_type() - 1;
+    if (n.flags & cql6::kDashPromoteText) {  // CQL 6.2: any letter of the string, "" or "." any piece
+      std::string letters;
+      if (n.kids.size() < 4 || !cql6_values::string(n.kids[3], c, letters)) return false;
+      if (letters.empty() || letters == ".") return true;
+      const char mine = "PNBRQK"[t];
+      for (char ch : letters)
+        if (std::toupper(static_cast<unsigned char>(ch)) == mine) return true;
+      return false;
+    }
+    if (!(n.kinds & ((1u << t) | (1u << (6 + t))))) return false;
+  }
+  return true;
+}
+
 Ctx from(const PosCtx& c) {
   Ctx x;
   x.pos = c.pos;
@@ -925,6 +965,11 @@ uint64_t squares(const Node& n, const Ctx& c) {
         if (!match(n.kids[i], c)) return 0;
       return n.kids.empty() ? 0 : squares(n.kids.back(), c);
     }
+    case Kind::kDash: {  // `--(from)`: the target's squares after the move
+      Bitboard out = 0;
+      dash_then(n, c, [&](const Ctx* at) { return at && (out = squares(n.kids[2], *at)) != 0; });
+      return out;
+    }
     default: return cql6::is_part2(n.kind) ? cql6_values::squares(n, c) : 0;
   }
 }
@@ -980,6 +1025,12 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return out > 0;
     }
     case Kind::kMove: out = moves_matching(n, c); return true;
+    case Kind::kDash:
+      if (n.flags & cql6::kDashCount) {  // `countmoves --`: the moves of the line from here that fit
+        out = dash(n, c) ? 1 : 0;
+        return true;
+      }
+      return dash_then(n, c, [&](const Ctx* at) { return at && number(n.kids[2], *at, out); });
     case Kind::kYear: return cql6_values::year(c, out);  // part 2: per position (header texts)
     case Kind::kTransform: {
       if (n.flags & cql6::kHasRange) {  // CQL 6.2: the number of matching transforms, in the range
@@ -1005,7 +1056,9 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return !n.kids.empty() && number(n.kids.back(), c, out);
     case Kind::kCompare:  // a comparison as a number (CQL 6.2, under `sort`): its left side's value
       return compare_chain(n, c) && number(n.kids[0], c, out);
-    default: return cql6::is_part2(n.kind) && cql6_values::number(n, c, out);
+    default:
+      if (cql6_path::owns(n.kind)) return cql6_path::number(n, c, out);
+      return cql6::is_part2(n.kind) && cql6_values::number(n, c, out);
   }
 }
 
@@ -1039,7 +1092,7 @@ bool match(const Node& n, const Ctx& c) {
       return (a & squares(n.kids[1], c)) == a;
     }
     case Kind::kMove: return (n.flags & cql6::kMoveCount) || moves_matching(n, c) > 0;
-    case Kind::kDash: return dash(n, c);
+    case Kind::kDash: return (n.flags & cql6::kDashCount) || dash(n, c);
     case Kind::kLine: return line(n, c);
     case Kind::kHeaderText: return cql6_values::header_text(n, c);  // part 2: per position
     case Kind::kTransform: {
@@ -1054,6 +1107,7 @@ bool match(const Node& n, const Ctx& c) {
       return k >= n.lo && (n.hi < 0 || k <= n.hi);
     }
     default:
+      if (cql6_path::owns(n.kind)) return cql6_path::match(n, c);
       if (cql6::is_part2(n.kind)) return cql6_values::match(n, c);
       break;
   }

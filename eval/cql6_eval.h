@@ -51,6 +51,10 @@ bool number(const cql6::Node& n, const Ctx& c, int64_t& out);
 /// The positions consumed by the match of the last `line` that matched on this thread (its
 /// value for CQL 6 `sort`, issue 37: the first match the line's search finds, greedy).
 int64_t last_line_length();
+/// True if move `m` from `c` fits the dash `n` (its left and right sets and capture read at
+/// `c`, its promotion), not looking at its target. `parts` (a path's focus): bit 0 the king
+/// of a castling may fit, bit 1 its rook (3: both, and every other move).
+bool dash_fits(const cql6::Node& n, const Ctx& c, chess::Move m, unsigned parts = 3);
 
 }  // namespace cql6_eval
 }  // namespace eval

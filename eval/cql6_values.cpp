@@ -17,6 +17,7 @@
 #include "db/record_view.h"
 #include "eval/cql6_functions.h"
 #include "eval/node.h"
+#include "eval/cql6_path.h"
 
 namespace eval::cql6_values {
 
@@ -890,7 +891,7 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
       for (size_t i = 0; i + 1 < n.kids.size(); ++i)
         if (!cql6_eval::match(n.kids[i], c)) return false;
       return !n.kids.empty() && position(n.kids.back(), c, ply);
-    default: return false;
+    default: return cql6_path::owns(n.kind) && cql6_path::position(n, c, ply);  // path (expath)
   }
 }
 
@@ -1254,6 +1255,7 @@ bool has_side_effect(const Node& n) {
     case Kind::kEcho: case Kind::kRegex: case Kind::kSort: case Kind::kComment: case Kind::kSettag:
     case Kind::kRemoveComment: case Kind::kPieceAssign:
       return true;
+    case Kind::kPathFilter: if (cql6_path::has_state(n)) return true; break;  // nestban
     default: break;
   }
   for (const Node& k : n.kids)

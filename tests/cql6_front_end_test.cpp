@@ -78,7 +78,7 @@ TEST(Cql6Parser, Detection) {
 TEST(Cql6Parser, LocatedErrors) {
   EXPECT_EQ(error_of("cql()\nx + 3"),
             "s.cql:2:1: unknown filter, variable or function 'x' (expected a filter, or a variable assigned earlier)");
-  EXPECT_EQ(error_of("cql() ⊢ nestban check --"), "s.cql:1:9: CQL 6 'path nestban' is not supported yet");
+  EXPECT_EQ(error_of("cql() ⊢ nestban nestban --"), "s.cql:1:17: multiple 'nestban' in 'path'");
   EXPECT_EQ(error_of("cql(\n  nosuch)"),
             "s.cql:2:3: unknown cql( header parameter 'nosuch' (expected input output matchcount result variations "
             "quiet silent player year elo event site eco date)");

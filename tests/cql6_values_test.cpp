@@ -191,7 +191,7 @@ TEST(Cql6ValuesErrors, Located) {
   EXPECT_EQ(error_of("cql(variations) move previous from K"),
             "s.cql:1:17: CQL 6 'move previous' with 'variations' is not supported yet");
   EXPECT_EQ(error_of("cql() dictionary D D[\"x\"] = 1 D[2] = 1"), "s.cql:1:33: this dictionary's keys have another type");
-  EXPECT_EQ(error_of("cql() ⊢ max check --"), "s.cql:1:9: CQL 6 'path max' is not supported yet");
+  EXPECT_EQ(error_of("cql() ⊢ max check --"), "s.cql:1:13: 'path max' needs a numeric filter, this is a plain filter");
   EXPECT_EQ(error_of("cql() N = 3"), "s.cql:1:9: unexpected '=' (expected a filter)");
   EXPECT_EQ(error_of("cql() N += 3"), "s.cql:1:9: '+=' needs a variable on its left (expected a variable name)");
   EXPECT_EQ(error_of("cql() X = 1 X = \"a\""), "s.cql:1:17: 'X' already holds another type of value");

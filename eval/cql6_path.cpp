@@ -1,0 +1,480 @@
+// CQL 6.2's `path` (eval/cql6_path.h). The search follows CQL 6.2's path semantics (its
+// documentation's path pages and, where they are silent, its behaviour): a stack of
+// constituents still to match, tried depth first; a success at the end of the stack keeps
+// the longest way (or the largest `max`); `firstmatch` stops at the first success.
+#include "eval/cql6_path.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "chess/bitboard.h"
+#include "chess/position.h"
+
+namespace eval::cql6_path {
+
+namespace {
+
+using chess::Bitboard;
+using chess::Move;
+using chess::Position;
+using cql6::Kind;
+using cql6::Node;
+using cql6_eval::Ctx;
+
+/// Upper bound of search steps per path evaluation (a pathological script: a group of
+/// position filters repeated without moves, nested repetitions over a long game). Past it
+/// the search stops with what it found.
+constexpr uint64_t kMaxSteps = 20'000'000;
+
+/// One entry of the stack of constituents still to match: a constituent, or a repetition in
+/// progress (CQL 6.2's RepeatInProcessCon) with the occurrences done and where the last began.
+struct Item {
+  const Node* con = nullptr;
+  bool repeating = false;
+  int64_t seen = 0;
+  uint32_t began = 0;
+};
+
+/// The search of one path evaluation.
+struct Search {
+  const Node* path = nullptr;
+  Ctx start;
+  struct LineCache* line = nullptr;            // positions of the line (position_at)
+  std::vector<Bitboard> focus;                 // focus[k]: squares of focused pieces there
+  bool focused = false;
+  std::vector<Item> stack;
+  uint32_t cur = 0;    // plies from the start
+  int64_t count = 0;   // moves consumed (focused moves with focus)
+  bool found = false;
+  int64_t best_count = -1;
+  uint32_t best_cur = 0;
+  int64_t best_max = 0;
+  uint64_t steps = 0;
+};
+
+/// The searches running on this thread, innermost last (`pathcount` reads the innermost).
+thread_local std::vector<Search*> t_running;
+
+/// The last successful path of the game (CQL 6.2's path status, read by `pathcount`... after it).
+struct Status {
+  uint64_t game = 0;
+  bool ok = false;
+  int64_t start = 0, last = 0, count = 0, max = 0;
+};
+thread_local Status t_status;
+
+/// `nestban`: per path node, the plies of the line (of the game) inside paths it matched.
+struct Nest {
+  uint64_t game = 0;
+  const Move* line = nullptr;
+  std::vector<bool> banned;  // by ply
+};
+
+Nest& nest_of(const Node& n, const Ctx& c) {
+  thread_local std::vector<std::pair<const Node*, std::unique_ptr<Nest>>> nests;
+  Nest* found = nullptr;
+  for (auto& [k, v] : nests)
+    if (k == &n) found = v.get();
+  if (!found) {
+    if (nests.size() > 256) nests.clear();  // nodes of earlier queries
+    nests.emplace_back(&n, std::make_unique<Nest>());
+    found = nests.back().second.get();
+  }
+  const Move* line = c.moves ? c.moves - c.past : nullptr;
+  if (found->game != c.game || found->line != line) {
+    found->game = c.game;
+    found->line = line;
+    found->banned.clear();
+  }
+  return *found;
+}
+
+/// The positions of the line being searched, by index along it (index = Ctx::past), kept for
+/// the whole game: every path evaluation of the line reads them (made on demand, forward
+/// from a position some evaluation started at). Per thread and nesting depth (a path inside
+/// a path's constituent has its own: resetting it never moves positions the outer one uses).
+struct LineCache {
+  uint64_t game = 0;
+  const Move* line = nullptr;   // the line's first move (Ctx::moves - Ctx::past)
+  uint32_t length = 0;          // its moves
+  std::vector<Move> moves;      // a variation's moves (its buffer is reused by the next one)
+  std::vector<Position> positions;
+  std::vector<uint8_t> made;
+};
+LineCache& line_cache(size_t depth) {
+  thread_local std::vector<std::unique_ptr<LineCache>> pool;
+  while (pool.size() <= depth) pool.push_back(std::make_unique<LineCache>());
+  return *pool[depth];
+}
+
+/// Makes the cache of `depth` the line of `c` (a new game or line forgets the old one) and
+/// stores c's position there.
+LineCache* enter_line(const Ctx& c, size_t depth) {
+  LineCache& l = line_cache(depth);
+  const Move* line = c.moves - c.past;
+  const uint32_t length = c.past + c.moves_left;
+  // a variation's buffer is reused by the next variation (often as long): compare its moves
+  const bool same_moves = c.main_line ? true : std::equal(l.moves.begin(), l.moves.end(), line, line + length);
+  if (c.game == 0 || l.game != c.game || l.line != line || l.length != length || !same_moves) {
+    l.game = c.game;
+    l.line = line;
+    l.length = length;
+    if (c.main_line) l.moves.clear();
+    else l.moves.assign(line, line + length);
+    l.positions.assign(size_t(length) + 1, Position());  // sized once: pointers stay valid
+    l.made.assign(size_t(length) + 1, 0);
+  }
+  if (!l.made[c.past]) {
+    l.positions[c.past] = *c.pos;
+    l.made[c.past] = 1;
+  }
+  return &l;
+}
+
+const Position& position_at(Search& s, uint32_t k) {
+  if (k == 0) return *s.start.pos;
+  LineCache& l = *s.line;
+  const size_t at = size_t(s.start.past) + k;
+  if (!l.made[at]) {
+    size_t from = at;
+    while (!l.made[from - 1]) --from;  // index start.past is made (enter_line)
+    for (; from <= at; ++from) {
+      l.positions[from] = l.positions[from - 1];
+      const Move m = l.line[from - 1];
+      chess::UndoInfo u;
+      if (m == Move::null()) l.positions[from].do_null_move(u);
+      else l.positions[from].do_move(m, u);
+      l.made[from] = 1;
+    }
+  }
+  return l.positions[at];
+}
+
+/// The context `k` plies after the start along the line.
+Ctx ctx_at(Search& s, uint32_t k) {
+  if (k == 0) return s.start;
+  Ctx n = s.start;
+  n.pos = &position_at(s, k);
+  n.ply = s.start.ply + k;
+  n.moves = s.start.moves + k;
+  n.moves_left = s.start.moves_left - k;
+  n.next = n.moves_left ? n.moves[0] : Move::none();
+  n.past = s.start.past + k;
+  return n;
+}
+
+/// The square of the piece `m` captures on `pos`, or 64.
+int captured_square(const Position& pos, Move m) {
+  if (m == Move::null() || m.kind() == Move::CASTLING) return 64;
+  if (m.kind() == Move::EN_PASSANT) return m.to_sq() ^ 8;
+  return pos.piece_on(m.to_sq()) != chess::NO_PIECE ? m.to_sq() : 64;
+}
+
+/// The focused squares after move `m` from `pos` (pieces keep their identity when they move,
+/// castle or promote, and lose it when captured).
+Bitboard focus_after(const Position& pos, Move m, Bitboard f) {
+  if (m == Move::null()) return f;
+  auto move_bit = [&](chess::Square from, chess::Square to) {
+    if (f & chess::square_bb(from)) f = (f & ~chess::square_bb(from)) | chess::square_bb(to);
+  };
+  if (m.kind() == Move::CASTLING) {
+    const chess::Color us = pos.side_to_move();
+    const chess::CastlingRight cr = chess::castling_right(us, m.to_sq() > m.from_sq());
+    const bool king = f & chess::square_bb(m.from_sq()), rook = f & chess::square_bb(m.to_sq());
+    f &= ~(chess::square_bb(m.from_sq()) | chess::square_bb(m.to_sq()));
+    if (king) f |= chess::square_bb(Position::castling_king_to(cr));
+    if (rook) f |= chess::square_bb(Position::castling_rook_to(cr));
+    return f;
+  }
+  const int cap = captured_square(pos, m);
+  if (cap != 64) f &= ~chess::square_bb(chess::Square(cap));
+  move_bit(m.from_sq(), m.to_sq());
+  return f;
+}
+
+/// The focused squares at `k` plies after the start.
+Bitboard focus_at(Search& s, uint32_t k) {
+  while (s.focus.size() <= k) {
+    const uint32_t j = uint32_t(s.focus.size() - 1);
+    s.focus.push_back(focus_after(position_at(s, j), s.start.moves[j], s.focus.back()));
+  }
+  return s.focus[k];
+}
+
+/// Which parts of the move from `k` plies after the start are focused: bit 0 the moving
+/// piece (a castling: the king), bit 1 a castling's rook; 0 when the move is not in focus.
+unsigned focused_parts(Search& s, uint32_t k) {
+  const Move m = s.start.moves[k];
+  if (m == Move::null()) return 0;
+  const Bitboard f = focus_at(s, k);
+  if (m.kind() == Move::CASTLING)
+    return ((f & chess::square_bb(m.from_sq())) ? 1u : 0u) | ((f & chess::square_bb(m.to_sq())) ? 2u : 0u);
+  if (f & chess::square_bb(m.from_sq())) return 3;
+  if (s.path->flags & cql6::kPathFocusCapture) {
+    const int cap = captured_square(position_at(s, k), m);
+    if (cap != 64 && (f & chess::square_bb(chess::Square(cap)))) return 3;
+  }
+  return 0;
+}
+
+/// True if the move from `k` plies after the start is a secondary move (a variation's first
+/// move, from the position its line starts at).
+bool secondary(const Search& s, uint32_t k) { return !s.start.main_line && s.start.past + k == 0; }
+
+void compute(Search& s);
+
+void merge(Search& s) {
+  if (s.cur == 0) return;  // CQL 6.2: no path of length zero
+  const Node& max = s.path->kids[1];
+  if (max.kind != Kind::kNone) {
+    int64_t v = 0;
+    if (cql6_eval::number(max, ctx_at(s, s.cur), v) && (!s.found || v > s.best_max)) {
+      s.found = true;
+      s.best_max = v;
+      s.best_count = s.count;
+      s.best_cur = s.cur;
+    }
+    return;
+  }
+  if (s.count > s.best_count) {
+    s.found = true;
+    s.best_count = s.count;
+    s.best_cur = s.cur;
+  }
+}
+
+void dash(Search& s, const Node& d) {
+  const uint32_t from = s.cur;
+  uint32_t k = from;
+  if (k >= s.start.moves_left) return;  // the end of the line
+  unsigned parts = 3;
+  if (s.focused) {
+    // the first focused move along the line (from the start: only the move played there)
+    while (k < s.start.moves_left && !(parts = focused_parts(s, k))) {
+      if (from == 0) return;
+      ++k;
+    }
+    if (k >= s.start.moves_left) return;
+  }
+  if ((s.path->flags & cql6::kPathPrimary) && secondary(s, k)) return;
+  const Move m = s.start.moves[k];
+  if (!cql6_eval::dash_fits(d, ctx_at(s, k), m, parts)) return;
+  s.cur = k + 1;
+  ++s.count;
+  if (d.kids[2].kind == Kind::kNone || cql6_eval::match(d.kids[2], ctx_at(s, s.cur))) compute(s);
+  --s.count;
+  s.cur = from;
+}
+
+void compute(Search& s) {
+  if (++s.steps > kMaxSteps) return;
+  if (s.stack.empty()) {
+    merge(s);
+    return;
+  }
+  if ((s.path->flags & cql6::kPathFirstMatch) && s.found) return;
+  const Item top = s.stack.back();
+  s.stack.pop_back();
+  const Node& con = *top.con;
+  if (top.repeating) {
+    // CQL 6.2's repetition in progress: enough occurrences: the rest first; then one more
+    // (not when the last occurrence consumed no move: it would repeat forever)
+    if (top.seen >= con.lo) compute(s);
+    if ((con.hi < 0 || top.seen < con.hi) && !(top.seen > 0 && top.began == s.cur)) {
+      s.stack.push_back(Item{&con, true, top.seen + 1, s.cur});
+      s.stack.push_back(Item{&con.kids[0], false, 0, 0});
+      compute(s);
+      s.stack.pop_back();
+      s.stack.pop_back();
+    }
+  } else if (con.kind == Kind::kPathRepeat) {
+    s.stack.push_back(Item{&con, true, 0, s.cur});
+    compute(s);
+    s.stack.pop_back();
+  } else if (con.kind == Kind::kPathChain) {
+    for (size_t i = con.kids.size(); i-- > 0;) s.stack.push_back(Item{&con.kids[i], false, 0, 0});
+    compute(s);
+    s.stack.resize(s.stack.size() - con.kids.size());
+  } else if (con.kind == Kind::kDash) {
+    dash(s, con);
+  } else if (cql6_eval::match(con, ctx_at(s, s.cur))) {  // a holder
+    compute(s);
+  }
+  s.stack.push_back(top);
+}
+
+/// True if every way through the constituent `con` starts with a move dash.
+bool starts_with_dash(const Node& con) {
+  switch (con.kind) {
+    case Kind::kDash: return true;
+    case Kind::kPathChain: return !con.kids.empty() && starts_with_dash(con.kids[0]);
+    case Kind::kPathRepeat: return con.lo >= 1 && starts_with_dash(con.kids[0]);
+    default: return false;
+  }
+}
+
+/// A search of this thread for the nesting depth of the next run(), its fields reset (its
+/// buffers keep their capacity: nothing is allocated per evaluation once warm).
+Search& fresh_search() {
+  thread_local std::vector<std::unique_ptr<Search>> pool;
+  const size_t depth = t_running.size();
+  while (pool.size() <= depth) pool.push_back(std::make_unique<Search>());
+  Search& s = *pool[depth];
+  s.stack.clear();
+  s.focus.clear();
+  s.cur = 0;
+  s.count = 0;
+  s.found = false;
+  s.best_count = -1;
+  s.best_cur = 0;
+  s.best_max = 0;
+  s.steps = 0;
+  return s;
+}
+
+/// Runs path `n` from `c`; true (with `s` holding the best way) when it matched.
+bool run(const Node& n, const Ctx& c, Search& s) {
+  if (!c.pos) return false;
+  const bool nestban = (n.flags & cql6::kPathNestBan) && c.game != 0;
+  if (nestban) {
+    Nest& nest = nest_of(n, c);
+    if (c.ply < nest.banned.size() && nest.banned[c.ply]) return false;
+  }
+  s.path = &n;
+  s.start = c;
+  if (!c.moves) s.start.moves_left = 0;  // no line to follow
+  if (c.moves) s.line = enter_line(c, t_running.size());
+  s.focused = n.kids[0].kind != Kind::kNone;
+  if (s.focused) {
+    s.focus.push_back(cql6_eval::squares(n.kids[0], c) & c.pos->pieces());
+    // from the start only the move played there can be the first focused move
+    if (n.kids.size() > 2 && starts_with_dash(n.kids[2]) && (s.start.moves_left == 0 || !focused_parts(s, 0)))
+      return false;
+  }
+  for (size_t i = n.kids.size(); i-- > 2;) s.stack.push_back(Item{&n.kids[i], false, 0, 0});
+  t_running.push_back(&s);
+  compute(s);
+  t_running.pop_back();
+  s.stack.clear();
+  if (!s.found) return false;
+  const int64_t value = n.kids[1].kind != Kind::kNone ? s.best_max : s.best_count;
+  if ((n.flags & cql6::kPathHasRange) && (value < n.lo || (n.hi >= 0 && value > n.hi))) return false;
+  t_status = Status{c.game, true, int64_t(c.ply), int64_t(c.ply + s.best_cur), s.best_count, s.best_max};
+  if (nestban) {
+    Nest& nest = nest_of(n, c);
+    const size_t end = size_t(c.ply) + s.best_cur;  // the positions before the path's last one
+    if (nest.banned.size() < end) nest.banned.resize(end, false);
+    for (size_t p = c.ply; p < end; ++p) nest.banned[p] = true;
+  }
+  return true;
+}
+
+const Status* status(const Ctx& c) {
+  return t_status.ok && t_status.game == c.game ? &t_status : nullptr;
+}
+
+}  // namespace
+
+bool match(const Node& n, const Ctx& c) {
+  switch (n.kind) {
+    case Kind::kPathFilter: {
+      return run(n, c, fresh_search());
+    }
+    case Kind::kMovePrimary: {
+      // the move that led here: a variation's first move is secondary, every other primary
+      if (c.past == 0) return n.sub == 0 && c.ply > 0;
+      const bool second = !c.main_line && c.past == 1;
+      return second == (n.sub == 1);
+    }
+    case Kind::kPathStart:
+    case Kind::kPathLastPosition: {
+      int64_t p = 0;
+      return cql6_path::position(n, c, p);
+    }
+    default: {
+      int64_t v = 0;
+      return cql6_path::number(n, c, v);
+    }
+  }
+}
+
+bool number(const Node& n, const Ctx& c, int64_t& out) {
+  switch (n.kind) {
+    case Kind::kPathFilter: {
+      if (n.flags & cql6::kPathLastPos) return cql6_path::position(n, c, out);
+      Search& s = fresh_search();
+      if (!run(n, c, s)) return false;
+      out = n.kids[1].kind != Kind::kNone ? s.best_max : s.best_count;
+      return true;
+    }
+    case Kind::kPathCount: {
+      if (!t_running.empty()) {
+        out = t_running.back()->count;
+        return true;
+      }
+      const Status* st = status(c);
+      if (!st || st->count <= 0) return false;
+      out = st->count;
+      return true;
+    }
+    case Kind::kPathMax: {
+      if (!t_running.empty()) {
+        const Search& s = *t_running.back();
+        if (!s.found) return false;
+        out = s.best_max;
+        return true;
+      }
+      const Status* st = status(c);
+      if (!st) return false;
+      out = st->max;
+      return true;
+    }
+    case Kind::kPathStart:
+    case Kind::kPathLastPosition: return cql6_path::position(n, c, out);
+    default: return cql6_path::match(n, c) ? (out = 1, true) : false;
+  }
+}
+
+bool position(const Node& n, const Ctx& c, int64_t& ply) {
+  switch (n.kind) {
+    case Kind::kPathFilter: {
+      Search& s = fresh_search();
+      if (!run(n, c, s)) return false;
+      ply = int64_t(c.ply) + s.best_cur;
+      return true;
+    }
+    case Kind::kPathStart: {
+      if (!t_running.empty()) {
+        ply = t_running.back()->start.ply;
+        return true;
+      }
+      const Status* st = status(c);
+      if (!st) return false;
+      ply = st->start;
+      return true;
+    }
+    case Kind::kPathLastPosition: {
+      if (!t_running.empty()) {
+        const Search& s = *t_running.back();
+        if (!s.found) return false;
+        ply = int64_t(s.start.ply) + s.best_cur;
+        return true;
+      }
+      const Status* st = status(c);
+      if (!st) return false;
+      ply = st->last;
+      return true;
+    }
+    default: return false;
+  }
+}
+
+bool has_state(const Node& n) {
+  if (n.kind == Kind::kPathFilter && (n.flags & cql6::kPathNestBan)) return true;
+  for (const Node& k : n.kids)
+    if (has_state(k)) return true;
+  return false;
+}
+
+}  // namespace eval::cql6_path
