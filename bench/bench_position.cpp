@@ -98,10 +98,10 @@ int main(int argc, char** argv) {
               "index %.1f%% of it (issue 18 target <= 25%%)\n",
               games, db_bytes / 1048576.0, dir_total / 1048576.0, 100.0 * index_bytes / dir_total);
   std::printf("position index: %.1f MiB = %.1f%% of games.mdb + headers.sqlite; %.1f bytes/game "
-              "(facts %.1f MiB = 16 bytes/game); %llu entries (plies 0..%u), %.2f bytes/entry; %zu segments; "
+              "(facts %.1f MiB = %.1f bytes/game); %llu entries (plies 0..%u), %.2f bytes/entry; %zu segments; "
               "open %.2f ms\n",
               index_bytes / 1048576.0, 100.0 * index_bytes / db_bytes, double(index_bytes) / games, facts_bytes / 1048576.0,
-              (unsigned long long)index->entries(), posindex::kIndexedPlies,
+              double(facts_bytes) / games, (unsigned long long)index->entries(), posindex::kIndexedPlies,
               double(index_bytes - facts_bytes) / index->entries(), index->segments(), open_ms);
 
   struct Fen {

@@ -12,8 +12,14 @@
 // positions.bin (the manifest, replaced atomically: written beside, fsync, rename)
 //   magic "CQLPIDX1", version u32 (kPositionIndexVersion), indexed plies u32, covered u32
 //   (games 1..covered are indexed), segment count S u32, then S x (first id u32, last id u32)
-// positions-facts.bin: magic "CQLPFCT1", version u32, 0 u32, then one 16-byte GameFacts per
-//   game from id 1 (only the first `covered` count; an append writes past them first).
+// positions-facts.bin: magic "CQLPFCT1", version u32, 0 u32, then one 12-byte GameFacts per
+//   game from id 1 (only the first `covered` count; an append writes past them first):
+//   white Elo u16, black Elo u16, year u16; a byte of result (bits 0-1), flags (bits 2-3)
+//   and the frontier's castling rights (bits 4-7); the frontier's white and black home
+//   pawns (a byte each); then 24 bits: white men (bits 0-4), black men (5-9), white pawns
+//   (10-13), black pawns (14-17), 0 above. A count that does not fit (31 men, 15 pawns, only
+//   in a made-up FEN) is stored as that maximum and read as 255: "any number", so
+//   may_reach_later() stays a superset. (Version 3: 16 bytes, each field a whole byte.)
 // positions-<first id>-<last id>.seg: one immutable segment for the games first..last:
 //   header: magic "CQLPSEG1", version u32, first id u32, last id u32, block count B u32,
 //   directory offset u32, entry count u64, group count u64, key Rice parameter u32, 0 u32;
@@ -37,24 +43,25 @@
 //       (gamma(d), d x raw 16-bit chess::Move, most played first, 0 = the line ends there)
 //       and per known entry its index in ceil(log2 d) bits (none when d == 1).
 //   A build writes one group per distinct 64-bit key of its segment: a key reached once is
-//   a singleton (46% of the entries of players-344k, ~3.8 bytes each instead of 11), every
-//   other group stores its low bits and all moves. A merge combines the groups of one top
-//   from both inputs without reading a game: groups with equal low bits become one;
-//   singletons and other unknown entries join the first group with low bits of their top
-//   (as "unknown" entries), or else form one group without low bits.
+//   a singleton (46% of the entries of players-344k, ~2.8 bytes each; 3.8 in version 3;
+//   11 in a group), every other group stores its low bits and all moves. A merge combines
+//   the groups of one top from both inputs without reading a game: groups with equal low
+//   bits become one; singletons and other unknown entries join the first group with low
+//   bits of their top (as "unknown" entries), or else form one group without low bits.
 // Exactness: a known entry is exact (its game reaches the full 64-bit key at that ply and
 // plays that move; a game's known entries of a key are all its occurrences at plies
 // 0..kIndexedPlies). An unknown entry only says that its game reaches a position with the
-// same top kTopKeyBits bits (chance of a false one about distinct positions / 2^32 per
-// lookup: 0.0015 on players-344k): lookup() returns it with PositionHit::known false; query
-// candidates are always replayed, and the tree replays such games (position_tree.h), so
-// answers and tree counts stay exact. Two different positions with one 64-bit key (chance
-// about n^2 / 2^65) would share a group. A game whose main line is longer than kIndexedPlies
-// may reach a position later; GameFacts keeps a summary of its last indexed position
-// (`frontier`) from which may_reach_later() rules most such games out.
-// Size (players-344k, plies 0..40, 13.8 M entries): 125 bytes/game in segments (3.1 per
-// entry) + 16 of facts = 48.6 MB, 22.8% of the database directory (SPEC-NOTES.md "Position
-// index v3").
+// same top kTopKeyBits bits (chance of a false one about singletons / 2^24 per segment and
+// lookup: ~0.4 a lookup on players-344k, each a candidate game replayed): lookup() returns
+// it with PositionHit::known false; query candidates are always replayed, and the tree
+// replays such games (position_tree.h), so answers and tree counts stay exact. Two
+// different positions with one 64-bit key (chance about n^2 / 2^65) would share a group.
+// A game whose main line is longer than kIndexedPlies may reach a position later;
+// GameFacts keeps a summary of its last indexed position (`frontier`) from which
+// may_reach_later() rules most such games out.
+// Size (players-344k, plies 0..40, 13.8 M entries), version 4: 106 bytes/game in segments
+// (2.6 per entry) + 12 of facts = 38.8 MiB (version 3: 125 + 16 = 46.4 MiB; SPEC-NOTES.md
+// "Position index v3" and "Import stages, the writer's share, size per file").
 //
 // Appends write one new segment per kGamesPerSegment games (O(new games)), then merge two
 // adjacent segments, the rightmost such pair first, while the earlier has at most as many
@@ -95,7 +102,8 @@ namespace posindex {
 
 /// Version of the three files' layouts; other versions are ignored (rebuilt by the next
 /// import or reindex).
-inline constexpr uint32_t kPositionIndexVersion = 3;  // 3: bit-coded groups, singletons without move
+/// 3: bit-coded groups, singletons without move; 4: 24 top key bits (were 32), 12-byte facts.
+inline constexpr uint32_t kPositionIndexVersion = 4;
 /// Positions at plies 0..kIndexedPlies of each main line are indexed (41 positions).
 inline constexpr uint32_t kIndexedPlies = 40;
 /// Groups per block of a segment (at most; see kBlockEntries).
@@ -104,7 +112,11 @@ inline constexpr uint32_t kGroupsPerBlock = 256;
 /// about this many entries besides its own group).
 inline constexpr uint32_t kBlockEntries = 4096;
 /// Key bits every group stores (a singleton stores only these: position_index.h above).
-inline constexpr unsigned kTopKeyBits = 32;
+/// 24 rather than 32 (version 3): a singleton's Rice-coded top delta takes ~3 bits instead
+/// of ~11 (46% of the entries are singletons), groups with low bits store 8 more of them;
+/// players-344k's segments shrink by ~6.5 MB (SPEC-NOTES.md, issue 42), and a lookup gets
+/// a false unknown hit with a chance of singletons / 2^24 per segment (a game replayed).
+inline constexpr unsigned kTopKeyBits = 24;
 /// Games per segment written by a build (bounds the memory of a build: ~16 bytes x 41
 /// entries per game, sorted with a copy).
 inline constexpr uint32_t kGamesPerSegment = 131072;
@@ -119,7 +131,7 @@ inline constexpr const char* kFactsFile = "positions-facts.bin";
 /// position can still follow it (chess/position_key.h).
 using Frontier = chess::Frontier;
 
-/// Per-game facts kept in positions-facts.bin (16 bytes on disk, in this field order).
+/// Per-game facts kept in positions-facts.bin (12 bytes on disk, packed: layout above).
 struct GameFacts {
   enum Flags : uint8_t {
     kComplete = 1,   ///< every main-line position is indexed (main line <= kIndexedPlies)

@@ -19,7 +19,7 @@ inline constexpr char kFactsMagic[8] = {'C', 'Q', 'L', 'P', 'F', 'C', 'T', '1'};
 inline constexpr char kSegmentMagic[8] = {'C', 'Q', 'L', 'P', 'S', 'E', 'G', '1'};
 inline constexpr size_t kManifestHeaderBytes = 8 + 4 * 4;
 inline constexpr size_t kFactsHeaderBytes = 16;
-inline constexpr size_t kFactsBytes = 16;
+inline constexpr size_t kFactsBytes = 12;
 /// magic, version, first id, last id, block count, directory offset (u32 each), entry count
 /// u64, group count u64, key Rice parameter u32, reserved u32.
 inline constexpr size_t kSegmentHeaderBytes = 8 + 5 * 4 + 8 + 8 + 4 + 4;
@@ -377,15 +377,28 @@ inline bool block_span(const char* base, const SegmentHeader& h, uint32_t b, Blo
   return true;
 }
 
+/// A frontier count in `bits` bits: saturated at the field's maximum (position_index.h).
+inline uint32_t saturate(uint8_t v, unsigned bits) { return std::min<uint32_t>(v, (1u << bits) - 1); }
+/// The count read back: the field's maximum means "any number" (255).
+inline uint8_t unsaturate(uint32_t v, unsigned bits) {
+  const uint32_t max = (1u << bits) - 1;
+  v &= max;
+  return v == max ? uint8_t(255) : uint8_t(v);
+}
+
 inline void encode_facts(const GameFacts& f, char* out) {
   std::memcpy(out, &f.white_elo, 2);
   std::memcpy(out + 2, &f.black_elo, 2);
   std::memcpy(out + 4, &f.year, 2);
-  out[6] = char(f.result);
-  out[7] = char(f.flags);
   const Frontier& t = f.frontier;
-  const uint8_t b[8] = {t.castling, t.white_home, t.black_home, t.white_men, t.black_men, t.white_pawns, t.black_pawns, 0};
-  std::memcpy(out + 8, b, 8);
+  out[6] = char((f.result & 3) | (f.flags & 3) << 2 | (t.castling & 15) << 4);
+  out[7] = char(t.white_home);
+  out[8] = char(t.black_home);
+  const uint32_t counts = saturate(t.white_men, 5) | saturate(t.black_men, 5) << 5 | saturate(t.white_pawns, 4) << 10 |
+                          saturate(t.black_pawns, 4) << 14;
+  out[9] = char(counts & 0xFF);
+  out[10] = char(counts >> 8 & 0xFF);
+  out[11] = char(counts >> 16 & 0xFF);
 }
 
 inline GameFacts decode_facts(const char* p) {
@@ -393,17 +406,46 @@ inline GameFacts decode_facts(const char* p) {
   std::memcpy(&f.white_elo, p, 2);
   std::memcpy(&f.black_elo, p + 2, 2);
   std::memcpy(&f.year, p + 4, 2);
-  f.result = uint8_t(p[6]);
-  f.flags = uint8_t(p[7]);
+  const uint8_t b = uint8_t(p[6]);
+  f.result = b & 3;
+  f.flags = b >> 2 & 3;
   Frontier& t = f.frontier;
-  t.castling = uint8_t(p[8]);
-  t.white_home = uint8_t(p[9]);
-  t.black_home = uint8_t(p[10]);
-  t.white_men = uint8_t(p[11]);
-  t.black_men = uint8_t(p[12]);
-  t.white_pawns = uint8_t(p[13]);
-  t.black_pawns = uint8_t(p[14]);
+  t.castling = b >> 4;
+  t.white_home = uint8_t(p[7]);
+  t.black_home = uint8_t(p[8]);
+  const uint32_t counts = uint32_t(uint8_t(p[9])) | uint32_t(uint8_t(p[10])) << 8 | uint32_t(uint8_t(p[11])) << 16;
+  t.white_men = unsaturate(counts, 5);
+  t.black_men = unsaturate(counts >> 5, 5);
+  t.white_pawns = unsaturate(counts >> 10, 4);
+  t.black_pawns = unsaturate(counts >> 14, 4);
   return f;
+}
+
+/// GameFacts::may_reach_later() read straight from the packed facts at `p`, for a target
+/// whose counts were saturated as encode_facts() saturates them (saturated_target()): the
+/// same answer as decode_facts(p).may_reach_later(target), without unpacking every field
+/// (PositionIndex::candidates() runs it for every game without a hit).
+inline bool packed_may_reach_later(const char* p, const Frontier& saturated) {
+  const uint8_t b = uint8_t(p[6]);
+  if (b >> 2 & GameFacts::kUnindexed) return true;
+  if (b >> 2 & GameFacts::kComplete) return false;
+  if ((saturated.castling & ~(b >> 4)) || (saturated.white_home & ~uint8_t(p[7])) ||
+      (saturated.black_home & ~uint8_t(p[8])))
+    return false;
+  const uint32_t counts = uint32_t(uint8_t(p[9])) | uint32_t(uint8_t(p[10])) << 8 | uint32_t(uint8_t(p[11])) << 16;
+  // A stored maximum reads as "any number"; a saturated target count equals the maximum
+  // only when the real one is at least that, so "target <= stored" compares the two exactly.
+  return saturated.white_men <= (counts & 31) && saturated.black_men <= (counts >> 5 & 31) &&
+         saturated.white_pawns <= (counts >> 10 & 15) && saturated.black_pawns <= (counts >> 14 & 15);
+}
+
+/// `target` with its counts saturated as encode_facts() stores them (for packed_may_reach_later).
+inline Frontier saturated_target(Frontier target) {
+  target.white_men = uint8_t(saturate(target.white_men, 5));
+  target.black_men = uint8_t(saturate(target.black_men, 5));
+  target.white_pawns = uint8_t(saturate(target.white_pawns, 4));
+  target.black_pawns = uint8_t(saturate(target.black_pawns, 4));
+  return target;
 }
 
 }  // namespace posindex::format

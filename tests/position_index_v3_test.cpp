@@ -4,6 +4,7 @@
 // mixes known and unknown entries of one position, and trees and `cqldb check` stay exact.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "eval_corpus_db.h"
 #include "index/position_index.h"
 #include "index/position_index_format.h"
+#include "index/position_segment.h"
 #include "index/position_tree.h"
 #include "temp_dir.h"
 
@@ -44,8 +46,9 @@ std::vector<Group> random_groups(std::mt19937_64& rng, const SegmentCoding& c, s
   uint64_t top = 0;
   for (size_t i = 0; i < count; ++i) {
     Group g;
-    top += rng() % 3 == 0 ? 0 : rng() % (uint64_t(1) << 14);
-    if (i % 50 == 7) top += uint64_t(1) << 28;  // a delta needing the Rice escape
+    // Deltas scaled to the top's width, so that 500 groups stay below 2^kTopKeyBits.
+    top += rng() % 3 == 0 ? 0 : rng() % (uint64_t(1) << (posindex::kTopKeyBits - 14));
+    if (i % 50 == 7) top += uint64_t(1) << (posindex::kTopKeyBits - 8);  // a delta needing the Rice escape
     g.top = top;
     const int kind = int(rng() % 4);
     const size_t n = kind == 0 ? 1 : 2 + rng() % (i % 40 == 3 ? 3000 : 20);
@@ -287,4 +290,128 @@ TEST(PositionIndexV3, VerifyReportsDamagedBlocks) {
   ASSERT_TRUE(index.has_value());
   const std::string problem = index->verify();
   EXPECT_NE(problem.find(segment.filename().string()), std::string::npos) << problem;
+}
+
+// Facts pack into 12 bytes (version 4): every field of a real game round-trips; a count too
+// large for its bits reads back as "any number"; the candidates' packed test agrees with
+// GameFacts::may_reach_later() for every pair of random facts and targets.
+TEST(PositionIndexCodec, FactsPackIntoTwelveBytesAndThePackedTestAgrees) {
+  using posindex::GameFacts;
+  namespace fmt = posindex::format;
+  std::mt19937_64 rng(5);
+  auto random_frontier = [&](bool wide) {
+    chess::Frontier t;
+    t.castling = uint8_t(rng() % 16);
+    t.white_home = uint8_t(rng());
+    t.black_home = uint8_t(rng());
+    t.white_men = uint8_t(rng() % (wide ? 40 : 17));
+    t.black_men = uint8_t(rng() % (wide ? 40 : 17));
+    t.white_pawns = uint8_t(rng() % (wide ? 20 : 9));
+    t.black_pawns = uint8_t(rng() % (wide ? 20 : 9));
+    return t;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    GameFacts f;
+    f.white_elo = uint16_t(rng());
+    f.black_elo = uint16_t(rng());
+    f.year = uint16_t(rng());
+    f.result = uint8_t(rng() % 4);
+    f.flags = uint8_t(rng() % 4);
+    f.frontier = random_frontier(i % 4 == 0);
+    char packed[fmt::kFactsBytes];
+    fmt::encode_facts(f, packed);
+    const GameFacts back = fmt::decode_facts(packed);
+    EXPECT_EQ(back.white_elo, f.white_elo);
+    EXPECT_EQ(back.black_elo, f.black_elo);
+    EXPECT_EQ(back.year, f.year);
+    EXPECT_EQ(back.result, f.result);
+    EXPECT_EQ(back.flags, f.flags);
+    EXPECT_EQ(back.frontier.castling, f.frontier.castling);
+    EXPECT_EQ(back.frontier.white_home, f.frontier.white_home);
+    EXPECT_EQ(back.frontier.black_home, f.frontier.black_home);
+    auto count = [](uint8_t stored, uint8_t real, unsigned bits) {
+      return real >= (1u << bits) - 1 ? stored == 255 : stored == real;
+    };
+    EXPECT_TRUE(count(back.frontier.white_men, f.frontier.white_men, 5));
+    EXPECT_TRUE(count(back.frontier.black_men, f.frontier.black_men, 5));
+    EXPECT_TRUE(count(back.frontier.white_pawns, f.frontier.white_pawns, 4));
+    EXPECT_TRUE(count(back.frontier.black_pawns, f.frontier.black_pawns, 4));
+    // Subsets are likely with a target made of the facts' own frontier, minus some bits.
+    chess::Frontier target = i % 2 ? random_frontier(i % 8 == 1) : f.frontier;
+    if (i % 2 == 0) {
+      target.castling &= uint8_t(rng());
+      target.white_home &= uint8_t(rng());
+      target.black_home &= uint8_t(rng());
+      target.white_men = uint8_t(target.white_men - (target.white_men ? rng() % 2 : 0));
+    }
+    EXPECT_EQ(fmt::packed_may_reach_later(packed, fmt::saturated_target(target)), back.may_reach_later(target)) << i;
+    // A saturated count only ever widens what may follow (a superset of the exact rule).
+    if (f.may_reach_later(target)) {
+      EXPECT_TRUE(back.may_reach_later(target)) << i;
+    }
+  }
+}
+
+// Several groups under the wanted top (common with 24 top bits): lookup() returns the exact
+// group's hits and the other groups' unknown entries in the order a stable sort by game,
+// known first, gives (it merges the groups' runs instead of sorting them all).
+TEST(PositionIndexV3, HitsOfSeveralGroupsOfOneTopAreMergedInOrder) {
+  namespace fmt = posindex::format;
+  cqltest::TempDir dir("pidx4-runs");
+  const uint32_t games = 300;
+  const uint64_t top = 0xABCDE, wanted_low = 0x5555;
+  std::vector<Group> groups(4);
+  groups[0].top = top - 7;  // another top: none of its entries is a hit
+  groups[0].has_low = true;
+  groups[0].low = 1;
+  for (uint32_t g : {2u, 9u}) groups[0].entries.push_back({g, 12, true});
+  groups[1].top = top;  // another position of the top: its unknown entries are hits
+  groups[1].has_low = true;
+  groups[1].low = wanted_low - 1;
+  for (uint32_t g = 3; g <= games; g += 37) groups[1].entries.push_back({g, uint16_t(g % 5 ? 77 : 0), g % 5 != 0});
+  groups[2].top = top;  // the wanted position: every game, a few twice
+  groups[2].has_low = true;
+  groups[2].low = wanted_low;
+  for (uint32_t g = 1; g <= games; ++g) {
+    groups[2].entries.push_back({g, 100, true});
+    if (g % 50 == 0) groups[2].entries.push_back({g, 200, true});
+  }
+  groups[3].top = top;  // a third position with unknown entries
+  groups[3].has_low = true;
+  groups[3].low = wanted_low + 1;
+  for (uint32_t g = 40; g <= games; g += 41) groups[3].entries.push_back({g, uint16_t(g % 3 ? 5 : 0), g % 3 != 0});
+  {
+    fmt::SegmentWriter writer(dir.path / fmt::segment_name(1, games), 1, games, 1000);
+    for (const Group& g : groups) writer.add(g);
+    writer.finish();
+    std::string manifest(fmt::kManifestMagic, 8);
+    for (uint32_t v : {posindex::kPositionIndexVersion, posindex::kIndexedPlies, games, 1u, 1u, games})
+      fmt::append_le<uint32_t>(manifest, v);
+    std::ofstream(dir.path / posindex::kManifestFile, std::ios::binary) << manifest;
+    std::string facts(fmt::kFactsMagic, 8);
+    fmt::append_le<uint32_t>(facts, posindex::kPositionIndexVersion);
+    fmt::append_le<uint32_t>(facts, 0);
+    facts.append(size_t(games) * fmt::kFactsBytes, '\0');
+    std::ofstream(dir.path / posindex::kFactsFile, std::ios::binary) << facts;
+  }
+  const auto index = posindex::PositionIndex::open(dir.path);
+  ASSERT_TRUE(index.has_value());
+  EXPECT_EQ(index->verify(), "");
+  std::vector<posindex::PositionHit> expected;
+  for (const Group* g : {&groups[1], &groups[2], &groups[3]})
+    for (const GroupEntry& e : g->entries) {
+      if (g == &groups[2]) expected.push_back({e.game, chess::Move(e.move), true});
+      else if (!e.known) expected.push_back({e.game, chess::Move::none(), false});
+    }
+  std::stable_sort(expected.begin(), expected.end(), [](const auto& x, const auto& y) {
+    return x.game != y.game ? x.game < y.game : x.known > y.known;
+  });
+  std::vector<posindex::PositionHit> hits;
+  index->lookup(top << posindex::format::kLowKeyBits | wanted_low, hits);
+  ASSERT_EQ(hits.size(), expected.size());
+  for (size_t i = 0; i < hits.size(); ++i) {
+    EXPECT_EQ(hits[i].game, expected[i].game) << i;
+    EXPECT_EQ(hits[i].known, expected[i].known) << i;
+    EXPECT_EQ(hits[i].next, expected[i].next) << i;
+  }
 }
