@@ -977,6 +977,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return out > 0;
     }
     case Kind::kMove: out = moves_matching(n, c); return true;
+    case Kind::kCompare: return compare_chain(n, c) && number(n.kids[0], c, out);  // CQL 6.2: the left side's value
     case Kind::kYear: return cql6_values::year(c, out);  // part 2: per position (header texts)
     case Kind::kTransform: {
       if (n.flags & cql6::kHasRange) {  // CQL 6.2: the number of matching transforms, in the range
