@@ -116,6 +116,27 @@ enum class Kind : uint8_t {
   // sets and loops (published examples)
   kPieceAssign,  ///< kids: piece var, set: `piece x = S` / `◭x = S`, true when S is one occupied square
   kLoopRepeat,   ///< kids: body: `loop f` runs f until it fails; true when it matched at least once
+  // values and output (published examples): eval/cql6_functions.cpp
+  kRank,         ///< number: kids: set of one square -> its rank 1..8 (none otherwise)
+  kFile,         ///< number: kids: set of one square -> its file 1..8 (none otherwise)
+  kMakeSquare,   ///< set: kids: file, rank (numbers 1..8), or one string such as "e4"
+  kTypeName,     ///< string: kids: set of one square -> "K" "Q" ... "P", "_" when empty
+  kPieceName,    ///< string: kids: set of one square -> "K" ... "p" (colour by case), "_"
+  kPieceType,    ///< number: kids: set of one square -> 1 pawn .. 6 king, 0 empty (`type`)
+  kSqrt,         ///< number: kids: a number >= 0 -> its square root, rounded down
+  kFen,          ///< string: the position's FEN (CQL 6.2's: counters written "0 1")
+  kVariation,    ///< true inside a variation (`variation`)
+  kTry,          ///< CQL 6.2 `try`: exactly one position from here back to the start is black
+                 ///< to move and reached by a move that is not the main continuation
+  kConsecutiveMoves,  ///< number: kids: 2 positions; lo..hi: the longest run of the same moves
+                      ///< on the paths from their last common ancestor to each
+  kPieceId,      ///< number: kids: set of one occupied square -> its piece's identity
+  kHhdbAward,    ///< number: the award in the Event tag (HHdb's "N.p", "N/M.hm", ".sp"...);
+                 ///< sub: 0 award, 1 prize, 2 hm, 3 commendation; flags: 1 max, 2 special
+  kMoveSquares,  ///< set: kids: a kMove (not legal, pseudolegal, count): the square of its move
+                 ///< named by sub (1 from, 2 to, 3 capture): CQL 6.2's `move` as a set
+  kMateKind,     ///< set: sub = 0 puremate, 1 modelmate: the participants of such a mate
+                 ///< (either colour mated), empty when it is none
 };
 
 /// Direction bits of kDirection / kRay (index: up down right left NE NW SE SW).
@@ -194,6 +215,10 @@ struct Header {
   bool quiet = false;                  ///< no comments in the output
   bool silent = false;                 ///< no comments, no messages
   std::vector<Node> conditions;        ///< header filters given as parameters (result, player...)
+  std::optional<std::string> matchstring;  ///< `matchstring "text"`: the mark of matched positions
+  bool sort_matchcount = false;        ///< `sort matchcount m n`: games by matched positions, most first
+  int64_t gamenumber_lo = 0;           ///< `gamenumber m n`: only games numbered m..n (their ids)
+  int64_t gamenumber_hi = -1;          ///< -1 = no bound
   Loc loc;                             ///< of `cql`
 };
 

@@ -826,6 +826,9 @@ Ctx from(const PosCtx& c) {
   x.past = !c.line_moves ? 0 : c.inside_variation ? c.ply - c.line_first_ply : c.ply;
   x.start = c.inside_variation ? nullptr : c.start;
   x.game = c.game;
+  x.record = c.record;
+  x.game_start = c.start;
+  x.variation = c.variation_serial;
   return x;
 }
 
@@ -977,7 +980,6 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return out > 0;
     }
     case Kind::kMove: out = moves_matching(n, c); return true;
-    case Kind::kCompare: return compare_chain(n, c) && number(n.kids[0], c, out);  // CQL 6.2: the left side's value
     case Kind::kYear: return cql6_values::year(c, out);  // part 2: per position (header texts)
     case Kind::kTransform: {
       if (n.flags & cql6::kHasRange) {  // CQL 6.2: the number of matching transforms, in the range
@@ -1001,6 +1003,8 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       for (size_t i = 0; i + 1 < n.kids.size(); ++i)
         if (!match(n.kids[i], c)) return false;
       return !n.kids.empty() && number(n.kids.back(), c, out);
+    case Kind::kCompare:  // a comparison as a number (CQL 6.2, under `sort`): its left side's value
+      return compare_chain(n, c) && number(n.kids[0], c, out);
     default: return cql6::is_part2(n.kind) && cql6_values::number(n, c, out);
   }
 }
