@@ -323,6 +323,13 @@ class Parser {
       break;
     }
     check_set_equality(n);
+    // CQL 6.2: a comparison of numbers is numeric, its value the left side's (`sort {...
+    // Length ≥ 4}`); one ending in a set equality stays a plain filter
+    const Node& a = n.kids[n.kids.size() - 2];
+    const Node& b = n.kids.back();
+    const bool set_equality = a.type == Type::kSet && b.type == Type::kSet && (n.ops.back() == Cmp::kEq || n.ops.back() == Cmp::kNe);
+    const bool negated = std::find(n.ops.begin(), n.ops.end(), Cmp::kNe) != n.ops.end();  // `!=` is `not ==`
+    if (want == Type::kNumber && !set_equality && !negated) n.type = Type::kNumber;
     return n;
   }
 
@@ -543,6 +550,11 @@ class Parser {
         if (at_end() || is(")") || is("}")) fail("'" + w + "' needs a filter", "a filter");
         Node a = expr(kLevelOr);
         n.type = a.type;
+        // a comparison's value (its left side) is kept for sort and assignments, not for a
+        // transformed condition: as a filter the transform stays a plain one
+        const Node* last = &a;
+        while (last->kind == Kind::kCompound && !last->kids.empty()) last = &last->kids.back();
+        if (last->kind == Kind::kCompare) n.type = Type::kBool;
         if (n.flags & kHasRange) n.type = Type::kNumber;  // CQL 6.2: the number of matching transforms
         n.kids.push_back(std::move(a));
         return n;
@@ -1291,7 +1303,8 @@ class Parser {
   /// CQL 6.2's `move` as a set (`rank move from .`): the square its first keyword names
   /// (`from`, `to`, `capture`; the destination otherwise). Other nodes are returned as they are.
   static Node move_as_set(Node a) {
-    if (a.kind != Kind::kMove || (a.flags & (kMoveLegal | kMovePseudoLegal | kMoveCount))) return a;
+    if (a.kind != Kind::kMove || a.type == Type::kSet || (a.flags & (kMoveLegal | kMovePseudoLegal | kMoveCount)))
+      return a;  // a set already (written with from, to or capture first): its own squares
     Node n = make(Kind::kMoveSquares, Type::kSet, a.loc);
     n.sub = a.sub ? a.sub : 2;
     n.kids.push_back(std::move(a));

@@ -125,6 +125,9 @@ TEST_F(Cql6Sets, ComparisonsAndTransformCount) {
           {"cql() ♕ ≠ ♛ ♕", "cql() Q"},
           {"cql() ♕==♛==1", "cql() #Q == 1 #q == 1"},
           {"cql() 1 == ♕ == #♛", "cql() #Q == 1 #q == 1"},
+          // a comparison of numbers has the left side's value; with `!=` it is a plain filter
+          {"cql() Lead = {#△ - #▲ ≥ 2} Lead ≥ 3", "cql() #A - #a >= 3"},
+          {"cql() Cnt = 0 loop {Cnt += 1 Cnt < 4} Cnt == 4 initial", "cql() initial"},
           // `find` takes a whole filter
           {"cql() initial find ♔ == g1", "cql() initial find Kg1"},
           // transform `count`: the number of matching transforms, always matching
@@ -149,6 +152,7 @@ TEST(Cql6SetsErrors, Located) {
             "'#' before the sets)");
   EXPECT_EQ(error_of("cql() loop"), "s.cql:1:11: 'loop' needs a filter (expected a filter)");
   EXPECT_EQ(error_of("cql() ∀x mate"), "s.cql:1:10: unexpected 'mate' (expected 'in' or '∊')");
+  EXPECT_EQ(error_of("cql() X = #P != 3"), "s.cql:1:14: 'X' cannot hold a plain filter (expected a set, number, position or string)");
   EXPECT_EQ(error_of("cql() mate ∙ ≺ 3"), "s.cql:1:16: '[<]' needs a position, this is a numeric filter");
 }
 
