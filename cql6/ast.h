@@ -75,8 +75,8 @@ enum class Kind : uint8_t {
   kDictGet,      ///< kids: dictionary var, key; type = the dictionary's value type
   kUnbind,       ///< kids: var (or kDictGet: one entry)
   kIsBound,      ///< kids: var
-  kSquareLoop,   ///< kids: var set body; flags kLoopAll
-  kPieceLoop,    ///< kids: var set body; flags kLoopAll
+  kSquareLoop,   ///< kids: var set body; flags kLoopAll; without it a set: the squares the body matched for
+  kPieceLoop,    ///< kids: var set body; flags kLoopAll; without it a set (as kSquareLoop)
   kWhile,        ///< kids: condition body
   kFind,         ///< kids: body; flags kFindAll / kFindBackward / kHasRange (lo..hi)
   kParent,       ///< position: the position before this one (none at the start)
@@ -111,6 +111,9 @@ enum class Kind : uint8_t {
   kPosIntersect, ///< kids: 2 positions: the squares with the same content in both (`s & t`)
   kScript,       ///< the body of a part-2 script (eval/compile_cql6.cpp): kids = its filters in
                  ///< order; value = a process-wide id keying the variables' storage
+  // sets and loops (published examples)
+  kPieceAssign,  ///< kids: piece var, set: `piece x = S` / `◭x = S`, true when S is one occupied square
+  kLoopRepeat,   ///< kids: body: `loop f` runs f until it fails; true when it matched at least once
   // path and dashes (published examples): CQL 6.2's `path` / `⊢` (eval/cql6_path.h)
   kPathFilter,   ///< kids: focus set (kNone: none), max filter (kNone), then the constituents;
                  ///< flags PathFlag; lo..hi = range (kPathHasRange); text = title. Numeric (the
@@ -142,7 +145,9 @@ enum class Side : uint8_t { kEither, kWhite, kBlack };
 enum class HeaderTag : uint8_t { kPlayer, kWhite, kBlack, kEvent, kSite, kDate, kEco };
 
 /// kCompare operators.
-enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe };
+/// kPrecedes.. are CQL 6.2's `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`) of positions: s [<] t when s
+/// comes before t and t descends from s (on the main line: s < t).
+enum class Cmp : uint8_t { kLt, kLe, kEq, kGe, kGt, kNe, kPrecedes, kPrecedesEq, kSucceeds, kSucceedsEq };
 
 /// kTransform kinds (CQL 6.2: each includes the identity except kReverseColor).
 enum class TransformKind : uint8_t {
@@ -170,6 +175,7 @@ enum PathFlag : uint32_t {
 };
 enum LineFlag : uint32_t {
   kLineBackward = 1, kLineQuiet = 2, kLineSingleColor = 4, kLineHasRange = 8, kLineGroup = 16,
+  kLineStateful = 32,  ///< set by the compiler: reads variables, so no memo across evaluations
 };
 enum RayFlag : uint32_t { kXray = 1, kRayReturnFirst = 2 };  // kXray: attack rays only
 enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under transforms

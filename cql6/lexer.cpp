@@ -17,9 +17,9 @@ struct Spelling {
 constexpr Spelling kSpellings[] = {
     {0x2654, "K"}, {0x2655, "Q"}, {0x2656, "R"}, {0x2657, "B"}, {0x2658, "N"}, {0x2659, "P"},
     {0x265A, "k"}, {0x265B, "q"}, {0x265C, "r"}, {0x265D, "b"}, {0x265E, "n"}, {0x265F, "p"},
-    {0x25B3, "A"}, {0x25B2, "a"}, {0x25ED, " [piece] "}, {0x25A1, "_"}, {0x25A6, "."},
+    {0x25A6, "."},
     {0x2229, "&"}, {0x222A, "|"}, {0x2192, "->"}, {0x2190, "<-"}, {0x2264, "<="},
-    {0x2265, ">="}, {0x2260, "!="}, {0x00D7, "[x]"}, {0x25BA, "--"}, {0x220A, " in "},
+    {0x2265, ">="}, {0x2260, "!="}, {0x00D7, "[x]"}, {0x25BA, "--"}, {0x220A, " [element] "},
     {0x2B13, " flipcolor "}, {0x2735, " flip "},
     // part 2 of the language (issue 37): kept as words so the parser names them
     {0x22A2, " path "}, {0x25CE, " focus "}, {0x2219, " currentposition "}, {0x2200, " [forall] "},
@@ -49,6 +49,34 @@ char32_t decode(std::string_view s, size_t i, size_t& len) {
   }
   len = 1;
   return 0xFFFD;
+}
+
+/// The piece letters of a Unicode piece specifier (CQL 6.2: the figurines, △ ▲ □ and ◭,
+/// which stands for both colours), or nullptr for another character.
+const char* piece_letters(char32_t c) {
+  static const char* const kFigurines[] = {"K", "Q", "R", "B", "N", "P", "k", "q", "r", "b", "n", "p"};
+  if (c >= 0x2654 && c <= 0x265F) return kFigurines[c - 0x2654];
+  switch (c) {
+    case 0x25B3: return "A";
+    case 0x25B2: return "a";
+    case 0x25A1: return "_";
+    case 0x25ED: return "Aa";
+    default: return nullptr;
+  }
+}
+
+bool ascii_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+/// True if `s[i]` starts a square specifier (`e4`, `a-h2`, `c3-5`) as CQL 6.2 reads one
+/// right after `◭`.
+bool square_spec_at(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return k < s.size() ? s[k] : '\0'; };
+  auto file = [&](size_t k) { return at(k) >= 'a' && at(k) <= 'h'; };
+  auto rank = [&](size_t k) { return at(k) >= '1' && at(k) <= '8'; };
+  if (at(i) == '[') return file(i + 1) && rank(i + 2);
+  if (!file(i)) return false;
+  if (rank(i + 1)) return true;
+  return at(i + 1) == '-' && file(i + 2) && rank(i + 3);
 }
 
 /// Converts the Unicode spellings to ASCII. Inside strings and comments other characters are
@@ -111,6 +139,34 @@ Ascii to_ascii(std::string_view s) {
         continue;
       }
       throw Error(at, "a single '―' (U+2015): the dash is written '――' (two of them) or '--'");
+    }
+    if (const char* letters = piece_letters(c)) {
+      // CQL 6.2 (piecedesignator-unicode.cpp): `◭` right before a name declares a piece
+      // variable (`◭x∊S f`, `◭x = S`); otherwise a run of Unicode pieces is one designator
+      // (`♕♖♗` = [QRB], `□△` = [_A]) and may take a square part (`♕d4`, `◭e4`).
+      if (c == 0x25ED && i + len < s.size() && (std::isalpha(static_cast<unsigned char>(s[i + len])) || s[i + len] == '_' || s[i + len] == '$') &&
+          !square_spec_at(s, i + len)) {
+        put(" [piece] ", at);
+        i += len;
+        continue;
+      }
+      std::string run = letters;
+      size_t j = i + len;
+      Loc after = loc;
+      while (j < s.size()) {
+        size_t l2 = 1;
+        const char* more = piece_letters(decode(s, j, l2));
+        if (!more) break;
+        run += more;
+        j += l2;
+        ++after.column;
+      }
+      if (!out.text.empty() && ascii_word_char(out.text.back())) put(" ", at);  // `power△`
+      const bool bracketed = !out.text.empty() && out.text.back() == '[' && j < s.size() && s[j] == ']';  // `[♕♖]`
+      put(run.size() == 1 || bracketed ? run : "[" + run + "]", at);
+      loc = after;
+      i = j;
+      continue;
     }
     const Spelling* found = nullptr;
     for (const Spelling& sp : kSpellings)
@@ -365,8 +421,8 @@ std::vector<Token> lex(std::string_view input) {
       if (close != std::string::npos) {
         const std::string inner = t.substr(i + 1, close - i - 1);
         if (inner == "forall" || inner == "element" || inner == "piece" || inner == "<" || inner == ">" || inner == "<=" || inner == ">=") {
-          tok.kind = inner == "element" ? Tok::kWord : Tok::kPunct;
-          tok.text = inner == "element" ? "in" : "[" + inner + "]";
+          tok.kind = Tok::kPunct;
+          tok.text = "[" + inner + "]";
           i = close + 1;
           push(std::move(tok), start);
           continue;

@@ -194,6 +194,16 @@ class Parser {
     range(lo, hi, "");
     return true;
   }
+  /// True if a range starts at the cursor as CQL 6.2 reads one: a number not followed by an
+  /// arithmetic or relational operator (`flip 5 <= sort ...` is a comparison, not a range).
+  bool range_follows() const {
+    if (cur().kind != Tok::kNumber) return false;
+    const Token& n = peek();
+    if (n.kind != Tok::kPunct) return true;
+    for (const char* op : {"+", "-", "*", "/", "%", "<", "<=", "==", ">=", ">", "!="})
+      if (n.text == op) return false;
+    return true;
+  }
 
   // ---- filters
   /// One filter of a compound or body: the lowest level.
@@ -212,7 +222,7 @@ class Parser {
         else if (op.text == "attacks" || op.text == "attackedby") op_level = kLevelAttack;
       } else if (op.kind == Tok::kPunct) {
         const std::string& p = op.text;
-        if (p == "<" || p == "<=" || p == "==" || p == ">=" || p == ">" || p == "!=") op_level = kLevelRel;
+        if (p == "<" || p == "<=" || p == "==" || p == ">=" || p == ">" || p == "!=" || is_precedence(p)) op_level = kLevelRel;
         else if (p == "+" || p == "-") op_level = kLevelAdd;
         else if (p == "*" || p == "/" || p == "%") op_level = kLevelMul;
         else if (p == "|") op_level = kLevelUnion;
@@ -221,6 +231,7 @@ class Parser {
         else if (p == "+=" || p == "-=" || p == "*=" || p == "/=" || p == "%=")
           fail("'" + p + "' needs a variable on its left", "a variable name");
         else if (p == "~~") op_level = kLevelRel;
+        else if (p == "[element]") op_level = kLevelIn;  // `♙ ∊ a-h2`: read as `in` (CQL 6.2 refuses it)
         else if (p == ":") op_level = kLevelColon;
         if (line_depth_ > 0 && (p == "+" || p == "*") && wildcard_follows()) op_level = 0;
         if (path_top_ && (p == "+" || p == "*")) op_level = 0;  // CQL 6.2: a path's wildcards
@@ -228,6 +239,9 @@ class Parser {
         op_level = kLevelDash;  // a dash tied to its left side: `Ra1--a8`
       }
       if (op_level == 0 || op_level < level) return left;
+      // CQL 6.2: a relational operator after a plain filter is not its operand (`find all
+      // check >= 10` is `(find all check) >= 10`): the caller's level takes it
+      if (op_level == kLevelRel && left.type == Type::kBool && op.text != "~~") return left;
       const Loc loc = op.loc;
       const std::string text = op.text;
       ++i_;
@@ -265,7 +279,7 @@ class Parser {
         continue;
       }
       Node right = expr(op_level == kLevelIn ? kLevelDash : op_level + 1);
-      left = binary(text, std::move(left), std::move(right), loc);
+      left = binary(text == "[element]" ? "in" : text, std::move(left), std::move(right), loc);
     }
   }
 
@@ -280,25 +294,78 @@ class Parser {
   Node compare(Node left, const std::string& first, Loc loc) {
     Node n = make(Kind::kCompare, Type::kBool, loc);
     // part 2: strings compare with strings, positions with positions (by positionid)
-    const Type ty = left.type == Type::kString || left.type == Type::kPosition ? left.type : Type::kNumber;
-    need(left, ty, "'" + first + "'");
+    const Type ty = left.type == Type::kString || left.type == Type::kPosition || is_precedence(first) ? Type::kPosition : Type::kNumber;
+    const Type want = left.type == Type::kString ? Type::kString : ty;
+    need(left, want, "'" + first + "'");
     n.kids.push_back(std::move(left));
     std::string op = first;
     while (true) {
       Node right = expr(kLevelRel + 1);
-      need(right, ty, "'" + op + "'");
-      n.ops.push_back(op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq
-                      : op == ">=" ? Cmp::kGe : op == ">" ? Cmp::kGt : Cmp::kNe);
+      need(right, is_precedence(op) ? Type::kPosition : want, "'" + op + "'");
+      n.ops.push_back(cmp_of(op));
       n.kids.push_back(std::move(right));
       const Token& t = cur();
       if (t.kind == Tok::kPunct && (t.text == "<" || t.text == "<=" || t.text == "==" || t.text == ">=" ||
-                                    t.text == ">" || t.text == "!=")) {
+                                    t.text == ">" || t.text == "!=" || is_precedence(t.text))) {
         op = t.text;
         ++i_;
         continue;
       }
       break;
     }
+    check_set_equality(n);
+    return n;
+  }
+
+  // ---- sets and loops (published examples, branch exsets)
+
+  /// `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`): CQL 6.2's comparisons of positions by the game tree.
+  static bool is_precedence(std::string_view p) { return p == "[<]" || p == "[<=]" || p == "[>]" || p == "[>=]"; }
+  static Cmp cmp_of(std::string_view op) {
+    if (op == "[<]") return Cmp::kPrecedes;
+    if (op == "[<=]") return Cmp::kPrecedesEq;
+    if (op == "[>]") return Cmp::kSucceeds;
+    if (op == "[>=]") return Cmp::kSucceedsEq;
+    return op == "<" ? Cmp::kLt : op == "<=" ? Cmp::kLe : op == "==" ? Cmp::kEq : op == ">=" ? Cmp::kGe
+           : op == ">" ? Cmp::kGt : Cmp::kNe;
+  }
+  /// CQL 6.2 reads `a == b == c` as `a == (b == c)`: only the last pair compares two sets as
+  /// sets (`T == a1`); before it a set is counted, and a set equality inside a longer chain is
+  /// an error (its value is no number).
+  static void check_set_equality(const Node& n) {
+    const size_t k = n.kids.size();
+    if (k <= 2) return;
+    const Node& a = n.kids[k - 2];
+    const Node& b = n.kids[k - 1];
+    if (a.type == Type::kSet && b.type == Type::kSet && (n.ops.back() == Cmp::kEq || n.ops.back() == Cmp::kNe))
+      throw Error(a.loc, "a comparison of two sets has no numeric value to compare further",
+                  "a number, or '#' before the sets");
+  }
+  /// After `◭` (or `∀◭`) before a name: `◭x∊S f` (piece loop) or `◭x = S` (piece assignment).
+  Node piece_declared(Loc loc, bool all) {
+    if (cur().kind != Tok::kWord) fail("'◭' declares a piece variable here", "a variable name");
+    if (!all && peek().is("=")) return piece_assignment(loc);
+    if (!peek().is("[element]") && !peek().is("in"))
+      throw Error(peek().loc, "unexpected " + describe(peek()) + " after the piece variable '" + cur().text + "'",
+                  "'∊' (a piece loop) or '=' (a piece assignment)");
+    return loop(Kind::kPieceLoop, all, loc);
+  }
+  /// `piece x = S` / `◭x = S` with the cursor on the name: binds x to the piece on the one
+  /// square of S (CQL 6.2: fails unless S is exactly one square holding a piece).
+  Node piece_assignment(Loc loc) {
+    const std::string name = cur().text;
+    const Loc vloc = cur().loc;
+    i_ += 2;  // name =
+    Node set = expr(kLevelDash);
+    need(set, Type::kSet, "'" + name + " ='");
+    const int slot = slot_of(name, vloc, true);
+    Variable& v = script_->vars[size_t(slot)];
+    if (v.type != Type::kBool && !v.piece) throw Error(vloc, "'" + name + "' is not a piece variable");
+    v.piece = true;
+    type_var(slot, Type::kSet, vloc);
+    Node n = make(Kind::kPieceAssign, Type::kBool, loc);
+    n.kids.push_back(var_node(slot, vloc));
+    n.kids.push_back(std::move(set));
     return n;
   }
 
@@ -432,11 +499,17 @@ class Parser {
         ++i_;
         Node n = make(Kind::kTransform, Type::kBool, loc);
         n.sub = uint8_t(*k);
-        if (*k != TransformKind::kReverseColor && optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+        if (*k != TransformKind::kReverseColor && accept("count")) {  // CQL 6.2: any count, numeric
+          n.lo = -100000;
+          n.hi = 100000;
+          n.flags |= kHasRange;
+        } else if (*k != TransformKind::kReverseColor && range_follows() && optional_range(n.lo, n.hi)) {
+          n.flags |= kHasRange;
+        }
         if (at_end() || is(")") || is("}")) fail("'" + w + "' needs a filter", "a filter");
         Node a = expr(kLevelOr);
         n.type = a.type;
-        if (n.flags & kHasRange) n.type = Type::kBool;
+        if (n.flags & kHasRange) n.type = Type::kNumber;  // CQL 6.2: the number of matching transforms
         n.kids.push_back(std::move(a));
         return n;
       }
@@ -621,17 +694,13 @@ class Parser {
           if (!n.kids.empty()) n.type = n.kids.back().type;
           return n;
         }
-        if (t.text == "[piece]") {  // `◭x∊S f` = piece x in S f; ◭ alone is [Aa]
+        if (t.text == "[piece]") {  // `◭x∊S f` = piece x in S f, `◭x = S` (the lexer: ◭ before a name)
           ++i_;
-          if (cur().kind == Tok::kWord && peek().is("in")) return loop(Kind::kPieceLoop, false, loc);
-          Node n = make(Kind::kDesignator, Type::kSet, loc);
-          n.kinds = kWhiteKinds | kBlackKinds;
-          n.squares = ~uint64_t(0);
-          n.text = "[Aa]";
-          return n;
+          return piece_declared(loc, false);
         }
-        if (t.text == "[forall]") {  // `∀x∊S f` = square all x in S f
+        if (t.text == "[forall]") {  // `∀x∊S f` = square all x in S f, `∀◭x∊S f` = piece all
           ++i_;
+          if (accept("[piece]")) return piece_declared(loc, true);
           return loop(Kind::kSquareLoop, true, loc);
         }
         if (t.text == "\\" && peek().kind == Tok::kNumber && !peek().space_before) {  // `\1`: a group of the last ~~
@@ -640,8 +709,6 @@ class Parser {
           i_ += 2;
           return n;
         }
-        if (t.text == "[<]" || t.text == "[>]" || t.text == "[<=]" || t.text == "[>=]")
-          throw not_supported(loc, t.text);
         fail("unexpected " + describe(t), "a filter");
       }
       case Tok::kWord: return word();
@@ -719,10 +786,14 @@ class Parser {
       ++i_;
       Node n = make(Kind::kPin, Type::kSet, loc);
       for (int k = 0; k < 3; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, loc));
+      n.sub = 1;  // CQL 6.2: the set of the first parameter written; none: the pinned pieces
+      bool first = true;
       while (cur().kind == Tok::kWord) {
         const std::string& p = cur().text;
         const int slot = p == "from" ? 0 : p == "through" ? 1 : p == "to" ? 2 : -1;
         if (slot < 0) break;
+        if (first) n.sub = uint8_t(slot);
+        first = false;
         ++i_;
         Node a = expr(kLevelPrimary);
         need(a, Type::kSet, "'pin " + p + "'");
@@ -855,9 +926,10 @@ class Parser {
     const std::string name = cur().text;
     const Loc vloc = cur().loc;
     ++i_;
-    expect("in");
+    if (!accept("in") && !accept("[element]")) fail("unexpected " + describe(cur()), "'in' or '∊'");
     Node set = expr(kLevelDash);
     need(set, Type::kSet, "the loop's set");
+    if (!all) n.type = Type::kSet;  // CQL 6.2: the squares where the body matched
     const int slot = slot_of(name, vloc, true);
     Variable& v = script_->vars[size_t(slot)];
     if (kind == Kind::kPieceLoop) {
@@ -887,6 +959,7 @@ class Parser {
         return a->second;
       }
     }
+    if (peek().is("[element]")) return loop(Kind::kSquareLoop, false, loc);  // `x∊S f` (CQL 6.2)
     if (w == "persistent" || w == "atomic") {
       ++i_;
       if (cur().kind != Tok::kWord) fail("'" + w + "' needs a variable", "a variable name");
@@ -920,7 +993,13 @@ class Parser {
     }
     if (w == "square" || w == "piece") {
       ++i_;
+      if (w == "piece" && cur().kind == Tok::kWord && peek().is("=")) return piece_assignment(loc);
       return loop(w == "square" ? Kind::kSquareLoop : Kind::kPieceLoop, false, loc);
+    }
+    if (w == "loop") {  // CQL 6.2: `loop f` repeats f while it matches
+      ++i_;
+      if (at_end() || is("}") || is(")")) fail("'loop' needs a filter", "a filter");
+      return unary_of(Kind::kLoopRepeat, Type::kBool, loc, filter());
     }
     if (w == "while") {
       ++i_;
@@ -938,9 +1017,10 @@ class Parser {
       if (accept("all")) n.flags |= kFindAll;
       if (accept("<--")) n.flags |= kFindBackward;
       if (optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+      accept("quiet");
       if (at_end()) fail("'find' needs a filter", "a filter");
-      n.kids.push_back(expr(kLevelDash));
-      if (n.flags & kFindAll) n.type = Type::kNumber;
+      n.kids.push_back(filter());  // CQL 6.2: find takes a whole filter (`find T == a1`)
+      if (n.flags & (uint32_t(kFindAll) | uint32_t(kHasRange))) n.type = Type::kNumber;  // CQL 6.2: a range makes it numeric
       return n;
     }
     if (w == "parent" || w == "currentposition") {
@@ -1222,7 +1302,7 @@ class Parser {
     };
     while (true) {
       const Token& t = cur();
-      if (t.kind == Tok::kNumber && !(n.flags & kPathHasRange)) {
+      if (range_follows() && !(n.flags & kPathHasRange)) {
         range(n.lo, n.hi, "path");
         n.flags |= kPathHasRange;
         continue;

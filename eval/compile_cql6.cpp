@@ -653,6 +653,7 @@ bool navigates(const Node& k) {
     case Kind::kFind: case Kind::kParent: case Kind::kChild: case Kind::kPositionAt: case Kind::kAt:
     case Kind::kEcho: case Kind::kPieceLoop: case Kind::kLca: case Kind::kDistance: case Kind::kPosIntersect:
     case Kind::kDepth: case Kind::kPositionId: case Kind::kCurrentPosition: case Kind::kAncestor: case Kind::kDescendant:
+    case Kind::kPieceAssign:
       return true;
     case Kind::kVar: return k.flags & cql6::kVarPiece;
     default: return false;
@@ -687,6 +688,27 @@ void mark_echoes(Node& n) {
     if (same) n.flags |= cql6::kEchoSameBoard;
   }
   for (Node& k : n.kids) mark_echoes(k);
+}
+
+/// True if the value of `n` may depend on more than the position it is evaluated at: it
+/// reads a variable, a dictionary or a `~~` group, or changes state.
+bool reads_state(const Node& n) {
+  switch (n.kind) {
+    case Kind::kVar: case Kind::kDictGet: case Kind::kMatchGroup: case Kind::kIsBound: return true;
+    default: break;
+  }
+  if (cql6_values::has_side_effect(n)) return true;
+  for (const Node& k : n.kids)
+    if (reads_state(k)) return true;
+  return false;
+}
+
+/// Marks every `line` / `path` below `n` whose constituents read state (kLineStateful): the
+/// line matcher then keeps no memo from one evaluation to the next (a piece loop's body
+/// `⊢ T――` gives another answer for each piece T at the same position).
+void mark_stateful_lines(Node& n) {
+  if (n.kind == Kind::kLine && reads_state(n)) n.flags |= cql6::kLineStateful;
+  for (Node& k : n.kids) mark_stateful_lines(k);
 }
 
 /// Piece loops of `n` as square loops over the pieces of their sets, their variables as
@@ -729,7 +751,7 @@ bool reads_local(const Node& n, const std::vector<int64_t>& assigned, std::vecto
       return ok;
     }
     case Kind::kAssign: case Kind::kDictAssign: case Kind::kDictGet: case Kind::kUnbind: case Kind::kIsBound:
-    case Kind::kMatchGroup: case Kind::kSort: case Kind::kComment: case Kind::kSettag: case Kind::kRemoveComment:
+    case Kind::kMatchGroup: case Kind::kPieceAssign: case Kind::kSort: case Kind::kComment: case Kind::kSettag: case Kind::kRemoveComment:
       return false;
     default:
       for (const Node& k : n.kids)
@@ -980,11 +1002,15 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   // set (no piece identities to follow).
   bool any_navigation = false;
   visit(root, [&](const cql6::Node& k) {
-    any_navigation |= (k.kind != Kind::kPieceLoop && k.kind != Kind::kVar && navigates(k)) ||
+    any_navigation |= k.kind != Kind::kPieceLoop && k.kind != Kind::kVar && navigates(k);
+    // filters evaluated at other positions of the line read a piece variable there too
+    any_navigation |= k.kind == Kind::kLine || (k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+                      (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone) ||
                       k.kind == Kind::kPathFilter;  // a path reads later positions
   });
   if (!any_navigation) unpiece(root);
   mark_echoes(root);
+  mark_stateful_lines(root);
   cql6_values::check_patterns(root);
   number_holders(root);
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves

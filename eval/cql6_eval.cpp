@@ -705,7 +705,8 @@ bool line(const Node& n, const Ctx& c) {
   }
   const size_t cells = size_t(std::max<int64_t>(n.value, 1)) * s.span;
   const size_t seq_cells = (n.kids.size() + 1) * s.span;
-  bool fresh = game == 0 || b.stamp_game != game;  // memo entries of other evaluations are void
+  // memo entries of other evaluations are void (also of this game when the line reads variables)
+  bool fresh = game == 0 || b.stamp_game != game || (n.flags & cql6::kLineStateful);
   if (b.stamps.size() < cells || b.seq_stamps.size() < seq_cells) {
     b.stamps.assign(std::max(cells, b.stamps.size()), 0);
     b.results.assign(b.stamps.size(), 0);
@@ -749,6 +750,11 @@ bool compare(int64_t a, cql6::Cmp op, int64_t b) {
     case cql6::Cmp::kEq: return a == b;
     case cql6::Cmp::kGe: return a >= b;
     case cql6::Cmp::kGt: return a > b;
+    // positions (main line: positionid = ply, and every later position descends from an
+    // earlier one); CQL 6.2 tests `[>=]` exactly as `[>]` (relationalnode.cpp)
+    case cql6::Cmp::kPrecedes: return a < b;
+    case cql6::Cmp::kPrecedesEq: return a <= b;
+    case cql6::Cmp::kSucceeds: case cql6::Cmp::kSucceedsEq: return a > b;
     default: return a != b;
   }
 }
@@ -765,7 +771,10 @@ bool compare_chain(const Node& n, const Ctx& c) {
       if (!compare(r < 0 ? -1 : r > 0 ? 1 : 0, op, 0)) return false;
       continue;
     }
-    if (a.type == Type::kSet && b.type == Type::kSet && (op == cql6::Cmp::kEq || op == cql6::Cmp::kNe)) {
+    // CQL 6.2 reads `a == b == c` as `a == (b == c)`: only the last pair compares two sets as
+    // sets, before it a set is counted
+    if (a.type == Type::kSet && b.type == Type::kSet && (op == cql6::Cmp::kEq || op == cql6::Cmp::kNe) &&
+        i + 2 == n.kids.size()) {
       const bool equal = squares(a, c) == squares(b, c);
       if (equal != (op == cql6::Cmp::kEq)) return false;
       continue;
@@ -980,6 +989,10 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return dash_then(n, c, [&](const Ctx* at) { return at && number(n.kids[2], *at, out); });
     case Kind::kYear: return cql6_values::year(c, out);  // part 2: per position (header texts)
     case Kind::kTransform: {
+      if (n.flags & cql6::kHasRange) {  // CQL 6.2: the number of matching transforms, in the range
+        out = variants_matching(n, c, true);
+        return out >= n.lo && (n.hi < 0 || out <= n.hi);
+      }
       bool any = false;
       for (const Node& v : n.kids) {
         int64_t x = 0;

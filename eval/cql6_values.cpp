@@ -325,20 +325,28 @@ bool assign(const Node& n, const Ctx& c) {
 
 // ---- loops, find, echo
 
-bool loop(const Node& n, const Ctx& c) {
+/// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
+/// the squares of the elements it matched for (CQL 6.2: the loop is a set filter). With
+/// `all`: stops at the first element it fails for; `every` says whether none failed (an
+/// empty set: true). The variable is unbound afterwards (CQL 6.2).
+uint64_t run_loop(const Node& n, const Ctx& c, bool& every) {
   const Node& v = n.kids[0];
   const bool all = n.flags & cql6::kLoopAll;
   const uint64_t set = cql6_eval::squares(n.kids[1], c);
-  bool any = false, every = true;
+  every = true;
   std::array<uint8_t, 64> ids{};  // a copy: the body may extend the game's tables
   if (n.kind == Kind::kPieceLoop) {
     GameView* gv = view(c);
     const std::array<uint8_t, 64>* here = gv ? ids_at(*gv, c.ply) : nullptr;
-    if (!here) return all && !(set & c.pos->pieces());
+    if (!here) {
+      every = !(set & c.pos->pieces());
+      return 0;
+    }
     ids = *here;
   }
   Bitboard todo = set;
   if (n.kind == Kind::kPieceLoop) todo &= c.pos->pieces();
+  uint64_t hits = 0;
   for (Bitboard s = todo; s;) {
     const int sq = chess::pop_lsb(s);
     Value& x = var(v);
@@ -346,11 +354,34 @@ bool loop(const Node& n, const Ctx& c) {
     if (n.kind == Kind::kPieceLoop) x.num = ids[size_t(sq)];
     else x.set = Bitboard(1) << sq;
     const bool hit = cql6_eval::match(n.kids[2], c);
-    any |= hit;
-    every &= hit;
-    if (all && !hit) return false;
+    if (hit) hits |= Bitboard(1) << sq;
+    if (!hit) every = false;
+    if (all && !hit) break;
   }
-  return all ? every : any;
+  var(v).bound = false;
+  return hits;
+}
+
+bool loop(const Node& n, const Ctx& c) {
+  bool every = true;
+  const uint64_t hits = run_loop(n, c, every);
+  return (n.flags & cql6::kLoopAll) ? every : hits != 0;
+}
+
+/// `piece x = S` / `◭x = S`: x becomes the piece on the one square of S (CQL 6.2: fails,
+/// leaving x as it was, unless S is exactly one occupied square).
+bool piece_assign(const Node& n, const Ctx& c) {
+  const uint64_t s = cql6_eval::squares(n.kids[1], c);
+  if (chess::popcount(s) != 1 || !(s & c.pos->pieces())) return false;
+  GameView* gv = view(c);
+  const std::array<uint8_t, 64>* here = gv ? ids_at(*gv, c.ply) : nullptr;
+  if (!here) return false;
+  const uint8_t id = (*here)[size_t(chess::lsb(s))];
+  if (!id) return false;
+  Value& x = var(n.kids[0]);
+  x.bound = true;
+  x.num = id;
+  return true;
 }
 
 /// True if the value of `n` depends only on the position it is evaluated at (no variable,
@@ -690,6 +721,11 @@ uint64_t squares(const Node& n, const Ctx& c) {
       if (!position(n.kids[0], c, where) || !ctx_at(c, where, at)) return 0;
       return cql6_eval::squares(n.kids[1], at);
     }
+    case Kind::kSquareLoop:
+    case Kind::kPieceLoop: {
+      bool every = true;
+      return run_loop(n, c, every);
+    }
     case Kind::kPosIntersect: {
       int64_t a = 0, b = 0;
       Ctx ca, cb;
@@ -801,6 +837,15 @@ bool match(const Node& n, const Ctx& c) {
     }
     case Kind::kSquareLoop:
     case Kind::kPieceLoop: return loop(n, c);
+    case Kind::kPieceAssign: return piece_assign(n, c);
+    case Kind::kLoopRepeat: {  // `loop f`: f until it fails; gives up like `while`
+      bool seen = false;
+      for (uint64_t i = 0; cql6_eval::match(n.kids[0], c); ++i) {
+        if (i >= kMaxWhileIterations) return false;
+        seen = true;
+      }
+      return seen;
+    }
     case Kind::kWhile: {
       for (uint64_t i = 0; cql6_eval::match(n.kids[0], c); ++i) {
         if (i >= kMaxWhileIterations) return false;
@@ -881,7 +926,7 @@ bool has_side_effect(const Node& n) {
   switch (n.kind) {
     case Kind::kAssign: case Kind::kDictAssign: case Kind::kUnbind: case Kind::kSquareLoop: case Kind::kPieceLoop:
     case Kind::kEcho: case Kind::kRegex: case Kind::kSort: case Kind::kComment: case Kind::kSettag:
-    case Kind::kRemoveComment:
+    case Kind::kRemoveComment: case Kind::kPieceAssign:
       return true;
     case Kind::kPathFilter: if (cql6_path::has_state(n)) return true; break;  // nestban
     default: break;
