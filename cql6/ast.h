@@ -30,7 +30,8 @@ enum class Kind : uint8_t {
   kBetween,      ///< kids: a b: squares strictly between a square of a and one of b on a line
   kRay,          ///< kids: 2+ sets; sub = direction bits; `xray` when flag kXray
   kPin,          ///< kids: from through to (each may be kNone = its default)
-  kDirection,    ///< kids: a; sub = direction bits; lo..hi steps
+  kDirection,    ///< kids: a [lo hi]; sub = direction bits; lo..hi steps, or kids 1 and 2 (numeric
+                 ///< variables or numbers, CQL 6.2: -7..7, a negative step goes the opposite way)
   kLight,        ///< kids: a
   kDark,         ///< kids: a
   kPawns,        ///< sub = PawnSet
@@ -60,7 +61,8 @@ enum class Kind : uint8_t {
   kIf,           ///< kids: condition then [else]
   kCompare,      ///< kids: 2+ operands; ops: one Cmp per neighbouring pair (chained)
   kIn,           ///< kids: a b: a is a subset of b (both sets)
-  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag
+  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag; sub 1, 2, 3:
+                 ///< a set (written with from, to, capture first): the moves' from / to / captured squares
   kDash,         ///< kids: left right (kNone = any) target (kNone, or a compound evaluated
                  ///< after the move); flags: DashFlag; kinds = promotion kinds
   kLine,         ///< kids: the constituents (kLineItem); flags: LineFlag; lo..hi positions
@@ -114,6 +116,27 @@ enum class Kind : uint8_t {
   // sets and loops (published examples)
   kPieceAssign,  ///< kids: piece var, set: `piece x = S` / `◭x = S`, true when S is one occupied square
   kLoopRepeat,   ///< kids: body: `loop f` runs f until it fails; true when it matched at least once
+  // values and output (published examples): eval/cql6_functions.cpp
+  kRank,         ///< number: kids: set of one square -> its rank 1..8 (none otherwise)
+  kFile,         ///< number: kids: set of one square -> its file 1..8 (none otherwise)
+  kMakeSquare,   ///< set: kids: file, rank (numbers 1..8), or one string such as "e4"
+  kTypeName,     ///< string: kids: set of one square -> "K" "Q" ... "P", "_" when empty
+  kPieceName,    ///< string: kids: set of one square -> "K" ... "p" (colour by case), "_"
+  kPieceType,    ///< number: kids: set of one square -> 1 pawn .. 6 king, 0 empty (`type`)
+  kSqrt,         ///< number: kids: a number >= 0 -> its square root, rounded down
+  kFen,          ///< string: the position's FEN (CQL 6.2's: counters written "0 1")
+  kVariation,    ///< true inside a variation (`variation`)
+  kTry,          ///< CQL 6.2 `try`: exactly one position from here back to the start is black
+                 ///< to move and reached by a move that is not the main continuation
+  kConsecutiveMoves,  ///< number: kids: 2 positions; lo..hi: the longest run of the same moves
+                      ///< on the paths from their last common ancestor to each
+  kPieceId,      ///< number: kids: set of one occupied square -> its piece's identity
+  kHhdbAward,    ///< number: the award in the Event tag (HHdb's "N.p", "N/M.hm", ".sp"...);
+                 ///< sub: 0 award, 1 prize, 2 hm, 3 commendation; flags: 1 max, 2 special
+  kMoveSquares,  ///< set: kids: a kMove (not legal, pseudolegal, count): the square of its move
+                 ///< named by sub (1 from, 2 to, 3 capture): CQL 6.2's `move` as a set
+  kMateKind,     ///< set: sub = 0 puremate, 1 modelmate: the participants of such a mate
+                 ///< (either colour mated), empty when it is none
   // path and dashes (published examples): CQL 6.2's `path` / `⊢` (eval/cql6_path.h)
   kPathFilter,   ///< kids: focus set (kNone: none), max filter (kNone), then the constituents;
                  ///< flags PathFlag; lo..hi = range (kPathHasRange); text = title. Numeric (the
@@ -223,6 +246,10 @@ struct Header {
   bool quiet = false;                  ///< no comments in the output
   bool silent = false;                 ///< no comments, no messages
   std::vector<Node> conditions;        ///< header filters given as parameters (result, player...)
+  std::optional<std::string> matchstring;  ///< `matchstring "text"`: the mark of matched positions
+  bool sort_matchcount = false;        ///< `sort matchcount m n`: games by matched positions, most first
+  int64_t gamenumber_lo = 0;           ///< `gamenumber m n`: only games numbered m..n (their ids)
+  int64_t gamenumber_hi = -1;          ///< -1 = no bound
   Loc loc;                             ///< of `cql`
 };
 

@@ -120,7 +120,14 @@ Ascii to_ascii(std::string_view s) {
       } else if (c == '"') {
         in_string = true;
       } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
-        line_comment = true;
+        // `///` (not `////`) is CQL 6.2's comment filter, not a comment: its line is read
+        line_comment = !(s.compare(i, 3, "///") == 0 && s.compare(i, 4, "////") != 0);
+        if (!line_comment) {
+          put("//", loc);
+          loc.column += 2;
+          i += 3;
+          continue;
+        }
       } else if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
         block_comment = true;
         put("*", loc);
@@ -320,12 +327,39 @@ std::vector<Token> lex(std::string_view input) {
     newlines = 0;
     out.push_back(std::move(tok));
   };
+  bool comment_line = false;  // inside a `///` line: a `)` closes it at the line's end
+  auto close_comment_line = [&](size_t where) {
+    Token close;
+    close.kind = Tok::kPunct;
+    close.text = ")";
+    space = true;
+    push(std::move(close), std::min(where, t.size()));
+    space = true;
+    comment_line = false;
+  };
   while (i < t.size()) {
     const char c = t[i];
     if (std::isspace(static_cast<unsigned char>(c))) {
+      if (c == '\n' && comment_line) close_comment_line(i);
       space = true;
       if (c == '\n' && ++newlines >= 2) blank = true;
       ++i;
+      continue;
+    }
+    if (c == '/' && at(i + 1) == '/' && at(i + 2) == '/' && at(i + 3) != '/') {
+      // `///parts` to the end of the line = `comment (parts)` (CQL 6.2's line comment)
+      if (comment_line) throw Error(a.where[i], "a second '///' on one line", "one '///' per line");
+      Token word;
+      word.kind = Tok::kWord;
+      word.text = "comment";
+      push(std::move(word), i);
+      Token open;
+      open.kind = Tok::kPunct;
+      open.text = "(";
+      space = false;
+      push(std::move(open), i);
+      comment_line = true;
+      i += 3;
       continue;
     }
     if (c == '/' && at(i + 1) == '/') {
@@ -500,6 +534,7 @@ std::vector<Token> lex(std::string_view input) {
     if (!matched) throw Error(a.where[start], std::string("unexpected character '") + c + "'");
     push(std::move(tok), start);
   }
+  if (comment_line) close_comment_line(t.size());
   Token end;
   end.kind = Tok::kEnd;
   end.loc = a.where[t.size()];

@@ -131,8 +131,18 @@ class Parser {
           while (!cur().space_before && !at_end() && !is(")")) file += t_[i_++].text;
         }
         (name == "input" ? h.input : h.output) = file;
-      } else if (name == "matchcount") {
+      } else if (name == "matchcount" || (name == "sort" && is("matchcount"))) {
+        if (name == "sort") {  // `sort matchcount m n`: games ordered by their matched positions
+          ++i_;
+          h.sort_matchcount = true;
+        }
         range(h.matchcount_lo, h.matchcount_hi, "matchcount");
+      } else if (name == "matchstring") {  // the text marking matched positions in the output
+        if (cur().kind != Tok::kString) fail("'matchstring' needs a quoted text", "a quoted text");
+        if (!h.matchstring) h.matchstring = cur().text;
+        ++i_;
+      } else if (name == "gamenumber") {  // `gamenumber m n`: games numbered m..n only
+        range(h.gamenumber_lo, h.gamenumber_hi, "gamenumber");
       } else if (name == "variations") {
         h.variations = true;
       } else if (name == "quiet") {
@@ -168,7 +178,9 @@ class Parser {
           cmp.ops.push_back(Cmp::kLe);
         }
         h.conditions.push_back(std::move(cmp));
-      } else if (name == "gamenumber" || name == "sort" || name == "matchstring" || name == "featuredebug" ||
+      } else if (name == "sort") {
+        throw Error(loc, "'sort' in the cql( header is 'sort matchcount m [n]'", "'matchcount'");
+      } else if (name == "featuredebug" ||
                  name == "lastgamenumber" || name == "mainline" || name == "cqlfile") {
         throw not_supported(loc, name, "header parameter");
       } else {
@@ -178,19 +190,26 @@ class Parser {
     }
   }
 
+  /// True if the number k tokens ahead can be a range bound: CQL 6.2 takes a number as one
+  /// unless an operator follows it (`flipcolor 8 <= sort ...` has no range); `(` `{` `)` `}`
+  /// and the arrows may follow.
+  bool range_bound(size_t k) const {
+    const Token& n = peek(k + 1);
+    return n.kind != Tok::kPunct || n.is("(") || n.is("{") || n.is(")") || n.is("}") || n.is("->") || n.is("<-");
+  }
   /// A range `m [n]` (one number: exactly m). hi -1 = unbounded never comes from here.
   void range(int64_t& lo, int64_t& hi, const std::string& what) {
     if (cur().kind != Tok::kNumber) fail("'" + what + "' needs a range", "a number");
     lo = cur().number;
     ++i_;
     hi = lo;
-    if (cur().kind == Tok::kNumber) {
+    if (cur().kind == Tok::kNumber && range_bound(0)) {
       hi = cur().number;
       ++i_;
     }
   }
   bool optional_range(int64_t& lo, int64_t& hi) {
-    if (cur().kind != Tok::kNumber) return false;
+    if (cur().kind != Tok::kNumber || !range_bound(0)) return false;
     range(lo, hi, "");
     return true;
   }
@@ -318,6 +337,18 @@ class Parser {
   }
 
   // ---- sets and loops (published examples, branch exsets)
+
+  /// True if the cursor is on a numeric variable assigned earlier that CQL 6.2 reads as a
+  /// range bound: not followed by an operator (rangeconstituent in its node-parse.cpp).
+  bool variable_bound_follows() const {
+    if (cur().kind != Tok::kWord) return false;
+    auto it = var_slots_.find(cur().text);
+    if (it == var_slots_.end()) return false;
+    const Variable& v = script_->vars[size_t(it->second)];
+    if (v.type != Type::kNumber || v.dictionary) return false;
+    const Token& n = peek();
+    return n.kind != Tok::kPunct || n.is("(") || n.is("{") || n.is(")") || n.is("}") || n.is("->") || n.is("<-");
+  }
 
   /// `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`): CQL 6.2's comparisons of positions by the game tree.
   static bool is_precedence(std::string_view p) { return p == "[<]" || p == "[<=]" || p == "[>]" || p == "[>=]"; }
@@ -488,10 +519,23 @@ class Parser {
         n.sub = dir;
         n.lo = 1;
         n.hi = 7;
-        optional_range(n.lo, n.hi);
+        std::vector<Node> bounds;  // CQL 6.2: a bound may be a numeric variable (`up DeltaRank S`)
+        if (!optional_range(n.lo, n.hi) && variable_bound_follows()) {
+          bounds.push_back(var_node(slot_of(t_[i_++].text, loc, false), loc));
+          if (cur().kind == Tok::kNumber) {
+            Node hi = make(Kind::kNumber, Type::kNumber, cur().loc);
+            hi.value = t_[i_++].number;
+            bounds.push_back(std::move(hi));
+          } else if (variable_bound_follows()) {
+            bounds.push_back(var_node(slot_of(t_[i_++].text, loc, false), loc));
+          } else {
+            bounds.push_back(bounds[0]);
+          }
+        }
         Node a = expr(kLevelPrimary);
         need(a, Type::kSet, "'" + w + "'");
         n.kids.push_back(std::move(a));
+        for (Node& b : bounds) n.kids.push_back(std::move(b));  // kids 1, 2: the bounds
         return n;
       }
       if (w == "if") return if_filter();
@@ -1038,7 +1082,7 @@ class Parser {
     }
     if (w == "position") {
       ++i_;
-      Node a = expr(kLevelPrimary);
+      Node a = expr(kLevelAdd);  // `position positionid + inc`
       need(a, Type::kNumber, "'position'");
       return unary_of(Kind::kPositionAt, Type::kPosition, loc, std::move(a));
     }
@@ -1103,6 +1147,7 @@ class Parser {
          !peek().is("white") && !peek().is("black")))
       throw not_supported(loc, w + (peek().is("white") || peek().is("black") ? " " + peek().text : ""),
                           "as a string value");
+    if (std::optional<Node> n = value_function(w, loc)) return n;
     if (w == "sort") {
       ++i_;
       Node n = make(Kind::kSort, Type::kNumber, loc);
@@ -1111,8 +1156,10 @@ class Parser {
         else if (cur().kind == Tok::kString) n.text = t_[i_++].text;
       }
       if (at_end()) fail("'sort' needs a numeric filter", "a numeric filter");
-      Node a = expr(kLevelAdd);
-      if (a.kind != Kind::kLine) need(a, Type::kNumber, "'sort'");
+      // CQL 6.2 sorts by the whole filter that follows: a comparison has its left side's
+      // value (`sort ◭ >= 4`), a compound its last filter's, an echo its body's largest
+      Node a = expr(kLevelOr);
+      if (a.kind != Kind::kLine && !numeric_value(a)) need(a, Type::kNumber, "'sort'");
       if (script_->sort_title.empty()) script_->sort_title = n.text.empty() ? "sort" : n.text;
       n.kids.push_back(std::move(a));
       return n;
@@ -1217,6 +1264,152 @@ class Parser {
     }
     return std::nullopt;
   }
+  // ---- values and output (published examples)
+
+  /// Makes `n` numeric where CQL 6.2 gives it a number (a comparison of numbers: its left
+  /// side's value when it holds; a compound: its last filter's; an echo: the largest value
+  /// of its body; a transform: its variants'); false (unchanged) when it has none.
+  static bool numeric_value(Node& n) {
+    if (n.type == Type::kNumber || n.type == Type::kSet) return true;
+    switch (n.kind) {
+      case Kind::kCompare:
+        if (n.kids[0].type != Type::kNumber && n.kids[0].type != Type::kSet) return false;
+        if (n.kids.size() == 2 && n.kids[0].type == Type::kSet && n.kids[1].type == Type::kSet) return false;
+        break;
+      case Kind::kCompound:
+        if (n.kids.empty() || !numeric_value(n.kids.back())) return false;
+        break;
+      case Kind::kEcho:
+        if (!numeric_value(n.kids[2])) return false;
+        break;
+      case Kind::kTransform:
+        if ((n.flags & kHasRange) || !numeric_value(n.kids[0])) return false;
+        break;
+      default: return false;
+    }
+    n.type = Type::kNumber;
+    return true;
+  }
+
+  /// A set operand of `rank`, `file`, `type`, `typename`, `piecename`.
+  Node set_operand(const std::string& w) {
+    if (at_end()) fail("'" + w + "' needs a set filter", "a set filter");
+    Node a = move_as_set(expr(kLevelDash));
+    need(a, Type::kSet, "'" + w + "'");
+    return a;
+  }
+  /// CQL 6.2's `move` as a set (`rank move from .`): the square its first keyword names
+  /// (`from`, `to`, `capture`; the destination otherwise). Other nodes are returned as they are.
+  static Node move_as_set(Node a) {
+    if (a.kind != Kind::kMove || (a.flags & (kMoveLegal | kMovePseudoLegal | kMoveCount))) return a;
+    Node n = make(Kind::kMoveSquares, Type::kSet, a.loc);
+    n.sub = a.sub ? a.sub : 2;
+    n.kids.push_back(std::move(a));
+    return n;
+  }
+
+  /// The value keywords of CQL 6.2 at the cursor (`w`), if `w` is one: `rank`,
+  /// `file`, `makesquare`, `type`, `typename`, `piecename`, `sqrt`, `fen`, `variation`,
+  /// `puremate`, `modelmate`.
+  std::optional<Node> value_function(const std::string& w, Loc loc) {
+    if (w == "rank" || w == "file" || w == "type") {
+      ++i_;
+      return unary_of(w == "rank" ? Kind::kRank : w == "file" ? Kind::kFile : Kind::kPieceType, Type::kNumber, loc,
+                      set_operand(w));
+    }
+    if (w == "typename" || w == "piecename") {
+      ++i_;
+      return unary_of(w == "typename" ? Kind::kTypeName : Kind::kPieceName, Type::kString, loc, set_operand(w));
+    }
+    if (w == "sqrt") {
+      ++i_;
+      if (at_end()) fail("'sqrt' needs a numeric filter", "a numeric filter");
+      Node a = expr(kLevelAdd);
+      need(a, Type::kNumber, "'sqrt'");
+      return unary_of(Kind::kSqrt, Type::kNumber, loc, std::move(a));
+    }
+    if (w == "makesquare") {
+      ++i_;
+      Node n = make(Kind::kMakeSquare, Type::kSet, loc);
+      const bool paren = accept("(");
+      if (at_end()) fail("'makesquare' needs (file rank) or a string", "(file rank) or a string");
+      Node first = expr(kLevelOr);
+      if (first.type == Type::kString) {
+        n.kids.push_back(std::move(first));
+        if (paren) expect(")");
+        return n;
+      }
+      need(first, Type::kNumber, "'makesquare'");
+      if (!paren) throw Error(first.loc, "'makesquare' with numbers needs parentheses", "makesquare (file rank)");
+      Node second = expr(kLevelOr);
+      need(second, Type::kNumber, "'makesquare'");
+      expect(")");
+      n.kids.push_back(std::move(first));
+      n.kids.push_back(std::move(second));
+      return n;
+    }
+    if (w == "fen") {
+      ++i_;
+      if (cur().kind == Tok::kString) throw not_supported(loc, "fen \"...\"", "as a position filter");
+      return make(Kind::kFen, Type::kString, loc);
+    }
+    if (w == "variation") {
+      ++i_;
+      return make(Kind::kVariation, Type::kBool, loc);
+    }
+    if (w == "hhdb") {  // the award forms: `hhdb [max] [special] prize|hm|commendation|award`
+      ++i_;
+      Node n = make(Kind::kHhdbAward, Type::kNumber, loc);
+      bool any = false, type = false;
+      while (cur().kind == Tok::kWord) {
+        const std::string& k = cur().text;
+        if (k == "max") n.flags |= 1;
+        else if (k == "special") n.flags |= 2;
+        else if (k == "award" || k == "prize" || k == "hm" || k == "commendation") {
+          if (type) fail("'hhdb' takes one of award, prize, hm, commendation");
+          type = true;
+          n.sub = k == "award" ? 0 : k == "prize" ? 1 : k == "hm" ? 2 : 3;
+        } else if (k == "sort") {
+          throw not_supported(cur().loc, "hhdb sort");
+        } else {
+          break;
+        }
+        any = true;
+        ++i_;
+      }
+      if (!any) throw not_supported(loc, "hhdb", "other than its award forms (hhdb prize, hm, commendation, award)");
+      return n;
+    }
+    if (w == "try") {
+      ++i_;
+      return make(Kind::kTry, Type::kBool, loc);
+    }
+    if (w == "pieceid") {
+      ++i_;
+      return unary_of(Kind::kPieceId, Type::kNumber, loc, set_operand(w));
+    }
+    if (w == "consecutivemoves") {
+      ++i_;
+      Node n = make(Kind::kConsecutiveMoves, Type::kNumber, loc);
+      accept("quiet");
+      n.lo = 1;
+      n.hi = -1;
+      optional_range(n.lo, n.hi);
+      accept("quiet");
+      std::vector<Node> a = arguments(w, 2);
+      for (const Node& k : a) need(k, Type::kPosition, "'consecutivemoves'");
+      n.kids = std::move(a);
+      return n;
+    }
+    if (w == "puremate" || w == "modelmate") {
+      ++i_;
+      Node n = make(Kind::kMateKind, Type::kSet, loc);
+      n.sub = w == "modelmate";
+      return n;
+    }
+    return std::nullopt;
+  }
+
   // ---- path / ⊢ and the dash forms (CQL 6.2; SPEC-NOTES "Published examples: path and
   // dashes"). A path's constituents (kPathFilter's kids after the focus and max slots):
   //  - a move dash `L--R` / `L[x]R` (kDash) with its targets: the filters written after it up
@@ -1565,10 +1758,15 @@ class Parser {
     Node n = make(Kind::kMove, Type::kBool, cur().loc);
     ++i_;
     for (int k = 0; k < 4; ++k) n.kids.push_back(make(Kind::kNone, Type::kSet, n.loc));
+    bool first = true;
     while (cur().kind == Tok::kWord) {
       const std::string p = cur().text;
       const Loc ploc = cur().loc;
       int slot = p == "from" ? 0 : p == "to" ? 1 : p == "capture" ? 2 : p == "promote" ? 3 : -1;
+      // CQL 6.2: `move from|to|capture ...` written first is a set filter, the from squares
+      // (to squares, captured squares) of the moves that fit (kMove's sub: 1, 2, 3)
+      if (first && slot >= 0 && slot < 3) n.sub = uint8_t(slot + 1);
+      first = false;
       if (slot >= 0) {
         ++i_;
         Node a = expr(kLevelPrimary);
@@ -1593,6 +1791,7 @@ class Parser {
     if ((n.flags & kMoveCount) && !(n.flags & (kMoveLegal | kMovePseudoLegal)))
       throw Error(n.loc, "'count' in 'move' needs 'legal' or 'pseudolegal'");
     if (n.flags & kMoveCount) n.type = Type::kNumber;
+    else if (n.sub) n.type = Type::kSet;
     return n;
   }
 

@@ -653,6 +653,7 @@ bool navigates(const Node& k) {
     case Kind::kFind: case Kind::kParent: case Kind::kChild: case Kind::kPositionAt: case Kind::kAt:
     case Kind::kEcho: case Kind::kPieceLoop: case Kind::kLca: case Kind::kDistance: case Kind::kPosIntersect:
     case Kind::kDepth: case Kind::kPositionId: case Kind::kCurrentPosition: case Kind::kAncestor: case Kind::kDescendant:
+    case Kind::kTry: case Kind::kConsecutiveMoves: case Kind::kPieceId:
     case Kind::kPieceAssign:
       return true;
     case Kind::kVar: return k.flags & cql6::kVarPiece;
@@ -922,6 +923,11 @@ void cql6_nodes(cql6::Node f, std::vector<eval::Node>& out) {
 Alternative script_alternative(const cql6::Header& h, headers::WhereBuilder& where,
                                std::vector<db::sqlite::Param>& params, std::vector<eval::Node> nodes) {
   Alternative alt;
+  if (h.gamenumber_lo > 0 || h.gamenumber_hi >= 0) {  // `gamenumber m n`: the games' ids (file order)
+    std::string range = "g.id >= " + where.number(h.gamenumber_lo);  // parameters in placeholder order
+    if (h.gamenumber_hi >= 0) range += " AND g.id <= " + where.number(h.gamenumber_hi);
+    where.add(range);
+  }
   alt.header = headers::HeaderFilter::from_where(where.take(), std::move(params));
   order_by_cost(nodes);
   auto list = std::make_shared<PositionList>();
@@ -959,6 +965,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   root.kind = Kind::kScript;
   static std::atomic<int64_t> next_id{1};
   root.value = next_id++;
+  root.flags = h.variations ? 1u : 0u;  // navigation over the game tree (eval/cql6_values.cpp)
   std::vector<eval::Node> nodes, hints;
   bool pure = true;
   const bool local = effects_are_local(script.body);
@@ -979,15 +986,14 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
     root.kids.push_back(std::move(e));
   }
   visit(root, [&](const cql6::Node& k) {
-    if (k.kind == Kind::kHeaderText || k.kind == Kind::kYear || k.kind == Kind::kHeaderValue) {
+    if (k.kind == Kind::kHeaderText || k.kind == Kind::kYear || k.kind == Kind::kHeaderValue ||
+        k.kind == Kind::kHhdbAward) {
       program.needs_game_info_ = true;  // header texts per position (GameInfo::text)
       program.needs_game_text_ = true;
     }
     if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious) && !cql6::past_move_kind_only(k)) ||
-                         (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward)) || navigates(k)))
-      throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : k.kind == Kind::kLine ? "line <--"
-                                                                              : "position navigation and piece loops",
-                                "with 'variations'");
+                         (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))))
+      throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
     if (k.kind == Kind::kPath) throw cql6::not_supported(k.loc, "path");
     if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
     if (k.kind == Kind::kVar && (k.flags & cql6::kVarPersistent)) program.sequential_ = true;
@@ -1016,6 +1022,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves
   nodes.push_back(cql6_node(std::move(root), std::move(hints)));
   program.needs_variations_ = h.variations;
+  if (h.sort_matchcount) program.cql6_sort_matchcount_ = true, program.cql6_sort_ = 1, program.cql6_sort_title_ = "matchcount";
   program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;
 }
@@ -1060,6 +1067,7 @@ Program Program::compile_cql6(const cql6::Script& script) {
     cql6_nodes(std::move(filter), nodes);
   }
   program.needs_variations_ = h.variations;
+  if (h.sort_matchcount) program.cql6_sort_matchcount_ = true, program.cql6_sort_ = 1, program.cql6_sort_title_ = "matchcount";
   program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;
 }

@@ -410,9 +410,21 @@ bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from
   return true;
 }
 
-/// The number of moves satisfying the move filter `n` at `c` (stops at 1 unless counting).
-int64_t moves_matching(const Node& n, const Ctx& c) {
-  const bool count = n.flags & cql6::kMoveCount;
+/// The square of move `m` (played in `pos`) that a `move` set returns (sub 1 from, 2 to, 3
+/// the captured piece's); a castling is the king's move (CQL 6.2). 64: none.
+int move_square(const Position& pos, Move m, uint8_t sub) {
+  if (m == Move::null() || m == Move::none()) return 64;
+  if (sub == 3) return capture_square(pos, m);
+  if (sub == 1) return m.from_sq();
+  if (m.kind() != Move::CASTLING) return m.to_sq();
+  return Position::castling_king_to(chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq()));
+}
+
+/// The number of moves satisfying the move filter `n` at `c` (stops at 1 unless counting);
+/// with `set` (a `move from|to|capture` set, n.sub) every fitting move is looked at and the
+/// squares it returns are added to *set.
+int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
+  const bool count = (n.flags & cql6::kMoveCount) || set;
   const Position* before = c.pos;
   Ctx at = c;
   if ((n.flags & cql6::kMovePrevious) && cql6::past_move_kind_only(n)) {
@@ -429,7 +441,11 @@ int64_t moves_matching(const Node& n, const Ctx& c) {
   auto set_or_all = [&](const Node& k) { return k.kind == Kind::kNone ? ~Bitboard(0) : squares(k, at); };
   const Bitboard from = set_or_all(n.kids[0]), to = set_or_all(n.kids[1]), cap = set_or_all(n.kids[2]);
   if (!from || !to || !cap) return 0;
-  if (n.flags & cql6::kMovePrevious) return move_satisfies(n, *before, c.moves[-1], from, to, cap) ? 1 : 0;
+  if (n.flags & cql6::kMovePrevious) {
+    if (!move_satisfies(n, *before, c.moves[-1], from, to, cap)) return 0;
+    if (set && move_square(*before, c.moves[-1], n.sub) < 64) *set |= Bitboard(1) << move_square(*before, c.moves[-1], n.sub);
+    return 1;
+  }
   if (n.flags & (cql6::kMoveLegal | cql6::kMovePseudoLegal)) {
     // Only the moves that may satisfy the filter are made (SPEC-NOTES "CQL 6 scripts:
     // decisions", Moves: the sets decide which moves count; no null move is generated).
@@ -461,11 +477,14 @@ int64_t moves_matching(const Node& n, const Ctx& c) {
         return false;  // CQL 6.2's `legal --` counts a promotion's squares once
       if (legal && m.kind() != Move::CASTLING && !pos.is_legal(m)) return false;
       ++found;
+      if (set && move_square(pos, m, n.sub) < 64) *set |= Bitboard(1) << move_square(pos, m, n.sub);
       return !count;
     });
     return found;
   }
-  return move_satisfies(n, *c.pos, c.next, from, to, cap) ? 1 : 0;
+  if (!move_satisfies(n, *c.pos, c.next, from, to, cap)) return 0;
+  if (set && move_square(*c.pos, c.next, n.sub) < 64) *set |= Bitboard(1) << move_square(*c.pos, c.next, n.sub);
+  return 1;
 }
 
 /// The sets of the dash whose target is being evaluated (CQL 6.2: `from` / `to` there are
@@ -868,6 +887,9 @@ Ctx from(const PosCtx& c) {
   x.past = !c.line_moves ? 0 : c.inside_variation ? c.ply - c.line_first_ply : c.ply;
   x.start = c.inside_variation ? nullptr : c.start;
   x.game = c.game;
+  x.record = c.record;
+  x.game_start = c.start;
+  x.variation = c.variation_serial;
   return x;
 }
 
@@ -912,7 +934,29 @@ uint64_t squares(const Node& n, const Ctx& c) {
     }
     case Kind::kRay: return ray(n, c);
     case Kind::kPin: return pin(n, c);
-    case Kind::kDirection: return direction(squares(n.kids[0], c), n.sub, n.lo, n.hi);
+    case Kind::kMove: {  // `move from|to|capture ...` as a set (n.sub)
+      Bitboard out = 0;
+      if (n.sub) moves_matching(n, c, &out);
+      return out;
+    }
+    case Kind::kDirection: {
+      if (n.kids.size() < 3) return direction(squares(n.kids[0], c), n.sub, n.lo, n.hi);
+      // bounds from variables (CQL 6.2: -7..7; a negative step goes the opposite way; an
+      // unbound variable or a bad range, where CQL 6.2 stops the search: no squares)
+      int64_t lo = 0, hi = 0;
+      if (!number(n.kids[1], c, lo) || !number(n.kids[2], c, hi) || lo < -7 || hi > 7 || lo > hi) return 0;
+      const Bitboard b = squares(n.kids[0], c);
+      Bitboard out = lo <= 0 && hi >= 0 ? b : 0;
+      if (hi >= 1) out |= direction(b, n.sub, std::max<int64_t>(lo, 1), hi);
+      if (lo <= -1) {
+        uint8_t back = 0;  // the opposite directions: up/down, right/left, NE/SW, NW/SE
+        static constexpr uint8_t kOpposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+        for (int d = 0; d < 8; ++d)
+          if (n.sub & (1u << d)) back |= uint8_t(1u << kOpposite[d]);
+        out |= direction(b, back, std::max<int64_t>(-hi, 1), -lo);
+      }
+      return out;
+    }
     case Kind::kLight: return squares(n.kids[0], c) & kLightSquares;
     case Kind::kDark: return squares(n.kids[0], c) & ~kLightSquares;
     case Kind::kPawns: return pawn_set(pos, cql6::PawnSet(n.sub));
@@ -1041,6 +1085,8 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       for (size_t i = 0; i + 1 < n.kids.size(); ++i)
         if (!match(n.kids[i], c)) return false;
       return !n.kids.empty() && number(n.kids.back(), c, out);
+    case Kind::kCompare:  // a comparison as a number (CQL 6.2, under `sort`): its left side's value
+      return compare_chain(n, c) && number(n.kids[0], c, out);
     default:
       if (cql6_path::owns(n.kind)) return cql6_path::number(n, c, out);
       return cql6::is_part2(n.kind) && cql6_values::number(n, c, out);

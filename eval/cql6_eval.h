@@ -11,6 +11,10 @@
 #include "cql6/ast.h"
 #include "headers/game_info.h"
 
+namespace db {
+class RecordView;
+}
+
 namespace eval {
 
 struct PosCtx;  // eval/node.h
@@ -29,6 +33,10 @@ struct Ctx {
   const chess::Position* start = nullptr;   ///< the game's start position (main line), or null
   bool main_line = true;                    ///< not inside a variation
   uint64_t game = 0;                        ///< PosCtx::game: the game's serial (0 = unknown)
+  const db::RecordView* record = nullptr;   ///< PosCtx::record (the variation tree), or null
+  const chess::Position* game_start = nullptr;  ///< the game's start position (also in variations)
+  uint32_t variation = 0;                   ///< PosCtx::variation_serial (0: main line)
+  int64_t node = -1;  ///< its index in the game tree (CQL 6.2 positionid) when known, else -1
 };
 
 /// The context of PosCtx `c` (eval/node.h).

@@ -14,6 +14,9 @@
 
 #include "chess/bitboard.h"
 #include "chess/position.h"
+#include "db/record_view.h"
+#include "eval/cql6_functions.h"
+#include "eval/node.h"
 #include "eval/cql6_path.h"
 
 namespace eval::cql6_values {
@@ -96,14 +99,154 @@ struct GameView {
   std::vector<std::array<uint8_t, 64>> ids;  // per ply: square -> piece identity (0 = empty)
   std::vector<std::array<uint8_t, 65>> where;  // per ply: identity -> square (64 = gone)
   std::vector<uint64_t> boards;  // per ply: a hash of the piece placement (echo, same board)
+  // With `variations` (tree mode) every position of the game tree is a node, numbered in
+  // CQL 6.2's order (depth first, the main continuation before the variations: the main line
+  // is 0..its plies, so positionid = ply there); the vectors above are then by node, and
+  // `total` is the last node. base == nullptr in tree mode.
+  bool tree = false;
+  std::vector<uint32_t> parent;     // by node (root: itself)
+  std::vector<uint32_t> plies;      // by node
+  std::vector<uint32_t> last_desc;  // by node: its last descendant (subtree = node..last_desc)
+  std::vector<uint32_t> chain;      // by node: the first node of its run of first children
+  std::vector<uint32_t> chain_end;  // by node: the last node of that run
+  std::vector<uint8_t> depth;       // by node: variations it is nested in (0 = main line)
+  std::vector<uint8_t> secondary;   // by node: reached by a move that is not the first child
+  std::vector<Move> next;           // by node: the move to node + 1 when that is its first child
+  std::vector<Move> in_move;        // by node: the move leading to it (none at the root)
+  std::vector<std::vector<uint32_t>> children;  // by node, in record order (first = main)
+  std::vector<uint32_t> var_first;  // by variation serial (1-based): the node after its first move
 };
 
 thread_local GameView t_view;
+thread_local bool t_tree = false;  // the script being evaluated searches variations
 
-/// The view of `c`'s game, or null when `c` is not on a main line with known moves.
+/// Builds the tree of `c`'s game in `v` (tree mode); false when the record's moves do not
+/// replay (the view is then unusable).
+bool build_tree(GameView& v, const Ctx& c) {
+  v.tree = true;
+  v.base = nullptr;
+  // nodes in record order first
+  struct Raw {
+    uint32_t parent;
+    Move move;
+    std::vector<uint32_t> kids;
+  };
+  std::vector<Raw> raw(1, Raw{0, Move::none(), {}});
+  std::vector<uint32_t> var_raw(1, 0);  // serial -> raw node after its first move
+  struct Frame {
+    uint32_t cur, prev;
+    uint32_t serial;
+    bool first;
+  };
+  std::vector<Frame> frames(1, Frame{0, 0, 0, false});
+  uint32_t serial = 0;
+  for (const db::Token& t : c.record->tokens(db::RecordView::TypedText::kNone)) {
+    if (t.kind == db::TokenKind::kMove) {
+      Frame& f = frames.back();
+      const uint32_t id = uint32_t(raw.size());
+      raw.push_back(Raw{f.cur, t.move, {}});
+      raw[f.cur].kids.push_back(id);
+      if (f.first) {
+        var_raw[f.serial] = id;
+        f.first = false;
+      }
+      f.prev = f.cur;
+      f.cur = id;
+    } else if (t.kind == db::TokenKind::kBeginVariation) {
+      const uint32_t at = frames.back().prev;
+      frames.push_back(Frame{at, at, ++serial, true});
+      var_raw.push_back(0);
+    } else if (t.kind == db::TokenKind::kEndVariation) {
+      if (frames.size() > 1) frames.pop_back();
+    }
+  }
+  // depth-first numbering, first children first
+  const size_t n = raw.size();
+  std::vector<uint32_t> order(n), number(n);
+  std::vector<std::pair<uint32_t, size_t>> stack{{0, 0}};
+  uint32_t next_number = 0;
+  number[0] = next_number++;
+  order[0] = 0;
+  v.last_desc.assign(n, 0);
+  while (!stack.empty()) {
+    auto& [node, k] = stack.back();
+    if (k < raw[node].kids.size()) {
+      const uint32_t kid = raw[node].kids[k++];
+      number[kid] = next_number;
+      order[next_number++] = kid;
+      stack.push_back({kid, 0});
+    } else {
+      v.last_desc[number[node]] = next_number - 1;
+      stack.pop_back();
+    }
+  }
+  v.parent.assign(n, 0);
+  v.plies.assign(n, 0);
+  v.chain.assign(n, 0);
+  v.chain_end.assign(n, 0);
+  v.depth.assign(n, 0);
+  v.secondary.assign(n, 0);
+  v.next.assign(n, Move::none());
+  v.in_move.assign(n, Move::none());
+  v.children.assign(n, {});
+  v.positions.clear();
+  v.positions.reserve(n);
+  v.positions.push_back(*c.game_start);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Raw& r = raw[order[i]];
+    for (uint32_t kid : r.kids) v.children[i].push_back(number[kid]);
+    if (!r.kids.empty()) v.next[i] = raw[r.kids[0]].move;
+    if (i == 0) continue;
+    const uint32_t p = number[r.parent];
+    v.parent[i] = p;
+    v.plies[i] = v.plies[p] + 1;
+    v.in_move[i] = r.move;
+    const bool first = raw[r.parent].kids[0] == order[i];
+    v.secondary[i] = !first;
+    v.depth[i] = uint8_t(std::min(255, v.depth[p] + (first ? 0 : 1)));
+    v.chain[i] = first ? v.chain[p] : i;
+    Position next = v.positions[p];
+    chess::UndoInfo u;
+    if (r.move == Move::null()) {
+      if (next.in_check()) return false;
+      next.do_null_move(u);
+    } else {
+      if (!db::is_playable_stored(next, r.move)) return false;
+      next.do_move(r.move, u);
+    }
+    v.positions.push_back(next);
+  }
+  for (uint32_t i = n; i-- > 0;)
+    v.chain_end[i] = (!v.children[i].empty()) ? v.chain_end[i + 1] : i;
+  v.var_first.assign(var_raw.size(), 0);
+  for (size_t k = 1; k < var_raw.size(); ++k) v.var_first[k] = number[var_raw[k]];
+  v.total = uint32_t(n - 1);
+  return true;
+}
+
+/// The view of `c`'s game, or null when `c` is not on a main line with known moves (tree
+/// mode: when the game's record is not known).
 GameView* view(const Ctx& c) {
+  if (t_tree && c.record && c.game_start && c.record->has_variations()) {
+    GameView& v = t_view;
+    if (v.game != t_game || !v.tree) {
+      v.game = t_game;
+      v.ids.clear();
+      v.where.clear();
+      v.boards.clear();
+      if (!build_tree(v, c)) {
+        v.positions.clear();
+        v.total = 0;
+        v.tree = false;
+        return nullptr;
+      }
+    }
+    return v.positions.empty() ? nullptr : &v;
+  }
   if (!c.start || !c.main_line || !c.moves || c.past != c.ply) return nullptr;
   GameView& v = t_view;
+  if (v.tree && v.game == t_game) v.game = 0;  // a tree of another script: rebuild as a line
+  v.tree = false;
   const Move* base = c.moves - c.ply;
   const uint32_t total = c.ply + c.moves_left;
   if (v.game != t_game || v.base != base || v.total != total || v.positions.empty() ||
@@ -121,6 +264,7 @@ GameView* view(const Ctx& c) {
 
 const Position* position_at(GameView& v, uint32_t ply) {
   if (ply > v.total) return nullptr;
+  if (v.tree) return &v.positions[ply];
   v.positions.reserve(v.total + 1);
   while (v.positions.size() <= ply) {
     Position next = v.positions.back();
@@ -146,10 +290,11 @@ const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
     v.ids.push_back(first);
   }
   while (v.ids.size() <= ply) {
-    const size_t k = v.ids.size() - 1;
+    // the node before (its parent in tree mode, which has a smaller number) and the move
+    const size_t k = v.tree ? v.parent[v.ids.size()] : v.ids.size() - 1;
     const Position* before = position_at(v, uint32_t(k));
     std::array<uint8_t, 64> next = v.ids[k];
-    const Move m = v.base[k];
+    const Move m = v.tree ? v.in_move[v.ids.size()] : v.base[k];
     if (m != Move::null() && m != Move::none()) {
       const int from = m.from_sq(), to = m.to_sq();
       if (m.kind() == Move::CASTLING) {
@@ -203,10 +348,36 @@ uint64_t board_at(GameView& v, uint32_t ply) {
 }
 
 /// The context of the main-line position at `ply` of `c`'s game.
+/// The node of `c` in its game's view `v` (its ply on a line; tree mode: its number in the
+/// game tree, CQL 6.2's positionid), or -1 when unknown.
+int64_t node_of(const Ctx& c, const GameView* v) {
+  if (c.node >= 0) return c.node;
+  if (!v || !v->tree || c.main_line) return c.ply;
+  if (c.variation == 0 || c.variation >= v->var_first.size()) return -1;
+  const uint32_t first = v->var_first[c.variation];
+  if (c.past == 0) return v->parent[first];  // the position the variation branches from
+  const int64_t at = int64_t(first) + c.past - 1;
+  return at <= int64_t(v->chain_end[first]) ? at : -1;
+}
+
 bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
   GameView* v = view(c);
   if (!v || ply < 0 || ply > int64_t(v->total)) return false;
   const Position* pos = position_at(*v, uint32_t(ply));
+  if (v->tree) {
+    const uint32_t i = uint32_t(ply);
+    out = c;
+    out.pos = pos;
+    out.ply = v->plies[i];
+    out.moves = v->next.data() + i;
+    out.moves_left = v->chain_end[i] - i;
+    out.next = out.moves_left ? v->next[i] : Move::none();
+    out.past = i - v->chain[i];
+    out.main_line = v->depth[i] == 0;
+    out.start = out.main_line ? c.game_start : nullptr;
+    out.node = i;
+    return true;
+  }
   out = c;
   out.pos = pos;
   out.ply = uint32_t(ply);
@@ -221,7 +392,9 @@ bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
 uint64_t piece_square(const Value& x, const Ctx& c) {
   GameView* v = view(c);
   if (!v || !x.bound) return 0;
-  const int s = square_of(*v, c.ply, x.num);
+  const int64_t at = node_of(c, v);
+  if (at < 0) return 0;
+  const int s = square_of(*v, uint32_t(at), x.num);
   return s < 64 ? Bitboard(1) << s : 0;
 }
 
@@ -337,7 +510,8 @@ uint64_t run_loop(const Node& n, const Ctx& c, bool& every) {
   std::array<uint8_t, 64> ids{};  // a copy: the body may extend the game's tables
   if (n.kind == Kind::kPieceLoop) {
     GameView* gv = view(c);
-    const std::array<uint8_t, 64>* here = gv ? ids_at(*gv, c.ply) : nullptr;
+    const int64_t at = node_of(c, gv);
+    const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
     if (!here) {
       every = !(set & c.pos->pieces());
       return 0;
@@ -374,7 +548,8 @@ bool piece_assign(const Node& n, const Ctx& c) {
   const uint64_t s = cql6_eval::squares(n.kids[1], c);
   if (chess::popcount(s) != 1 || !(s & c.pos->pieces())) return false;
   GameView* gv = view(c);
-  const std::array<uint8_t, 64>* here = gv ? ids_at(*gv, c.ply) : nullptr;
+  const int64_t at = node_of(c, gv);
+  const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
   if (!here) return false;
   const uint8_t id = (*here)[size_t(chess::lsb(s))];
   if (!id) return false;
@@ -434,7 +609,13 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
     }
   }
   int64_t found = 0;
-  for (int64_t ply = c.ply; back ? ply >= 0 : ply <= int64_t(v->total); ply += back ? -1 : 1) {
+  const int64_t start = node_of(c, v);
+  if (start < 0) return 0;
+  // forward: the node and its descendants (tree mode: the subtree, numbered node..last_desc);
+  // back: the node and its ancestors
+  const int64_t last = v->tree ? int64_t(v->last_desc[size_t(start)]) : int64_t(v->total);
+  for (int64_t ply = start; back ? ply >= 0 : ply <= last;
+       ply = back ? (v->tree ? (ply == 0 ? -1 : int64_t(v->parent[size_t(ply)])) : ply - 1) : ply + 1) {
     bool hit;
     if (memo && memo->at[size_t(ply)] >= 0) {
       hit = memo->at[size_t(ply)];
@@ -461,33 +642,46 @@ bool find(const Node& n, const Ctx& c, int64_t* count) {
 /// `echo (s t) body`: the body at every other position t of the game, with s the current
 /// position (CQL 6.2: the body is evaluated at t). Cost: (positions of the game) body
 /// evaluations per position, so positions² per game.
-bool echo(const Node& n, const Ctx& c) {
+bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   GameView* v = view(c);
   if (!v) return false;
+  const int64_t self = node_of(c, v);
+  if (self < 0) return false;
   bool any = false;
+  const bool numeric = value && n.kids[2].type == Type::kNumber;
+  bool has_value = false;
   // the body requires `s & t == .` (n.flags & kEchoSameBoard, eval/compile_cql6.cpp): only
   // targets with the source's placement can match, found by a per-game placement hash
   const bool same_board = n.flags & cql6::kEchoSameBoard;
-  const uint64_t here = same_board ? board_at(*v, c.ply) : 0;
+  const uint64_t here = same_board ? board_at(*v, uint32_t(self)) : 0;
   for (int64_t ply = 0; ply <= int64_t(v->total); ++ply) {
-    if (ply == int64_t(c.ply)) continue;
+    if (ply == self) continue;
     if (same_board && board_at(*v, uint32_t(ply)) != here) continue;
     Ctx at;
     if (!ctx_at(c, ply, at)) break;
     Value& s = var(n.kids[0]);
     s.bound = true;
-    s.num = c.ply;
+    s.num = self;
     Value& t = var(n.kids[1]);
     t.bound = true;
     t.num = ply;
-    if (cql6_eval::match(n.kids[2], at)) any = true;
+    if (numeric) {  // CQL 6.2: a numeric echo's value is the largest its body had
+      int64_t x = 0;
+      if (cql6_eval::number(n.kids[2], at, x)) {
+        any = true;
+        if (!has_value || x > *value) *value = x;
+        has_value = true;
+      }
+    } else if (cql6_eval::match(n.kids[2], at)) {
+      any = true;
+    }
   }
   if (same_board) {  // the variables as the full walk leaves them: s here, t the last other position
-    const int64_t last = int64_t(v->total) == int64_t(c.ply) ? int64_t(v->total) - 1 : int64_t(v->total);
+    const int64_t last = int64_t(v->total) == self ? int64_t(v->total) - 1 : int64_t(v->total);
     if (last >= 0) {
       Value& s = var(n.kids[0]);
       s.bound = true;
-      s.num = c.ply;
+      s.num = self;
       Value& t = var(n.kids[1]);
       t.bound = true;
       t.num = last;
@@ -497,6 +691,16 @@ bool echo(const Node& n, const Ctx& c) {
 }
 
 bool script(const Node& n, const Ctx& c) {
+  const bool saved_tree = t_tree;
+  t_tree = n.flags & 1;  // the script searches variations: positions are the game tree's
+  if (t_tree && !c.main_line && c.past == 0 && c.node < 0) {
+    t_tree = saved_tree;
+    return false;  // a variation's branch position: it is a position of its parent line
+  }
+  struct Restore {
+    bool v;
+    ~Restore() { t_tree = v; }
+  } restore{saved_tree};
   thread_local std::unordered_map<int64_t, State> states;
   if (states.size() > 64 && !states.count(n.value)) states.clear();  // queries of a long-lived thread
   State* saved = t_state;
@@ -559,6 +763,68 @@ bool header_text(const Node& n, const Ctx& c) {
   return s && s->find(n.text) != std::string::npos;
 }
 
+namespace {
+/// The last common ancestor of nodes a and b (on a line: the earlier), -1 when unknown.
+int64_t lca(const GameView* v, int64_t a, int64_t b) {
+  if (!v || !v->tree) return std::min(a, b);
+  if (a < 0 || b < 0 || a > int64_t(v->total) || b > int64_t(v->total)) return -1;
+  while (a != b) {
+    if (v->plies[size_t(a)] >= v->plies[size_t(b)] && a != 0) a = v->parent[size_t(a)];
+    else b = v->parent[size_t(b)];
+  }
+  return a;
+}
+/// The plies from node a to node b through their last common ancestor.
+int64_t distance(const GameView* v, int64_t a, int64_t b) {
+  if (!v || !v->tree) return a > b ? a - b : b - a;
+  const int64_t l = lca(v, a, b);
+  if (l < 0) return -1;
+  return int64_t(v->plies[size_t(a)]) + v->plies[size_t(b)] - 2 * int64_t(v->plies[size_t(l)]);
+}
+/// CQL 6.2's code of the move leading to node i: its destination, origin (a castling: the
+/// king's) and moving piece.
+int64_t move_code(const GameView* v, size_t i) {
+  const Move m = v->in_move[i];
+  const Position& before = v->positions[v->parent[i]];
+  if (m == Move::null() || m == Move::none()) return 0;
+  int from = m.from_sq(), to = m.to_sq();
+  if (m.kind() == Move::CASTLING)
+    to = Position::castling_king_to(chess::castling_right(before.side_to_move(), to > from));
+  return (int64_t(to) * 100 + from) * 100 + int64_t(before.piece_on(chess::Square(from)));
+}
+/// consecutivemoves(a b): the longest run of equal moves (same piece, origin, destination)
+/// common to the paths from the last common ancestor of a and b to each (0 when a and b are
+/// the same, or one is an ancestor of the other).
+int64_t consecutive_moves(const GameView* v, int64_t a, int64_t b) {
+  if (!v || a == b) return 0;
+  const int64_t l = lca(v, a, b);
+  if (l < 0 || l == a || l == b) return 0;
+  auto path = [&](int64_t x) {
+    std::vector<int64_t> p;
+    for (; x != l; x = v->tree ? int64_t(v->parent[size_t(x)]) : x - 1) p.push_back(v->tree ? move_code(v, size_t(x)) : 0);
+    std::reverse(p.begin(), p.end());
+    return p;
+  };
+  const std::vector<int64_t> pa = path(a), pb = path(b);
+  int64_t best = 0;
+  std::vector<int64_t> prev(pb.size() + 1, 0), cur(pb.size() + 1, 0);
+  for (size_t i = 1; i <= pa.size(); ++i) {
+    for (size_t j = 1; j <= pb.size(); ++j) {
+      cur[j] = pa[i - 1] == pb[j - 1] ? prev[j - 1] + 1 : 0;
+      best = std::max(best, cur[j]);
+    }
+    std::swap(prev, cur);
+  }
+  return best;
+}
+/// True if node a is node b or an ancestor of it.
+bool is_ancestor(const GameView* v, int64_t a, int64_t b) {
+  if (!v || !v->tree) return a <= b;
+  if (a < 0 || b < 0 || a > int64_t(v->total) || b > int64_t(v->total)) return false;
+  return a <= b && b <= int64_t(v->last_desc[size_t(a)]);
+}
+}  // namespace
+
 bool position(const Node& n, const Ctx& c, int64_t& ply) {
   switch (n.kind) {
     case Kind::kVar: {
@@ -567,15 +833,32 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
       ply = x.num;
       return true;
     }
-    case Kind::kCurrentPosition: ply = c.ply; return true;
-    case Kind::kParent:
-      if (c.ply == 0 || !view(c)) return false;
-      ply = c.ply - 1;
+    case Kind::kCurrentPosition: {
+      GameView* v = view(c);
+      ply = v ? node_of(c, v) : c.ply;
+      return ply >= 0;
+    }
+    case Kind::kParent: {
+      GameView* v = view(c);
+      const int64_t at = node_of(c, v);
+      if (!v || at <= 0) return false;
+      ply = v->tree ? int64_t(v->parent[size_t(at)]) : at - 1;
       return true;
-    case Kind::kChild:
-      if (n.value != 0 || c.moves_left == 0 || !view(c)) return false;  // variations: not on the main line
-      ply = c.ply + 1;
+    }
+    case Kind::kChild: {
+      GameView* v = view(c);
+      const int64_t at = node_of(c, v);
+      if (!v || at < 0) return false;
+      if (v->tree) {
+        const auto& kids = v->children[size_t(at)];
+        if (n.value < 0 || size_t(n.value) >= kids.size()) return false;
+        ply = kids[size_t(n.value)];
+        return true;
+      }
+      if (n.value != 0 || c.moves_left == 0) return false;  // without variations: the next position only
+      ply = at + 1;
       return true;
+    }
     case Kind::kPositionAt: {
       int64_t id = 0;
       GameView* v = view(c);
@@ -586,8 +869,8 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
     case Kind::kLca: {
       int64_t a = 0, b = 0;
       if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b)) return false;
-      ply = std::min(a, b);
-      return true;
+      ply = lca(view(c), a, b);
+      return ply >= 0;
     }
     case Kind::kAt: {
       int64_t where = 0;
@@ -613,6 +896,7 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
 }
 
 bool string(const Node& n, const Ctx& c, std::string& out) {
+  if (cql6_functions::handles(n.kind)) return cql6_functions::string(n, c, out);
   switch (n.kind) {
     case Kind::kString: out = n.text; return true;
     case Kind::kHeaderValue: {
@@ -704,6 +988,7 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
 }
 
 uint64_t squares(const Node& n, const Ctx& c) {
+  if (cql6_functions::handles(n.kind)) return cql6_functions::squares(n, c);
   switch (n.kind) {
     case Kind::kVar: {
       const Value& x = var(n);
@@ -744,7 +1029,29 @@ uint64_t squares(const Node& n, const Ctx& c) {
 
 bool number(const Node& n, const Ctx& c, int64_t& out) {
   if (n.type == Type::kPosition) return position(n, c, out);
+  if (cql6_functions::handles(n.kind)) return cql6_functions::number(n, c, out);
+  if (n.type == Type::kSet) {
+    out = chess::popcount(cql6_values::squares(n, c));
+    return true;
+  }
   switch (n.kind) {
+    case Kind::kEcho: return echo(n, c, &out);
+    case Kind::kPieceId: {
+      const Bitboard b = cql6_eval::squares(n.kids[0], c);
+      if (chess::popcount(b) != 1 || !(b & c.pos->pieces())) return false;
+      GameView* v = view(c);
+      const int64_t at = node_of(c, v);
+      const std::array<uint8_t, 64>* known = v && at >= 0 ? ids_at(*v, uint32_t(at)) : nullptr;
+      if (!known || !(*known)[size_t(chess::lsb(b))]) return false;
+      out = (*known)[size_t(chess::lsb(b))];
+      return true;
+    }
+    case Kind::kConsecutiveMoves: {
+      int64_t a = 0, b = 0;
+      if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b)) return false;
+      out = consecutive_moves(view(c), a, b);
+      return out > 0 && out >= n.lo && (n.hi < 0 || out <= n.hi);
+    }
     case Kind::kVar: {
       const Value& x = var(n);
       if (!x.bound) return false;
@@ -758,14 +1065,24 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return true;
     }
     case Kind::kFind: return find(n, c, &out);
-    case Kind::kPositionId: out = c.ply; return true;
-    case Kind::kDepth: out = c.main_line ? 0 : 1; return true;
+    case Kind::kPositionId: {
+      GameView* v = view(c);
+      out = v ? node_of(c, v) : c.ply;
+      return out >= 0;
+    }
+    case Kind::kDepth: {
+      GameView* v = view(c);
+      const int64_t at = node_of(c, v);
+      if (v && v->tree && at >= 0) out = v->depth[size_t(at)];
+      else out = c.main_line ? 0 : 1;
+      return true;
+    }
     case Kind::kSideToMove: out = c.pos->side_to_move() == chess::WHITE ? 1 : -1; return true;
     case Kind::kDistance: {
       int64_t a = 0, b = 0;
       if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b)) return false;
-      out = a > b ? a - b : b - a;
-      return true;
+      out = distance(view(c), a, b);
+      return out >= 0;
     }
     case Kind::kAt: {
       int64_t where = 0;
@@ -800,6 +1117,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
 }
 
 bool match(const Node& n, const Ctx& c) {
+  if (cql6_functions::handles(n.kind)) return cql6_functions::match(n, c);
   switch (n.kind) {
     case Kind::kScript: return script(n, c);
     case Kind::kAssign: return assign(n, c);
@@ -855,11 +1173,20 @@ bool match(const Node& n, const Ctx& c) {
     }
     case Kind::kFind: return find(n, c, nullptr);
     case Kind::kEcho: return echo(n, c);
+    case Kind::kTry: {  // CQL 6.2: 1 == find <-- all {btm secondary}
+      GameView* v = view(c);
+      int64_t at = node_of(c, v);
+      if (!v || !v->tree || at < 0) return false;
+      int found = 0;
+      for (; at > 0; at = v->parent[size_t(at)])
+        found += v->secondary[size_t(at)] && v->positions[size_t(at)].side_to_move() == chess::BLACK;
+      return found == 1;
+    }
     case Kind::kAncestor:
     case Kind::kDescendant: {
       int64_t a = 0, b = 0;
       if (!position(n.kids[0], c, a) || !position(n.kids[1], c, b)) return false;
-      return n.kind == Kind::kAncestor ? a <= b : a >= b;
+      return n.kind == Kind::kAncestor ? is_ancestor(view(c), a, b) : is_ancestor(view(c), b, a);
     }
     case Kind::kStrIn: {
       std::string a, b;

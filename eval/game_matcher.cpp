@@ -146,6 +146,7 @@ void GameMatcher::begin_game(GameState& g, const GameInfo* info) {
   PosCtx& c = g.c;
   static thread_local uint64_t game_serial = 0;
   c.game = ++game_serial;
+  c.record = &g.record;
   c.pos = &g.pos;
   c.analysis = analysis_;
   c.info = info;

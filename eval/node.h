@@ -24,6 +24,10 @@ namespace analysis {
 class AnalysisContext;  // analysis/session.h
 }
 
+namespace db {
+class RecordView;
+}
+
 namespace eval {
 
 /// Header values of one game (headers/game_info.h).
@@ -94,6 +98,12 @@ struct PosCtx {
   /// Serial of the game being matched, unique per thread (GameMatcher::match); 0 when unknown.
   /// Per-thread caches of one game (the CQL 6 history of `move previous`) are keyed by it.
   uint64_t game = 0;
+  /// The game's record while it is matched (CQL 6 navigation over the variation tree, issue
+  /// 37: eval/cql6_values.cpp); null when unknown.
+  const db::RecordView* record = nullptr;
+  /// Inside a variation: its number in record order (1 = the first `(` of the record), as
+  /// VariationWalker reports it; 0 on the main line.
+  uint32_t variation_serial = 0;
 };
 
 /// A compiled piece designator: piece kinds on squares, with promotion restrictions.

@@ -137,6 +137,9 @@ class Program {
   /// CQL 6 `sort` (issue 37): 0 none, 1 largest value first, 2 `sort min` (smallest first);
   /// the matches are ordered by GameMatch::sort_value, equal values in id order.
   int cql6_sort() const { return cql6_sort_; }
+  /// True if the CQL 6 header says `sort matchcount`: the sort value of a game is its number
+  /// of matched positions (main line and variations), most first.
+  bool cql6_sort_matchcount() const { return cql6_sort_matchcount_; }
   /// The first CQL 6 `sort`'s title ("sort" when it has none).
   const std::string& cql6_sort_title() const { return cql6_sort_title_; }
   /// True if a CQL 6 script writes `comment` or `settag` output (GameMatch::comments, tags).
@@ -163,6 +166,7 @@ class Program {
   bool sequential_ = false;
   bool needs_game_text_ = false;
   int cql6_sort_ = 0;
+  bool cql6_sort_matchcount_ = false;
   std::string cql6_sort_title_;
   bool cql6_output_ = false;
 };

@@ -38,6 +38,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
                            const std::function<void(std::span<const PosCtx>)>& on_line) {
   if (!record.has_variations()) return;
   size_t depth = 0;  // frames_[0..depth] are open
+  uint32_t serial = 0;  // variations begun so far (PosCtx::variation_serial)
   if (frames_.empty()) frames_.resize(1);
   {
     Frame& main = frames_[0];
@@ -57,6 +58,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
     c.next = chess::Move::none();
     c.next_facts = 0;
     c.inside_variation = true;
+    c.variation_serial = f.serial;
     if (repetition) {
       const chess::Key key = f.cur.pos.key();
       uint32_t n = 0;
@@ -107,6 +109,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
         f.path.push_back(parent.prev.ply - (depth == 1 ? 0 : parent.line[0].ply));
         f.path.push_back(++parent.variations_here);
         f.variations_here = 0;
+        f.serial = ++serial;
         collect(f);  // the branch position, whose next move is the variation's first
         break;
       }

@@ -56,6 +56,7 @@ class VariationWalker {
     std::vector<chess::Move> moves;          ///< variations: the line's moves (PosCtx::line_moves)
     std::vector<uint32_t> path;    ///< variations: line_path() of this line
     uint32_t variations_here = 0;  ///< variations begun since this line's last move
+    uint32_t serial = 0;           ///< variations: its number in record order (PosCtx::variation_serial)
   };
 
   std::vector<Frame> frames_;  // stack; frames_[0] = main line

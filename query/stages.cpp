@@ -28,7 +28,10 @@ using Clock = std::chrono::steady_clock;
 /// The CQL 6 output of a matched game (issue 37): its sort value ("title: value" as a
 /// comment at ply 0), the `comment` texts of its matched plies, its `settag` tags.
 void cql6_output(const eval::Program& program, const eval::cql6_values::GameOutput& out, eval::GameMatch& m) {
-  if (out.has_sort) {
+  if (program.cql6_sort_matchcount()) {  // header `sort matchcount`: the matched positions
+    m.sort_value = int64_t(m.plies.size() + m.variation_plies.size());
+    m.comments.emplace_back(0, "matchcount: " + std::to_string(*m.sort_value));
+  } else if (out.has_sort) {
     m.sort_value = out.sort;
     m.comments.emplace_back(0, program.cql6_sort_title() + ": " + std::to_string(out.sort));
   }
