@@ -213,6 +213,16 @@ class Parser {
     range(lo, hi, "");
     return true;
   }
+  /// True if a range starts at the cursor as CQL 6.2 reads one: a number not followed by an
+  /// arithmetic or relational operator (`flip 5 <= sort ...` is a comparison, not a range).
+  bool range_follows() const {
+    if (cur().kind != Tok::kNumber) return false;
+    const Token& n = peek();
+    if (n.kind != Tok::kPunct) return true;
+    for (const char* op : {"+", "-", "*", "/", "%", "<", "<=", "==", ">=", ">", "!="})
+      if (n.text == op) return false;
+    return true;
+  }
 
   // ---- filters
   /// One filter of a compound or body: the lowest level.
@@ -544,7 +554,7 @@ class Parser {
           n.lo = -100000;
           n.hi = 100000;
           n.flags |= kHasRange;
-        } else if (*k != TransformKind::kReverseColor && optional_range(n.lo, n.hi)) {
+        } else if (*k != TransformKind::kReverseColor && range_follows() && optional_range(n.lo, n.hi)) {
           n.flags |= kHasRange;
         }
         if (at_end() || is(")") || is("}")) fail("'" + w + "' needs a filter", "a filter");
@@ -1498,7 +1508,7 @@ class Parser {
     };
     while (true) {
       const Token& t = cur();
-      if (t.kind == Tok::kNumber && !(n.flags & kPathHasRange)) {
+      if (range_follows() && !(n.flags & kPathHasRange)) {
         range(n.lo, n.hi, "path");
         n.flags |= kPathHasRange;
         continue;

@@ -487,6 +487,14 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
   return 1;
 }
 
+/// The sets of the dash whose target is being evaluated (CQL 6.2: `from` / `to` there are
+/// owned by the dash: a castling's squares are those of the piece its sets name).
+struct DashSets {
+  bool active = false;
+  Bitboard from = 0, to = 0;
+};
+thread_local DashSets t_dash_sets;
+
 /// The dash `n` played from `c` (its move c.next fits): calls `f(ctx after the move)` for
 /// its target and returns what it returns (true without a target).
 template <class F>
@@ -503,6 +511,7 @@ bool dash_then(const Node& n, const Ctx& c, F&& f) {
   at.moves = c.moves ? c.moves + 1 : nullptr;
   at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
   at.next = at.moves_left ? at.moves[0] : Move::none();
+  const DashScope scope(n, c);
   return f(&at);
 }
 
@@ -816,6 +825,18 @@ int64_t variants_matching(const Node& n, const Ctx& c, bool all) {
 
 int64_t last_line_length() { return t_line_length; }
 
+DashScope::DashScope(const Node& dash, const Ctx& head) : saved_(t_dash_sets.active), from_(t_dash_sets.from), to_(t_dash_sets.to) {
+  t_dash_sets.from = dash.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(dash.kids[0], head);
+  t_dash_sets.to = dash.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(dash.kids[1], head);
+  t_dash_sets.active = true;
+}
+
+DashScope::~DashScope() {
+  t_dash_sets.active = saved_;
+  t_dash_sets.from = from_;
+  t_dash_sets.to = to_;
+}
+
 bool dash_fits(const Node& n, const Ctx& c, Move m, unsigned parts) {
   if (m == Move::none() || m == Move::null()) return false;
   Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
@@ -946,11 +967,21 @@ uint64_t squares(const Node& n, const Ctx& c) {
       if (m == Move::null() || m == Move::none()) return 0;
       if (m.kind() != Move::CASTLING)
         return chess::square_bb(n.kind == Kind::kFromSquare ? m.from_sq() : m.to_sq());
-      // castling (CQL 6.2): the king's and the rook's squares
-      if (n.kind == Kind::kFromSquare) return chess::square_bb(m.from_sq()) | chess::square_bb(m.to_sq());
+      // castling (CQL 6.2): the king's and the rook's squares; inside a dash's target only
+      // those of the piece the dash's sets name (`R--(from)` after O-O is the rook's square)
       const chess::Color mover = chess::Color(1 - pos.side_to_move());
       const chess::CastlingRight cr = chess::castling_right(mover, m.to_sq() > m.from_sq());
-      return chess::square_bb(Position::castling_king_to(cr)) | chess::square_bb(Position::castling_rook_to(cr));
+      const Bitboard king_from = chess::square_bb(m.from_sq()), rook_from = chess::square_bb(m.to_sq());
+      const Bitboard king_to = chess::square_bb(Position::castling_king_to(cr));
+      const Bitboard rook_to = chess::square_bb(Position::castling_rook_to(cr));
+      bool king = true, rook = true;
+      if (t_dash_sets.active) {
+        king = (t_dash_sets.from & king_from) && (t_dash_sets.to & king_to);
+        rook = (t_dash_sets.from & rook_from) && (t_dash_sets.to & rook_to);
+        if (!king && !rook) king = rook = true;
+      }
+      if (n.kind == Kind::kFromSquare) return (king ? king_from : 0) | (rook ? rook_from : 0);
+      return (king ? king_to : 0) | (rook ? rook_to : 0);
     }
     case Kind::kTransform: {
       Bitboard out = 0;

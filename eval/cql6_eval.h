@@ -55,6 +55,19 @@ int64_t last_line_length();
 /// `c`, its promotion), not looking at its target. `parts` (a path's focus): bit 0 the king
 /// of a castling may fit, bit 1 its rook (3: both, and every other move).
 bool dash_fits(const cql6::Node& n, const Ctx& c, chess::Move m, unsigned parts = 3);
+/// While alive: `from` / `to` evaluated in the target of `dash` (played from `head`) see a
+/// castling as the squares of the piece the dash's sets name (CQL 6.2's dash-owned from/to).
+class DashScope {
+ public:
+  DashScope(const cql6::Node& dash, const Ctx& head);
+  ~DashScope();
+  DashScope(const DashScope&) = delete;
+  DashScope& operator=(const DashScope&) = delete;
+
+ private:
+  bool saved_;
+  uint64_t from_, to_;
+};
 
 }  // namespace cql6_eval
 }  // namespace eval

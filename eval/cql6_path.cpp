@@ -262,7 +262,12 @@ void dash(Search& s, const Node& d) {
   if (!cql6_eval::dash_fits(d, ctx_at(s, k), m, parts)) return;
   s.cur = k + 1;
   ++s.count;
-  if (d.kids[2].kind == Kind::kNone || cql6_eval::match(d.kids[2], ctx_at(s, s.cur))) compute(s);
+  bool hit = d.kids[2].kind == Kind::kNone;
+  if (!hit) {
+    const cql6_eval::DashScope scope(d, ctx_at(s, k));
+    hit = cql6_eval::match(d.kids[2], ctx_at(s, s.cur));
+  }
+  if (hit) compute(s);
   --s.count;
   s.cur = from;
 }
