@@ -1346,7 +1346,8 @@ class Parser {
       Node n = make(Kind::kMakeSquare, Type::kSet, loc);
       const bool paren = accept("(");
       if (at_end()) fail("'makesquare' needs (file rank) or a string", "(file rank) or a string");
-      Node first = expr(kLevelOr);
+      // CQL 6.2: `makesquare "e1" & K` takes the string alone; `makesquare (f r)` two numbers
+      Node first = expr(paren ? kLevelOr : kLevelPrimary);
       if (first.type == Type::kString) {
         n.kids.push_back(std::move(first));
         if (paren) expect(")");
