@@ -15,19 +15,12 @@
 #include "query/executor.h"
 #include "query/query.h"
 #include "temp_dir.h"
+#include "cql6_test_util.h"
 
 namespace {
 
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
-std::string error_of(const std::string& text) {
-  try {
-    query::Query::compile(text, "s.cql");
-  } catch (const query::QueryError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Cql6ExValuesParse, HeaderParametersAndForms) {
   const cql6::Script s = cql6::parse("cql(sort matchcount 3 10 matchstring \"\" gamenumber 5 9) check");
@@ -58,16 +51,16 @@ TEST(Cql6ExValuesParse, HeaderParametersAndForms) {
 }
 
 TEST(Cql6ExValuesErrors, Located) {
-  EXPECT_EQ(error_of("cql(sort 3 10) check"), "s.cql:1:5: 'sort' in the cql( header is 'sort matchcount m [n]' (expected 'matchcount')");
-  EXPECT_EQ(error_of("cql(matchstring x) check"), "s.cql:1:17: 'matchstring' needs a quoted text (expected a quoted text)");
-  EXPECT_EQ(error_of("cql() makesquare 3 4"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql(sort 3 10) check"), "s.cql:1:5: 'sort' in the cql( header is 'sort matchcount m [n]' (expected 'matchcount')");
+  EXPECT_EQ(cqltest::cql6_error_of("cql(matchstring x) check"), "s.cql:1:17: 'matchstring' needs a quoted text (expected a quoted text)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() makesquare 3 4"),
             "s.cql:1:18: 'makesquare' with numbers needs parentheses (expected makesquare (file rank))");
-  EXPECT_EQ(error_of("cql() rank check"), "s.cql:1:12: 'rank' needs a set filter, this is a plain filter");
-  EXPECT_EQ(error_of("cql() hhdb composer \"x\""),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() rank check"), "s.cql:1:12: 'rank' needs a set filter, this is a plain filter");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() hhdb composer \"x\""),
             "s.cql:1:7: CQL 6 'hhdb' other than its award forms (hhdb prize, hm, commendation, award) is not supported yet");
-  EXPECT_EQ(error_of("cql() fen \"8/8/8/8/8/8/8/8 w - - 0 1\""), "s.cql:1:7: CQL 6 'fen \"...\"' as a position filter is not supported yet");
-  EXPECT_EQ(error_of("cql() mate ///\"a\" ///\"b\""), "s.cql:1:19: a second '///' on one line (expected one '///' per line)");
-  EXPECT_EQ(error_of("cql() loop"), "s.cql:1:11: 'loop' needs a filter (expected a filter)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() fen \"8/8/8/8/8/8/8/8 w - - 0 1\""), "s.cql:1:7: CQL 6 'fen \"...\"' as a position filter is not supported yet");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() mate ///\"a\" ///\"b\""), "s.cql:1:19: a second '///' on one line (expected one '///' per line)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() loop"), "s.cql:1:11: 'loop' needs a filter (expected a filter)");
 }
 
 class Cql6ExValues : public ::testing::Test {

@@ -13,20 +13,13 @@
 #include "query/executor.h"
 #include "query/query.h"
 #include "temp_dir.h"
+#include "cql6_test_util.h"
 
 namespace {
 
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
 /// The error of compiling `text` as a query ("" when it compiles).
-std::string error_of(const std::string& text) {
-  try {
-    query::Query::compile(text, "s.cql");
-  } catch (const query::QueryError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Cql6Lexer, DesignatorsAndSpellings) {
   using cql6::Tok;
@@ -76,21 +69,21 @@ TEST(Cql6Parser, Detection) {
 }
 
 TEST(Cql6Parser, LocatedErrors) {
-  EXPECT_EQ(error_of("cql()\nx + 3"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql()\nx + 3"),
             "s.cql:2:1: unknown filter, variable or function 'x' (expected a filter, or a variable assigned earlier)");
-  EXPECT_EQ(error_of("cql() ⊢ nestban nestban --"), "s.cql:1:17: multiple 'nestban' in 'path'");
-  EXPECT_EQ(error_of("cql(\n  nosuch)"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() ⊢ nestban nestban --"), "s.cql:1:17: multiple 'nestban' in 'path'");
+  EXPECT_EQ(cqltest::cql6_error_of("cql(\n  nosuch)"),
             "s.cql:2:3: unknown cql( header parameter 'nosuch' (expected input output matchcount result variations "
             "quiet silent player year elo event site eco date)");
-  EXPECT_EQ(error_of("cql() { check"), "s.cql:1:14: unclosed '{' (expected '}')");
-  EXPECT_EQ(error_of("cql() #check"), "s.cql:1:8: '#' needs a set filter, this is a plain filter");
-  EXPECT_EQ(error_of("cql() line check"), "s.cql:1:12: 'line' needs '-->' or '<--' (expected '-->' or '<--')");
-  EXPECT_EQ(error_of("cql() K attacks"), "s.cql:1:16: unexpected end of script (expected a filter)");
-  EXPECT_EQ(error_of("cql() ‽"), "s.cql:1:7: unknown character U+203D '‽'");
-  EXPECT_EQ(error_of("cql() \"abc"), "s.cql:1:7: unclosed string (expected '\"')");
-  EXPECT_EQ(error_of("cql() between(K)"), "s.cql:1:16: unexpected ')' (expected a filter)");
-  EXPECT_NE(error_of("mate"), "");  // not CQL 6: read as CQL-S, whose error it is
-  EXPECT_EQ(error_of("cql() mate"), "");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() { check"), "s.cql:1:14: unclosed '{' (expected '}')");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() #check"), "s.cql:1:8: '#' needs a set filter, this is a plain filter");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() line check"), "s.cql:1:12: 'line' needs '-->' or '<--' (expected '-->' or '<--')");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() K attacks"), "s.cql:1:16: unexpected end of script (expected a filter)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() ‽"), "s.cql:1:7: unknown character U+203D '‽'");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() \"abc"), "s.cql:1:7: unclosed string (expected '\"')");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() between(K)"), "s.cql:1:16: unexpected ')' (expected a filter)");
+  EXPECT_NE(cqltest::cql6_error_of("mate"), "");  // not CQL 6: read as CQL-S, whose error it is
+  EXPECT_EQ(cqltest::cql6_error_of("cql() mate"), "");
 }
 
 TEST(Cql6Parser, DialectOption) {

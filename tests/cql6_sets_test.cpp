@@ -16,19 +16,12 @@
 #include "query/executor.h"
 #include "query/query.h"
 #include "temp_dir.h"
+#include "cql6_test_util.h"
 
 namespace {
 
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
-std::string error_of(const std::string& text) {
-  try {
-    query::Query::compile(text, "s.cql");
-  } catch (const query::QueryError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 class Cql6Sets : public ::testing::Test {
  protected:
@@ -144,16 +137,16 @@ TEST_F(Cql6Sets, ComparisonsAndTransformCount) {
 }
 
 TEST(Cql6SetsErrors, Located) {
-  EXPECT_EQ(error_of("cql() ◭X ♖"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() ◭X ♖"),
             "s.cql:1:10: unexpected 'R' after the piece variable 'X' (expected '∊' (a piece loop) or '=' (a piece "
             "assignment))");
-  EXPECT_EQ(error_of("cql() ♕ == ♛ == ♜"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() ♕ == ♛ == ♜"),
             "s.cql:1:12: a comparison of two sets has no numeric value to compare further (expected a number, or "
             "'#' before the sets)");
-  EXPECT_EQ(error_of("cql() loop"), "s.cql:1:11: 'loop' needs a filter (expected a filter)");
-  EXPECT_EQ(error_of("cql() ∀x mate"), "s.cql:1:10: unexpected 'mate' (expected 'in' or '∊')");
-  EXPECT_EQ(error_of("cql() X = #P != 3"), "s.cql:1:14: 'X' cannot hold a plain filter (expected a set, number, position or string)");
-  EXPECT_EQ(error_of("cql() mate ∙ ≺ 3"), "s.cql:1:16: '[<]' needs a position, this is a numeric filter");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() loop"), "s.cql:1:11: 'loop' needs a filter (expected a filter)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() ∀x mate"), "s.cql:1:10: unexpected 'mate' (expected 'in' or '∊')");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = #P != 3"), "s.cql:1:14: 'X' cannot hold a plain filter (expected a set, number, position or string)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() mate ∙ ≺ 3"), "s.cql:1:16: '[<]' needs a position, this is a numeric filter");
 }
 
 }  // namespace

@@ -14,19 +14,12 @@
 #include "query/executor.h"
 #include "query/query.h"
 #include "temp_dir.h"
+#include "cql6_test_util.h"
 
 namespace {
 
 const std::string kSample = std::string(CQLDB_SOURCE_DIR) + "/examples/sample";
 
-std::string error_of(const std::string& text) {
-  try {
-    query::Query::compile(text, "s.cql");
-  } catch (const query::QueryError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 class Cql6Values : public ::testing::Test {
  protected:
@@ -174,27 +167,27 @@ TEST_F(Cql6Values, PersistentVariablesFollowTheGameOrderWithAnyThreads) {
 }
 
 TEST(Cql6ValuesErrors, Located) {
-  EXPECT_EQ(error_of("cql() unbind Y"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() unbind Y"),
             "s.cql:1:14: following 'unbind' expected the name of existing variable (expected a variable assigned earlier)");
-  EXPECT_EQ(error_of("cql() X += 1"), "s.cql:1:7: '+=' needs 'X' assigned earlier in the script (expected 'X = ...' first)");
-  EXPECT_EQ(error_of("cql() X = check"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X += 1"), "s.cql:1:7: '+=' needs 'X' assigned earlier in the script (expected 'X = ...' first)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = check"),
             "s.cql:1:11: 'X' cannot hold a plain filter (expected a set, number, position or string)");
-  EXPECT_EQ(error_of("cql() X = 1 X ~~ \"a\""), "s.cql:1:13: the left side of '~~' needs a string, this is a numeric filter");
-  EXPECT_EQ(error_of("cql() X = \"a\" X ~~ \"(\""),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = 1 X ~~ \"a\""), "s.cql:1:13: the left side of '~~' needs a string, this is a numeric filter");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"(\""),
             "s.cql:1:20: invalid regular expression \"(\": Mismatched '(' and ')' in regular expression");
-  EXPECT_EQ(error_of("cql() find"), "s.cql:1:11: 'find' needs a filter (expected a filter)");
-  EXPECT_EQ(error_of("cql() echo (s) true"), "s.cql:1:14: 'echo' needs two variable names (expected a variable name)");
-  EXPECT_EQ(error_of("cql() S = position 0 S < 3"), "s.cql:1:26: '<' needs a position, this is a numeric filter");
-  EXPECT_EQ(error_of("cql() function F(a) {F(a)} F(1)"), "s.cql:1:22: functions nested too deeply (recursion?)");
-  EXPECT_EQ(error_of("cql() D[\"a\"] = 1"), "s.cql:1:7: 'D' is not a dictionary (expected 'dictionary D' before its first use)");
-  EXPECT_EQ(error_of("cql() while check"), "s.cql:1:13: unexpected 'check' (expected '(')");
-  EXPECT_EQ(error_of("cql(variations) move previous from K"),
+  EXPECT_EQ(cqltest::cql6_error_of("cql() find"), "s.cql:1:11: 'find' needs a filter (expected a filter)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() echo (s) true"), "s.cql:1:14: 'echo' needs two variable names (expected a variable name)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() S = position 0 S < 3"), "s.cql:1:26: '<' needs a position, this is a numeric filter");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() function F(a) {F(a)} F(1)"), "s.cql:1:22: functions nested too deeply (recursion?)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() D[\"a\"] = 1"), "s.cql:1:7: 'D' is not a dictionary (expected 'dictionary D' before its first use)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() while check"), "s.cql:1:13: unexpected 'check' (expected '(')");
+  EXPECT_EQ(cqltest::cql6_error_of("cql(variations) move previous from K"),
             "s.cql:1:17: CQL 6 'move previous' with 'variations' is not supported yet");
-  EXPECT_EQ(error_of("cql() dictionary D D[\"x\"] = 1 D[2] = 1"), "s.cql:1:33: this dictionary's keys have another type");
-  EXPECT_EQ(error_of("cql() ⊢ max check --"), "s.cql:1:13: 'path max' needs a numeric filter, this is a plain filter");
-  EXPECT_EQ(error_of("cql() N = 3"), "s.cql:1:9: unexpected '=' (expected a filter)");
-  EXPECT_EQ(error_of("cql() N += 3"), "s.cql:1:9: '+=' needs a variable on its left (expected a variable name)");
-  EXPECT_EQ(error_of("cql() X = 1 X = \"a\""), "s.cql:1:17: 'X' already holds another type of value");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() dictionary D D[\"x\"] = 1 D[2] = 1"), "s.cql:1:33: this dictionary's keys have another type");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() ⊢ max check --"), "s.cql:1:13: 'path max' needs a numeric filter, this is a plain filter");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() N = 3"), "s.cql:1:9: unexpected '=' (expected a filter)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() N += 3"), "s.cql:1:9: '+=' needs a variable on its left (expected a variable name)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = 1 X = \"a\""), "s.cql:1:17: 'X' already holds another type of value");
 }
 
 }  // namespace
