@@ -13,6 +13,7 @@
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
 #include "eval/cql6_path.h"
+#include "db/record_view.h"
 #include "eval/cql6_values.h"
 #include "eval/node.h"
 
@@ -855,7 +856,7 @@ bool tree_line(const Node& n, const Ctx& c, const cql6_values::TreeRef& t, int64
 }
 
 bool line(const Node& n, const Ctx& c) {
-  if (!(n.flags & cql6::kLineBackward)) {
+  if (!(n.flags & cql6::kLineBackward) && c.record && c.record->has_variations()) {  // cheap test first
     cql6_values::TreeRef t;
     int64_t node = 0;
     if (cql6_values::tree_of(c, t, node)) return tree_line(n, c, t, node);

@@ -10,6 +10,7 @@
 
 #include "chess/bitboard.h"
 #include "chess/position.h"
+#include "db/record_view.h"
 #include "eval/cql6_values.h"
 
 namespace eval::cql6_path {
@@ -442,7 +443,7 @@ Search& fresh_search() {
 bool run(const Node& n, const Ctx& c, Search& s) {
   if (!c.pos) return false;
   int64_t node = 0;
-  s.tree = cql6_values::tree_of(c, s.t, node);
+  s.tree = c.record && c.record->has_variations() && cql6_values::tree_of(c, s.t, node);
   s.root = s.tree ? uint32_t(node) : 0;
   const int64_t here = s.tree ? node : int64_t(c.ply);  // the position's key for nestban
   const bool nestban = (n.flags & cql6::kPathNestBan) && c.game != 0;
