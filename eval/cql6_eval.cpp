@@ -838,7 +838,22 @@ void tree_line_compute(TreeLine& s, uint32_t node) {
 /// The forward line `n` from `c` over the game tree; true when it matched (its length in
 /// t_line_length).
 bool tree_line(const Node& n, const Ctx& c, const cql6_values::TreeRef& t, int64_t node) {
-  TreeLine s;
+  // one search per nesting depth (a line in a holder of a line), reused: its stack keeps its
+  // capacity, nothing is allocated per evaluation once warm
+  thread_local std::vector<std::unique_ptr<TreeLine>> pool;
+  thread_local size_t depth = 0;
+  while (pool.size() <= depth) pool.push_back(std::make_unique<TreeLine>());
+  TreeLine& s = *pool[depth];
+  struct Nesting {
+    size_t& d;
+    explicit Nesting(size_t& x) : d(x) { ++d; }
+    ~Nesting() { --d; }
+  } nesting(depth);
+  s.stack.clear();
+  s.found = false;
+  s.best = 0;
+  s.best_ply = 0;
+  s.steps = 0;
   s.line = &n;
   s.start = c;
   s.start.node = node;

@@ -32,13 +32,13 @@ struct Ctx {
   uint32_t past = 0;                        ///< moves[-1] .. moves[-past] led here (main line)
   const chess::Position* start = nullptr;   ///< the game's start position (main line), or null
   bool main_line = true;                    ///< not inside a variation
+  bool next_secondary = false;  ///< `next` is not the position's first continuation (a game-tree
+                                ///< line following a variation; see also next_is_secondary())
   uint64_t game = 0;                        ///< PosCtx::game: the game's serial (0 = unknown)
   const db::RecordView* record = nullptr;   ///< PosCtx::record (the variation tree), or null
   const chess::Position* game_start = nullptr;  ///< the game's start position (also in variations)
   uint32_t variation = 0;                   ///< PosCtx::variation_serial (0: main line)
   int64_t node = -1;  ///< its index in the game tree (CQL 6.2 positionid) when known, else -1
-  bool next_secondary = false;  ///< `next` is not the position's first continuation (a game-tree
-                                ///< line following a variation; see also next_is_secondary())
 };
 
 /// True if `c.next` is a secondary move (not its position's first continuation): a
