@@ -61,7 +61,8 @@ enum class Kind : uint8_t {
   kIf,           ///< kids: condition then [else]
   kCompare,      ///< kids: 2+ operands; ops: one Cmp per neighbouring pair (chained)
   kIn,           ///< kids: a b: a is a subset of b (both sets)
-  kMove,         ///< kids: from to capture promote (kNone when absent); flags: MoveFlag; sub 1, 2, 3:
+  kMove,         ///< kids: from to capture promote (kNone when absent) [comment: a kComment run at
+                 ///< the position after the move when it fits]; flags: MoveFlag; sub 1, 2, 3:
                  ///< a set (written with from, to, capture first): the moves' from / to / captured squares
   kDash,         ///< kids: left right (kNone = any) target (kNone, or a compound evaluated
                  ///< after the move); flags: DashFlag; kinds = promotion kinds
@@ -143,7 +144,8 @@ enum class Kind : uint8_t {
                  ///< longest path's moves, or its max), a position with `lastposition`
   kPathChain,    ///< a parenthesised group of constituents: kids
   kPathRepeat,   ///< kids: one constituent (a dash or a chain) repeated lo..hi times (hi -1: any)
-  kPathCount,    ///< `pathcount`: moves of the path so far (inside it) or of the last path
+  kPathCount,    ///< `pathcount`: moves of the path so far (inside it) or of the last path;
+                 ///< sub 1: `pathcountunfocused`, the plies since the path's start minus those
   kPathStart,    ///< `pathstart`: position where the path (inside it) or the last path started
   kPathLastPosition,  ///< `pathlastposition`: the last path's end position
   kPathMax,      ///< `pathmax`: the best `max` value of the path
@@ -199,6 +201,7 @@ enum PathFlag : uint32_t {
 enum LineFlag : uint32_t {
   kLineBackward = 1, kLineQuiet = 2, kLineSingleColor = 4, kLineHasRange = 8, kLineGroup = 16,
   kLineStateful = 32,  ///< set by the compiler: reads variables, so no memo across evaluations
+  kLineLastPosition = 64,  ///< `line lastposition`: a position value, the line's last position
 };
 enum RayFlag : uint32_t { kXray = 1, kRayReturnFirst = 2 };  // kXray: attack rays only
 enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under transforms

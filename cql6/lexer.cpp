@@ -450,6 +450,15 @@ std::vector<Token> lex(std::string_view input) {
       push(std::move(tok), start);
       continue;
     }
+    if (c == '[' && at(i + 1) == ']') {  // `[]`: the empty set (CQL 6.2)
+      tok.kind = Tok::kDesignator;
+      tok.kinds = 0;
+      tok.squares = 0;
+      tok.text = "[]";
+      i += 2;
+      push(std::move(tok), start);
+      continue;
+    }
     if (c == '[' && at(i + 1) != '\0') {  // [forall] [element] [<] ... (part 2 / Unicode names)
       const size_t close = t.find(']', i);
       if (close != std::string::npos) {

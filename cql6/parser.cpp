@@ -468,7 +468,7 @@ class Parser {
       if (t.text == "#") {
         ++i_;
         Node a = expr(kLevelDash);
-        need(a, Type::kSet, "'#'");
+        if (a.type != Type::kString) need(a, Type::kSet, "'#'");  // CQL 6.2: `#s` a string's length
         Node n = make(Kind::kCount, Type::kNumber, loc);
         n.kids.push_back(std::move(a));
         return n;
@@ -651,7 +651,8 @@ class Parser {
     n.kids.push_back(std::move(left));
     Node right = make(Kind::kNone, Type::kSet, cur().loc);
     if (right_tied && !is("=") && !is("(") && !is(")") && !is("}") && cur().kind != Tok::kEnd &&
-        cur().kind != Tok::kRepeat && !is("{+}") && !is("{*}")) {
+        cur().kind != Tok::kRepeat && !is("{+}") && !is("{*}") && !is("*") && !is("+") && !is("?")) {
+      // `I――*`: a quantifier (no set starts with `*` `+` `?`)
       right = expr(kLevelArrow);
       need(right, Type::kSet, "the right side of '--'");
     }
@@ -945,7 +946,10 @@ class Parser {
     if (v.dictionary) throw Error(loc, "'" + name + "' is a dictionary: assign to '" + name + "[key]'");
     if (v.piece) throw Error(loc, "'" + name + "' is a piece loop variable and cannot be assigned");
     if (persistent) v.persistent = true;
-    if (op != "=") {
+    if (op == "+=" && v.type == Type::kString) {
+      // CQL 6.2: `+=` on a string variable appends (babson2's `Ts+=T`)
+      need(value, Type::kString, "'+='");
+    } else if (op != "=") {
       need(value, Type::kNumber, "'" + op + "'");
       if (v.type != Type::kBool && v.type != Type::kNumber)
         throw Error(oloc, "'" + op + "' needs a numeric variable, '" + name + "' is not");
@@ -1030,8 +1034,12 @@ class Parser {
       }
       return assignment(name, vloc, w == "persistent");
     }
-    if (w == "dictionary") {
+    if (w == "dictionary") {  // CQL 6.2: a dictionary is persistent unless declared `local`
       ++i_;
+      return dictionary(true);
+    }
+    if (w == "local" && peek().is("dictionary")) {
+      i_ += 2;
       return dictionary(false);
     }
     if (w == "unbind" || w == "isbound") {
@@ -1061,8 +1069,12 @@ class Parser {
       ++i_;
       Node n = make(Kind::kWhile, Type::kBool, loc);
       expect("(");
+      const bool parenthesised = is("(");
       n.kids.push_back(filter());
       expect(")");
+      // CQL 6.2: `while (s ~~ "literal") body` runs body once for every match of the pattern
+      // in s, in order, with \0, \1... of that match (its StringIteratorNode); sub 1
+      if (!parenthesised && n.kids[0].kind == Kind::kRegex && n.kids[0].kids[1].kind == Kind::kString) n.sub = 1;
       if (at_end()) fail("'while' needs a body", "a filter");
       n.kids.push_back(filter());
       return n;
@@ -1072,7 +1084,13 @@ class Parser {
       Node n = make(Kind::kFind, Type::kBool, loc);
       if (accept("all")) n.flags |= kFindAll;
       if (accept("<--")) n.flags |= kFindBackward;
-      if (optional_range(n.lo, n.hi)) n.flags |= kHasRange;
+      if (optional_range(n.lo, n.hi)) {
+        n.flags |= kHasRange;
+      } else if (accept("count")) {  // CQL 6.2's range `count`: -100000..100000 (0 included)
+        n.lo = -100000;
+        n.hi = 100000;
+        n.flags |= kHasRange;
+      }
       accept("quiet");
       if (at_end()) fail("'find' needs a filter", "a filter");
       n.kids.push_back(filter());  // CQL 6.2: find takes a whole filter (`find T == a1`)
@@ -1254,7 +1272,8 @@ class Parser {
             return n;
           }
           get.type = script_->vars[size_t(slot)].type;
-          if (get.type == Type::kBool) throw Error(loc, "'" + w + "' has no entry assigned earlier in the script");
+          // read before any entry is assigned in the text (CQL 6.2 allows it: no entry, no
+          // value): typed by finish_vars() once the script is read
           return get;
         }
         if (script_->vars[size_t(slot)].type == Type::kBool && !script_->vars[size_t(slot)].persistent)
@@ -1445,9 +1464,11 @@ class Parser {
       n.sub = w == "secondary";
       return n;
     }
-    if (w == "pathcount" || w == "pathmax") {
+    if (w == "pathcount" || w == "pathmax" || w == "pathcountunfocused") {
       ++i_;
-      return make(w == "pathcount" ? Kind::kPathCount : Kind::kPathMax, Type::kNumber, loc);
+      Node n = make(w == "pathmax" ? Kind::kPathMax : Kind::kPathCount, Type::kNumber, loc);
+      n.sub = w == "pathcountunfocused";  // CQL 6.2: `ply - pathstart:ply - pathcount`
+      return n;
     }
     if (w == "pathstart" || w == "pathlastposition") {
       ++i_;
@@ -1700,6 +1721,10 @@ class Parser {
   }
   /// After parsing: every variable node gets its final flags (persistent, piece) and type.
   void finish_vars(Node& n) const {
+    if (n.kind == Kind::kDictGet && n.type == Type::kBool) {  // read before its first entry
+      const Type t = script_->vars[size_t(n.kids[0].value)].type;
+      n.type = t == Type::kBool ? Type::kNumber : t;
+    }
     if (n.kind == Kind::kVar) {
       const Variable& v = script_->vars[size_t(n.value)];
       n.flags = (v.persistent ? uint32_t(kVarPersistent) : 0u) | (v.piece ? uint32_t(kVarPiece) : 0u) |
@@ -1792,6 +1817,16 @@ class Parser {
                    : p == "castle" ? uint32_t(kMoveCastle) : p == "enpassant" ? kMoveEnPassant : p == "null" ? kMoveNull
                    : p == "previous" ? kMovePrevious : p == "legal" ? kMoveLegal : p == "pseudolegal" ? kMovePseudoLegal
                    : p == "count" ? kMoveCount : p == "primary" ? kMovePrimary : p == "secondary" ? kMoveSecondary : 0u;
+      if (!f && p == "comment" && !(n.flags & (kMoveLegal | kMovePseudoLegal))) {
+        // CQL 6.2: `move ... comment (parts)` comments the position after the move when the
+        // move fits (the last parameter: nothing follows it)
+        ++i_;
+        Node com = make(Kind::kComment, Type::kBool, ploc);
+        if (is("(")) com.kids = arguments("comment", 0);
+        else com.kids.push_back(expr(kLevelPrimary));
+        n.kids.push_back(std::move(com));
+        break;
+      }
       if (!f) {
         if (p == "enpassantsquare" || p == "comment" || p == "o-o" || p == "o-o-o")
           throw not_supported(ploc, "move " + p);
@@ -1816,7 +1851,8 @@ class Parser {
     while (true) {
       if (accept("quiet")) n.flags |= kLineQuiet;
       else if (accept("singlecolor")) n.flags |= kLineSingleColor;
-      else if (cur().kind == Tok::kWord && (cur().text == "firstmatch" || cur().text == "lastposition" ||
+      else if (accept("lastposition")) n.flags |= kLineLastPosition;
+      else if (cur().kind == Tok::kWord && (cur().text == "firstmatch" ||
                                             cur().text == "nestban" || cur().text == "primary" ||
                                             cur().text == "secondary"))
         throw not_supported(cur().loc, "line " + cur().text);
@@ -1835,6 +1871,7 @@ class Parser {
     n.kids = constituents(backward);
     --line_depth_;
     if (n.flags & kLineHasRange) n.type = Type::kBool;
+    if (n.flags & kLineLastPosition) n.type = Type::kPosition;
     return n;
   }
 

@@ -13,6 +13,7 @@
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
 #include "eval/cql6_path.h"
+#include "db/record_view.h"
 #include "eval/cql6_values.h"
 #include "eval/node.h"
 
@@ -301,6 +302,7 @@ Ctx later(const Ctx& c, uint32_t k, const Position* pos) {
   n.moves_left = c.moves_left - k;
   n.next = n.moves_left ? n.moves[0] : Move::none();
   n.past = c.past + k;
+  if (k) n.next_secondary = false;
   return n;
 }
 
@@ -444,6 +446,7 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
   if (n.flags & cql6::kMovePrevious) {
     if (!move_satisfies(n, *before, c.moves[-1], from, to, cap)) return 0;
     if (set && move_square(*before, c.moves[-1], n.sub) < 64) *set |= Bitboard(1) << move_square(*before, c.moves[-1], n.sub);
+    if (n.kids.size() > 4) match(n.kids[4], c);  // `comment`: at the move's tail, here
     return 1;
   }
   if (n.flags & (cql6::kMoveLegal | cql6::kMovePseudoLegal)) {
@@ -483,7 +486,26 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
     return found;
   }
   if (!move_satisfies(n, *c.pos, c.next, from, to, cap)) return 0;
+  if ((n.flags & (cql6::kMovePrimary | cql6::kMoveSecondary)) &&
+      next_is_secondary(c) != bool(n.flags & cql6::kMoveSecondary))
+    return 0;  // `move primary` / `move secondary`
   if (set && move_square(*c.pos, c.next, n.sub) < 64) *set |= Bitboard(1) << move_square(*c.pos, c.next, n.sub);
+  if (n.kids.size() > 4) {  // `comment`: at the position after the move (CQL 6.2 movebase)
+    Position after = *c.pos;
+    chess::UndoInfo u;
+    if (c.next == Move::null()) after.do_null_move(u);
+    else after.do_move(c.next, u);
+    Ctx tail = c;
+    tail.pos = &after;
+    tail.ply = c.ply + 1;
+    tail.past = c.past + 1;
+    tail.moves = c.moves ? c.moves + 1 : nullptr;
+    tail.moves_left = c.moves_left ? c.moves_left - 1 : 0;
+    tail.next = tail.moves_left ? tail.moves[0] : Move::none();
+    tail.node = c.node >= 0 && !c.next_secondary ? c.node + 1 : -1;  // the first child's number (CQL 6.2's numbering)
+    tail.next_secondary = false;
+    match(n.kids[4], tail);
+  }
   return 1;
 }
 
@@ -503,7 +525,8 @@ bool dash_then(const Node& n, const Ctx& c, F&& f) {
   if (n.kids.size() < 3 || n.kids[2].kind == Kind::kNone) return f(nullptr);
   Position after = *c.pos;
   chess::UndoInfo u;
-  after.do_move(c.next, u);
+  if (c.next == Move::null()) after.do_null_move(u);
+  else after.do_move(c.next, u);
   Ctx at = c;
   at.pos = &after;
   at.ply = c.ply + 1;
@@ -511,6 +534,8 @@ bool dash_then(const Node& n, const Ctx& c, F&& f) {
   at.moves = c.moves ? c.moves + 1 : nullptr;
   at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
   at.next = at.moves_left ? at.moves[0] : Move::none();
+  at.node = c.node >= 0 && !c.next_secondary ? c.node + 1 : -1;  // the first child's number (CQL 6.2's numbering)
+  at.next_secondary = false;
   const DashScope scope(n, c);
   return f(&at);
 }
@@ -559,6 +584,7 @@ struct LineState {
 };
 
 thread_local int64_t t_line_length = 0;  // of the last line that matched (last_line_length())
+thread_local int64_t t_line_last = 0;    // ... its last position (last_line_position())
 
 /// The position `k` plies from the line's start (forward or back); null beyond the line.
 const Position* line_position(LineState& s, uint32_t k) {
@@ -692,7 +718,164 @@ bool resume(const Cont* k, uint32_t off, LineState& s) {
   return r;
 }
 
+// ---- line over a game tree (`variations`, a game with variations)
+
+/// CQL 6.2's forward line over the game tree (its futurenode): a stack of constituents still
+/// to match; a holder that matches at a position continues at every child (with singlecolor
+/// every grandchild); a holder is evaluated once per move from the position with `move`
+/// reading that move (CQL 6.2 linearises the holder's move filters); a way ends when the
+/// rest of the stack can match nothing. The best way ends deepest (the first of equal depth).
+struct TreeLine {
+  const Node* line = nullptr;
+  Ctx start;
+  cql6_values::TreeRef t;
+  uint32_t stride = 1;
+  struct Item {
+    const Node* item;
+    bool repeating;  // a repetition in progress: `done` occurrences, the last began at `began`
+    int64_t done;
+    uint32_t began;
+  };
+  std::vector<Item> stack;
+  bool found = false;
+  uint32_t best = 0;
+  uint32_t best_ply = 0;
+  uint64_t steps = 0;
+};
+
+/// Past this many steps a tree line stops with what it found (CQL 6.2 has no bound).
+constexpr uint64_t kMaxTreeLineSteps = 20'000'000;
+
+/// True if the constituent `item` (a kLineItem) can match no position at all.
+bool item_nullable(const Node& item) {
+  if (item.lo == 0) return true;
+  if (!(item.flags & cql6::kLineGroup)) return false;
+  for (const Node& k : item.kids)
+    if (!item_nullable(k)) return false;
+  return true;
+}
+
+bool stack_nullable(const TreeLine& s) {
+  for (const TreeLine::Item& it : s.stack)
+    if (!(it.repeating ? it.done >= it.item->lo || item_nullable(*it.item) : item_nullable(*it.item))) return false;
+  return true;
+}
+
+void tree_line_compute(TreeLine& s, uint32_t node);
+
+/// The holder `f` at `node`, then the rest at the positions after it.
+void tree_line_holder(TreeLine& s, const Node& f, uint32_t node) {
+  const std::vector<uint32_t>& kids = (*s.t.children)[node];
+  Ctx at;
+  if (!cql6_values::tree_ctx(s.start, node, at)) return;
+  auto merge = [&]() {
+    if (!stack_nullable(s)) return;
+    const uint32_t ply = at.ply;
+    if (!s.found || ply > s.best_ply) {
+      s.found = true;
+      s.best = node;
+      s.best_ply = ply;
+    }
+  };
+  auto descend = [&](uint32_t child) {
+    if (s.stack.empty()) return;
+    if (s.stride == 1) {
+      tree_line_compute(s, child);
+      return;
+    }
+    for (uint32_t g : (*s.t.children)[child]) tree_line_compute(s, g);
+  };
+  if (kids.empty()) {
+    if (match(f, at)) merge();
+    return;
+  }
+  for (size_t i = 0; i < kids.size(); ++i) {
+    // the holder reads the move to this child as the move played here
+    Ctx m = at;
+    Move pair[2] = {at.past ? at.moves[-1] : Move::none(), (*s.t.in_move)[kids[i]]};
+    if (i > 0) {
+      m.moves = pair + 1;
+      m.moves_left = 1;
+      m.past = std::min<uint32_t>(at.past, 1);
+      m.next = pair[1];
+      m.next_secondary = true;
+    }
+    if (!match(f, m)) continue;
+    merge();
+    descend(kids[i]);
+  }
+}
+
+void tree_line_compute(TreeLine& s, uint32_t node) {
+  if (s.stack.empty() || ++s.steps > kMaxTreeLineSteps) return;
+  const TreeLine::Item top = s.stack.back();
+  s.stack.pop_back();
+  const Node& item = *top.item;
+  if (top.repeating) {
+    // enough occurrences: the rest first; then one more (not after one that consumed nothing)
+    if (top.done >= item.lo) tree_line_compute(s, node);
+    if ((item.hi < 0 || top.done < item.hi) && !(top.done > 0 && top.began == node)) {
+      s.stack.push_back(TreeLine::Item{&item, true, top.done + 1, node});
+      s.stack.push_back(TreeLine::Item{&item, false, 0, 0});
+      tree_line_compute(s, node);
+      s.stack.pop_back();
+      s.stack.pop_back();
+    }
+  } else if (item.lo != 1 || item.hi != 1) {  // a repetition starts
+    s.stack.push_back(TreeLine::Item{&item, true, 0, node});
+    tree_line_compute(s, node);
+    s.stack.pop_back();
+  } else if (item.flags & cql6::kLineGroup) {
+    for (size_t i = item.kids.size(); i-- > 0;) s.stack.push_back(TreeLine::Item{&item.kids[i], false, 0, 0});
+    tree_line_compute(s, node);
+    s.stack.resize(s.stack.size() - item.kids.size());
+  } else {
+    tree_line_holder(s, item.kids[0], node);
+  }
+  s.stack.push_back(top);
+}
+
+/// The forward line `n` from `c` over the game tree; true when it matched (its length in
+/// t_line_length).
+bool tree_line(const Node& n, const Ctx& c, const cql6_values::TreeRef& t, int64_t node) {
+  // one search per nesting depth (a line in a holder of a line), reused: its stack keeps its
+  // capacity, nothing is allocated per evaluation once warm
+  thread_local std::vector<std::unique_ptr<TreeLine>> pool;
+  thread_local size_t depth = 0;
+  while (pool.size() <= depth) pool.push_back(std::make_unique<TreeLine>());
+  TreeLine& s = *pool[depth];
+  struct Nesting {
+    size_t& d;
+    explicit Nesting(size_t& x) : d(x) { ++d; }
+    ~Nesting() { --d; }
+  } nesting(depth);
+  s.stack.clear();
+  s.found = false;
+  s.best = 0;
+  s.best_ply = 0;
+  s.steps = 0;
+  s.line = &n;
+  s.start = c;
+  s.start.node = node;
+  s.t = t;
+  s.stride = (n.flags & cql6::kLineSingleColor) ? 2 : 1;
+  for (size_t i = n.kids.size(); i-- > 0;) s.stack.push_back(TreeLine::Item{&n.kids[i], false, 0, 0});
+  tree_line_compute(s, uint32_t(node));
+  if (!s.found) return false;
+  int64_t length = int64_t(s.best_ply) - int64_t(c.ply) + 1;
+  if (s.stride == 2) length = (length + 1) / 2;
+  if ((n.flags & cql6::kLineHasRange) && (length < n.lo || (n.hi >= 0 && length > n.hi))) return false;
+  t_line_length = length;
+  t_line_last = s.best;
+  return true;
+}
+
 bool line(const Node& n, const Ctx& c) {
+  if (!(n.flags & cql6::kLineBackward) && c.record && c.record->has_variations()) {  // cheap test first
+    cql6_values::TreeRef t;
+    int64_t node = 0;
+    if (cql6_values::tree_of(c, t, node)) return tree_line(n, c, t, node);
+  }
   // one buffer per line filter: a line never holds itself, so nested lines have their own
   struct Entry {
     const Node* node;
@@ -765,7 +948,12 @@ bool line(const Node& n, const Ctx& c) {
   // idle ones before it may have gone: find it again
   for (Entry& e : buffers)
     if (e.node == &n) e.busy = false;
-  if (r) t_line_length = s.length;
+  if (r) {
+    t_line_length = s.length;
+    // the last position consumed (a line of the main line: positionid = ply)
+    const int64_t last = s.length > 0 ? int64_t(s.length - 1) * s.stride : 0;
+    t_line_last = s.backward ? int64_t(c.ply) - last : int64_t(c.ply) + last;
+  }
   return r;
 }
 
@@ -824,10 +1012,25 @@ int64_t variants_matching(const Node& n, const Ctx& c, bool all) {
 }  // namespace
 
 int64_t last_line_length() { return t_line_length; }
+int64_t last_line_position() { return t_line_last; }
 
-DashScope::DashScope(const Node& dash, const Ctx& head) : saved_(t_dash_sets.active), from_(t_dash_sets.from), to_(t_dash_sets.to) {
-  t_dash_sets.from = dash.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(dash.kids[0], head);
-  t_dash_sets.to = dash.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(dash.kids[1], head);
+DashScope::DashScope(const Node& dash, const Ctx& head, Move m, unsigned parts)
+    : saved_(t_dash_sets.active), from_(t_dash_sets.from), to_(t_dash_sets.to) {
+  Bitboard from = dash.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(dash.kids[0], head);
+  Bitboard to = dash.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(dash.kids[1], head);
+  if (m != Move::none() && m != Move::null() && m.kind() == Move::CASTLING && parts != 3) {
+    const chess::CastlingRight cr = chess::castling_right(head.pos->side_to_move(), m.to_sq() > m.from_sq());
+    if (!(parts & 1)) {
+      from &= ~chess::square_bb(m.from_sq());
+      to &= ~chess::square_bb(Position::castling_king_to(cr));
+    }
+    if (!(parts & 2)) {
+      from &= ~chess::square_bb(m.to_sq());
+      to &= ~chess::square_bb(Position::castling_rook_to(cr));
+    }
+  }
+  t_dash_sets.from = from;
+  t_dash_sets.to = to;
   t_dash_sets.active = true;
 }
 
@@ -838,9 +1041,14 @@ DashScope::~DashScope() {
 }
 
 bool dash_fits(const Node& n, const Ctx& c, Move m, unsigned parts) {
-  if (m == Move::none() || m == Move::null()) return false;
+  if (m == Move::none()) return false;
   Bitboard from = n.kids[0].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[0], c);
   Bitboard to = n.kids[1].kind == Kind::kNone ? ~Bitboard(0) : squares(n.kids[1], c);
+  if (m == Move::null()) {  // CQL 6.2: a null move goes from the mover's king square to itself
+    if (n.flags & (cql6::kDashCapture | cql6::kDashPromote)) return false;
+    const Bitboard king = c.pos->pieces(c.pos->side_to_move(), chess::KING);
+    return (from & king) && (to & king);
+  }
   if (n.flags & cql6::kDashCapture) {
     const int cs = capture_square(*c.pos, m);
     if (cs == 64 || !(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(Square(cs)))) return false;
@@ -964,7 +1172,8 @@ uint64_t squares(const Node& n, const Ctx& c) {
     case Kind::kToSquare: {
       if (c.past == 0 || !c.moves) return 0;
       const Move m = c.moves[-1];
-      if (m == Move::null() || m == Move::none()) return 0;
+      if (m == Move::none()) return 0;
+      if (m == Move::null()) return pos.pieces(chess::Color(1 - pos.side_to_move()), chess::KING);  // CQL 6.2: king to king
       if (m.kind() != Move::CASTLING)
         return chess::square_bb(n.kind == Kind::kFromSquare ? m.from_sq() : m.to_sq());
       // castling (CQL 6.2): the king's and the rook's squares; inside a dash's target only
@@ -1012,7 +1221,16 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
   }
   switch (n.kind) {
     case Kind::kNumber: out = n.value; return true;
-    case Kind::kCount: out = chess::popcount(squares(n.kids[0], c)); return true;
+    case Kind::kCount: {
+      if (n.kids[0].type == Type::kString) {  // a string's length (CQL 6.2)
+        std::string text;
+        if (!cql6_values::string(n.kids[0], c, text)) return false;
+        out = int64_t(text.size());
+        return true;
+      }
+      out = chess::popcount(squares(n.kids[0], c));
+      return true;
+    }
     case Kind::kArith: {
       int64_t a = 0, b = 0;
       if (!number(n.kids[0], c, a) || !number(n.kids[1], c, b)) return false;

@@ -32,12 +32,18 @@ struct Ctx {
   uint32_t past = 0;                        ///< moves[-1] .. moves[-past] led here (main line)
   const chess::Position* start = nullptr;   ///< the game's start position (main line), or null
   bool main_line = true;                    ///< not inside a variation
+  bool next_secondary = false;  ///< `next` is not the position's first continuation (a game-tree
+                                ///< line following a variation; see also next_is_secondary())
   uint64_t game = 0;                        ///< PosCtx::game: the game's serial (0 = unknown)
   const db::RecordView* record = nullptr;   ///< PosCtx::record (the variation tree), or null
   const chess::Position* game_start = nullptr;  ///< the game's start position (also in variations)
   uint32_t variation = 0;                   ///< PosCtx::variation_serial (0: main line)
   int64_t node = -1;  ///< its index in the game tree (CQL 6.2 positionid) when known, else -1
 };
+
+/// True if `c.next` is a secondary move (not its position's first continuation): a
+/// variation's first move at the position its line starts from, or next_secondary.
+inline bool next_is_secondary(const Ctx& c) { return c.next_secondary || (c.node < 0 && !c.main_line && c.past == 0); }
 
 /// The context of PosCtx `c` (eval/node.h).
 Ctx from(const PosCtx& c);
@@ -51,15 +57,20 @@ bool number(const cql6::Node& n, const Ctx& c, int64_t& out);
 /// The positions consumed by the match of the last `line` that matched on this thread (its
 /// value for CQL 6 `sort`, issue 37: the first match the line's search finds, greedy).
 int64_t last_line_length();
+/// The position value (positionid) of the last position of the match of the last `line` that
+/// matched on this thread (`line lastposition`).
+int64_t last_line_position();
 /// True if move `m` from `c` fits the dash `n` (its left and right sets and capture read at
 /// `c`, its promotion), not looking at its target. `parts` (a path's focus): bit 0 the king
 /// of a castling may fit, bit 1 its rook (3: both, and every other move).
 bool dash_fits(const cql6::Node& n, const Ctx& c, chess::Move m, unsigned parts = 3);
 /// While alive: `from` / `to` evaluated in the target of `dash` (played from `head`) see a
 /// castling as the squares of the piece the dash's sets name (CQL 6.2's dash-owned from/to).
+/// With a path's focus (`m` the castling played, `parts` as for dash_fits) only the focused
+/// piece's squares of it count (CQL 6.2 narrows the dash's sets so).
 class DashScope {
  public:
-  DashScope(const cql6::Node& dash, const Ctx& head);
+  DashScope(const cql6::Node& dash, const Ctx& head, chess::Move m = chess::Move::none(), unsigned parts = 3);
   ~DashScope();
   DashScope(const DashScope&) = delete;
   DashScope& operator=(const DashScope&) = delete;

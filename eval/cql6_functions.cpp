@@ -336,6 +336,19 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
       size_t cut = out.size();
       for (int fields = 0; fields < 2 && cut != std::string::npos && cut > 0; ++fields) cut = out.rfind(' ', cut - 1);
       if (cut != std::string::npos) out = out.substr(0, cut) + " 0 1";
+      // CQL 6.2's en passant field names the square a pawn's double step passed over, whether
+      // or not a capture there is possible (`... w KQkq d6 0 1` after 3...d5)
+      if (c.past > 0 && c.moves) {
+        const chess::Move m = c.moves[-1];
+        const size_t f3 = out.find(' ', out.find(' ', out.find(' ') + 1) + 1);  // before the ep field
+        const size_t f4 = f3 == std::string::npos ? f3 : out.find(' ', f3 + 1);
+        if (f4 != std::string::npos && m != chess::Move::null() && m != chess::Move::none() &&
+            m.kind() == chess::Move::NORMAL && c.pos->piece_on(m.to_sq()) != chess::NO_PIECE &&
+            chess::type_of(c.pos->piece_on(m.to_sq())) == chess::PAWN && std::abs(int(m.to_sq()) - int(m.from_sq())) == 16) {
+          const int passed = (int(m.to_sq()) + int(m.from_sq())) / 2;
+          out = out.substr(0, f3 + 1) + std::string{char('a' + (passed & 7)), char('1' + (passed >> 3))} + out.substr(f4);
+        }
+      }
       return true;
     }
     default: return false;

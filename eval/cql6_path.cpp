@@ -10,6 +10,8 @@
 
 #include "chess/bitboard.h"
 #include "chess/position.h"
+#include "db/record_view.h"
+#include "eval/cql6_values.h"
 
 namespace eval::cql6_path {
 
@@ -36,15 +38,21 @@ struct Item {
   uint32_t began = 0;
 };
 
-/// The search of one path evaluation.
+/// The search of one path evaluation. Along a line (no game tree) positions are numbered
+/// by plies from the start; in a game tree (`variations`, a game with variations: CQL 6.2
+/// follows every move from a position) by their node in the tree (cql6_values::TreeRef).
 struct Search {
   const Node* path = nullptr;
   Ctx start;
   struct LineCache* line = nullptr;            // positions of the line (position_at)
   std::vector<Bitboard> focus;                 // focus[k]: squares of focused pieces there
   bool focused = false;
+  bool tree = false;                           // searching the game tree
+  cql6_values::TreeRef t;                      // ... that tree
+  uint32_t root = 0;                           // ... and the start's node
+  std::vector<uint8_t> focus_made;             // tree: focus[node - root] is made
   std::vector<Item> stack;
-  uint32_t cur = 0;    // plies from the start
+  uint32_t cur = 0;    // plies from the start (tree: the node)
   int64_t count = 0;   // moves consumed (focused moves with focus)
   bool found = false;
   int64_t best_count = -1;
@@ -60,7 +68,8 @@ thread_local std::vector<Search*> t_running;
 struct Status {
   uint64_t game = 0;
   bool ok = false;
-  int64_t start = 0, last = 0, count = 0, max = 0;
+  int64_t start = 0, last = 0, count = 0, max = 0;  // start, last: positions (positionid)
+  int64_t start_ply = 0;
 };
 thread_local Status t_status;
 
@@ -71,7 +80,7 @@ struct Nest {
   std::vector<bool> banned;  // by ply
 };
 
-Nest& nest_of(const Node& n, const Ctx& c) {
+Nest& nest_of(const Node& n, const Ctx& c, bool tree) {
   thread_local std::vector<std::pair<const Node*, std::unique_ptr<Nest>>> nests;
   Nest* found = nullptr;
   for (auto& [k, v] : nests)
@@ -81,7 +90,7 @@ Nest& nest_of(const Node& n, const Ctx& c) {
     nests.emplace_back(&n, std::make_unique<Nest>());
     found = nests.back().second.get();
   }
-  const Move* line = c.moves ? c.moves - c.past : nullptr;
+  const Move* line = tree || !c.moves ? nullptr : c.moves - c.past;  // tree: by node
   if (found->game != c.game || found->line != line) {
     found->game = c.game;
     found->line = line;
@@ -151,8 +160,14 @@ const Position& position_at(Search& s, uint32_t k) {
   return l.positions[at];
 }
 
-/// The context `k` plies after the start along the line.
+/// The context `k` plies after the start along the line (tree: of node k).
 Ctx ctx_at(Search& s, uint32_t k) {
+  if (s.tree) {
+    if (k == s.root) return s.start;
+    Ctx n;
+    cql6_values::tree_ctx(s.start, k, n);
+    return n;
+  }
   if (k == 0) return s.start;
   Ctx n = s.start;
   n.pos = &position_at(s, k);
@@ -161,6 +176,7 @@ Ctx ctx_at(Search& s, uint32_t k) {
   n.moves_left = s.start.moves_left - k;
   n.next = n.moves_left ? n.moves[0] : Move::none();
   n.past = s.start.past + k;
+  n.next_secondary = false;
   return n;
 }
 
@@ -218,6 +234,33 @@ unsigned focused_parts(Search& s, uint32_t k) {
   return 0;
 }
 
+/// Tree: the focused squares at node `k` (in the start's subtree).
+Bitboard tree_focus(Search& s, uint32_t k) {
+  const size_t i = k - s.root;
+  if (!s.focus_made[i]) {
+    const uint32_t p = (*s.t.parent)[k];
+    s.focus[i] = focus_after((*s.t.positions)[p], (*s.t.in_move)[k], tree_focus(s, p));
+    s.focus_made[i] = 1;
+  }
+  return s.focus[i];
+}
+
+/// Tree: focused_parts() of the move leading to node `k`.
+unsigned tree_focused_parts(Search& s, uint32_t k) {
+  const Move m = (*s.t.in_move)[k];
+  if (m == Move::null()) return 0;
+  const uint32_t p = (*s.t.parent)[k];
+  const Bitboard f = tree_focus(s, p);
+  if (m.kind() == Move::CASTLING)
+    return ((f & chess::square_bb(m.from_sq())) ? 1u : 0u) | ((f & chess::square_bb(m.to_sq())) ? 2u : 0u);
+  if (f & chess::square_bb(m.from_sq())) return 3;
+  if (s.path->flags & cql6::kPathFocusCapture) {
+    const int cap = captured_square((*s.t.positions)[p], m);
+    if (cap != 64 && (f & chess::square_bb(chess::Square(cap)))) return 3;
+  }
+  return 0;
+}
+
 /// True if the move from `k` plies after the start is a secondary move (a variation's first
 /// move, from the position its line starts at).
 bool secondary(const Search& s, uint32_t k) { return !s.start.main_line && s.start.past + k == 0; }
@@ -225,7 +268,7 @@ bool secondary(const Search& s, uint32_t k) { return !s.start.main_line && s.sta
 void compute(Search& s);
 
 void merge(Search& s) {
-  if (s.cur == 0) return;  // CQL 6.2: no path of length zero
+  if (s.cur == (s.tree ? s.root : 0)) return;  // CQL 6.2: no path of length zero
   const Node& max = s.path->kids[1];
   if (max.kind != Kind::kNone) {
     int64_t v = 0;
@@ -244,7 +287,60 @@ void merge(Search& s) {
   }
 }
 
+/// Tree: the dash `d` played by the move from node `head` to its child `tail` (`parts`: as
+/// focused_parts()), then the rest of the path.
+void tree_step(Search& s, const Node& d, uint32_t head, uint32_t tail, unsigned parts) {
+  const Ctx hc = ctx_at(s, head);
+  if (!cql6_eval::dash_fits(d, hc, (*s.t.in_move)[tail], parts)) return;
+  const uint32_t saved = s.cur;
+  s.cur = tail;
+  ++s.count;
+  bool hit = d.kids[2].kind == Kind::kNone;
+  if (!hit) {
+    const cql6_eval::DashScope scope(d, hc, (*s.t.in_move)[tail], parts);
+    hit = cql6_eval::match(d.kids[2], ctx_at(s, tail));
+  }
+  if (hit) compute(s);
+  --s.count;
+  s.cur = saved;
+}
+
+/// Tree: a dash from the current node follows every move from it (CQL 6.2); with focus, from
+/// the start its focused moves, elsewhere the first focused move on every way down (a
+/// focused move's subtree is not searched further for another).
+void tree_dash(Search& s, const Node& d) {
+  const uint32_t from = s.cur;
+  const bool primary = s.path->flags & cql6::kPathPrimary;
+  const std::vector<uint32_t>& kids = (*s.t.children)[from];
+  if (kids.empty()) return;
+  if (!s.focused) {
+    for (size_t i = 0; i < kids.size(); ++i)
+      if (!(primary && i > 0)) tree_step(s, d, from, kids[i], 3);
+    return;
+  }
+  if (from == s.root) {
+    for (size_t i = 0; i < kids.size(); ++i)
+      if (!(primary && i > 0))
+        if (const unsigned parts = tree_focused_parts(s, kids[i])) tree_step(s, d, from, kids[i], parts);
+    return;
+  }
+  const uint32_t stop = (*s.t.last_desc)[from];
+  for (uint32_t k = from + 1; k <= stop;) {
+    const unsigned parts = tree_focused_parts(s, k);
+    if (!parts) {
+      ++k;
+      continue;
+    }
+    if (!(primary && (*s.t.secondary)[k])) tree_step(s, d, (*s.t.parent)[k], k, parts);
+    k = (*s.t.last_desc)[k] + 1;
+  }
+}
+
 void dash(Search& s, const Node& d) {
+  if (s.tree) {
+    tree_dash(s, d);
+    return;
+  }
   const uint32_t from = s.cur;
   uint32_t k = from;
   if (k >= s.start.moves_left) return;  // the end of the line
@@ -264,7 +360,7 @@ void dash(Search& s, const Node& d) {
   ++s.count;
   bool hit = d.kids[2].kind == Kind::kNone;
   if (!hit) {
-    const cql6_eval::DashScope scope(d, ctx_at(s, k));
+    const cql6_eval::DashScope scope(d, ctx_at(s, k), m, parts);
     hit = cql6_eval::match(d.kids[2], ctx_at(s, s.cur));
   }
   if (hit) compute(s);
@@ -319,6 +415,9 @@ bool starts_with_dash(const Node& con) {
   }
 }
 
+/// The position value (positionid: the ply on a line, the node in a tree) of the best way's end.
+int64_t last_position(const Search& s) { return s.tree ? int64_t(s.best_cur) : int64_t(s.start.ply) + s.best_cur; }
+
 /// A search of this thread for the nesting depth of the next run(), its fields reset (its
 /// buffers keep their capacity: nothing is allocated per evaluation once warm).
 Search& fresh_search() {
@@ -335,27 +434,50 @@ Search& fresh_search() {
   s.best_cur = 0;
   s.best_max = 0;
   s.steps = 0;
+  s.tree = false;
+  s.focus_made.clear();
   return s;
 }
 
 /// Runs path `n` from `c`; true (with `s` holding the best way) when it matched.
 bool run(const Node& n, const Ctx& c, Search& s) {
   if (!c.pos) return false;
+  int64_t node = 0;
+  s.tree = c.record && c.record->has_variations() && cql6_values::tree_of(c, s.t, node);
+  s.root = s.tree ? uint32_t(node) : 0;
+  const int64_t here = s.tree ? node : int64_t(c.ply);  // the position's key for nestban
   const bool nestban = (n.flags & cql6::kPathNestBan) && c.game != 0;
   if (nestban) {
-    Nest& nest = nest_of(n, c);
-    if (c.ply < nest.banned.size() && nest.banned[c.ply]) return false;
+    Nest& nest = nest_of(n, c, s.tree);
+    if (size_t(here) < nest.banned.size() && nest.banned[size_t(here)]) return false;
   }
   s.path = &n;
   s.start = c;
+  if (s.tree) {
+    s.start.node = node;
+    s.cur = s.root;
+  }
   if (!c.moves) s.start.moves_left = 0;  // no line to follow
-  if (c.moves) s.line = enter_line(c, t_running.size());
+  if (c.moves && !s.tree) s.line = enter_line(c, t_running.size());
   s.focused = n.kids[0].kind != Kind::kNone;
   if (s.focused) {
     s.focus.push_back(cql6_eval::squares(n.kids[0], c) & c.pos->pieces());
-    // from the start only the move played there can be the first focused move
-    if (n.kids.size() > 2 && starts_with_dash(n.kids[2]) && (s.start.moves_left == 0 || !focused_parts(s, 0)))
-      return false;
+    if (s.tree) {
+      const size_t size = (*s.t.last_desc)[s.root] - s.root + 1;
+      s.focus.resize(size);
+      s.focus_made.assign(size, 0);
+      s.focus_made[0] = 1;
+    }
+    // from the start only a move played there can be the first focused move
+    if (n.kids.size() > 2 && starts_with_dash(n.kids[2])) {
+      bool any = false;
+      if (s.tree) {
+        for (uint32_t k : (*s.t.children)[s.root]) any = any || tree_focused_parts(s, k);
+      } else {
+        any = s.start.moves_left != 0 && focused_parts(s, 0);
+      }
+      if (!any) return false;
+    }
   }
   for (size_t i = n.kids.size(); i-- > 2;) s.stack.push_back(Item{&n.kids[i], false, 0, 0});
   t_running.push_back(&s);
@@ -365,12 +487,20 @@ bool run(const Node& n, const Ctx& c, Search& s) {
   if (!s.found) return false;
   const int64_t value = n.kids[1].kind != Kind::kNone ? s.best_max : s.best_count;
   if ((n.flags & cql6::kPathHasRange) && (value < n.lo || (n.hi >= 0 && value > n.hi))) return false;
-  t_status = Status{c.game, true, int64_t(c.ply), int64_t(c.ply + s.best_cur), s.best_count, s.best_max};
+  t_status = Status{c.game, true, here, last_position(s), s.best_count, s.best_max, int64_t(c.ply)};
   if (nestban) {
-    Nest& nest = nest_of(n, c);
-    const size_t end = size_t(c.ply) + s.best_cur;  // the positions before the path's last one
-    if (nest.banned.size() < end) nest.banned.resize(end, false);
-    for (size_t p = c.ply; p < end; ++p) nest.banned[p] = true;
+    Nest& nest = nest_of(n, c, s.tree);
+    if (s.tree) {  // the positions from the start to the one before the path's last
+      for (uint32_t k = s.best_cur; k != s.root;) {
+        k = (*s.t.parent)[k];
+        if (nest.banned.size() <= k) nest.banned.resize(size_t(k) + 1, false);
+        nest.banned[k] = true;
+      }
+    } else {
+      const size_t end = size_t(c.ply) + s.best_cur;  // the positions before the path's last one
+      if (nest.banned.size() < end) nest.banned.resize(end, false);
+      for (size_t p = c.ply; p < end; ++p) nest.banned[p] = true;
+    }
   }
   return true;
 }
@@ -388,6 +518,9 @@ bool match(const Node& n, const Ctx& c) {
     }
     case Kind::kMovePrimary: {
       // the move that led here: a variation's first move is secondary, every other primary
+      cql6_values::TreeRef t;
+      int64_t node = 0;
+      if (cql6_values::tree_of(c, t, node)) return node > 0 && bool((*t.secondary)[size_t(node)]) == (n.sub == 1);
       if (c.past == 0) return n.sub == 0 && c.ply > 0;
       const bool second = !c.main_line && c.past == 1;
       return second == (n.sub == 1);
@@ -414,13 +547,15 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return true;
     }
     case Kind::kPathCount: {
+      // `pathcountunfocused` (sub 1) is CQL 6.2's `ply - pathstart:ply - pathcount`
       if (!t_running.empty()) {
-        out = t_running.back()->count;
+        const Search& s = *t_running.back();
+        out = n.sub ? int64_t(c.ply) - int64_t(s.start.ply) - s.count : s.count;
         return true;
       }
       const Status* st = status(c);
       if (!st || st->count <= 0) return false;
-      out = st->count;
+      out = n.sub ? int64_t(c.ply) - st->start_ply - st->count : st->count;
       return true;
     }
     case Kind::kPathMax: {
@@ -446,12 +581,13 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
     case Kind::kPathFilter: {
       Search& s = fresh_search();
       if (!run(n, c, s)) return false;
-      ply = int64_t(c.ply) + s.best_cur;
+      ply = last_position(s);
       return true;
     }
     case Kind::kPathStart: {
       if (!t_running.empty()) {
-        ply = t_running.back()->start.ply;
+        const Search& s = *t_running.back();
+        ply = s.tree ? int64_t(s.root) : int64_t(s.start.ply);
         return true;
       }
       const Status* st = status(c);
@@ -463,7 +599,7 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
       if (!t_running.empty()) {
         const Search& s = *t_running.back();
         if (!s.found) return false;
-        ply = int64_t(s.start.ply) + s.best_cur;
+        ply = last_position(s);
         return true;
       }
       const Status* st = status(c);

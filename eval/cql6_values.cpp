@@ -119,6 +119,11 @@ struct GameView {
   std::vector<Move> in_move;        // by node: the move leading to it (none at the root)
   std::vector<std::vector<uint32_t>> children;  // by node, in record order (first = main)
   std::vector<uint32_t> var_first;  // by variation serial (1-based): the node after its first move
+  // the moves of every run of first children laid out in one array, a variation's run led by
+  // the move into its first node: a node's Ctx::moves points at its entry (moves[0] = the
+  // move to its first child, moves[-1] = the move that led to it, also at a variation's start)
+  std::vector<Move> line_moves;
+  std::vector<uint32_t> line_index;  // by node: its entry in line_moves
 };
 
 thread_local GameView t_view;
@@ -222,6 +227,17 @@ bool build_tree(GameView& v, const Ctx& c) {
   }
   for (uint32_t i = n; i-- > 0;)
     v.chain_end[i] = (!v.children[i].empty()) ? v.chain_end[i + 1] : i;
+  v.line_moves.clear();
+  v.line_moves.reserve(2 * n);
+  v.line_index.assign(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (v.chain[i] != i) continue;  // not the first node of a run
+    if (i > 0) v.line_moves.push_back(v.in_move[i]);
+    for (uint32_t j = i; j <= v.chain_end[i]; ++j) {
+      v.line_index[j] = uint32_t(v.line_moves.size());
+      v.line_moves.push_back(v.next[j]);
+    }
+  }
   v.var_first.assign(var_raw.size(), 0);
   for (size_t k = 1; k < var_raw.size(); ++k) v.var_first[k] = number[var_raw[k]];
   v.total = uint32_t(n - 1);
@@ -373,13 +389,14 @@ bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
     out = c;
     out.pos = pos;
     out.ply = v->plies[i];
-    out.moves = v->next.data() + i;
+    out.moves = v->line_moves.data() + v->line_index[i];
     out.moves_left = v->chain_end[i] - i;
     out.next = out.moves_left ? v->next[i] : Move::none();
-    out.past = i - v->chain[i];
+    out.past = i - v->chain[i] + (v->chain[i] > 0 ? 1 : 0);  // a variation's run: and the move into it
     out.main_line = v->depth[i] == 0;
     out.start = out.main_line ? c.game_start : nullptr;
     out.node = i;
+    out.next_secondary = false;
     return true;
   }
   out = c;
@@ -390,6 +407,7 @@ bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
   out.next = out.moves_left ? out.moves[0] : Move::none();
   out.past = uint32_t(ply);
   out.main_line = true;
+  out.next_secondary = false;
   return true;
 }
 
@@ -500,6 +518,14 @@ const Value* dict_entry(const Node& n, const Ctx& c) {
 bool assign(const Node& n, const Ctx& c) {
   const Node& v = n.kids[0];
   const Node& rhs = n.kids[1];
+  if (n.sub == '+' && v.type == Type::kString) {  // string concatenation (CQL 6.2)
+    std::string tail;
+    if (!string(rhs, c, tail)) return false;
+    Value& x = var(v);
+    if (!x.bound) return false;
+    x.str += tail;
+    return true;
+  }
   if (n.sub != '=') {
     int64_t add = 0;
     if (!cql6_eval::number(rhs, c, add)) return false;
@@ -762,6 +788,23 @@ bool script(const Node& n, const Ctx& c) {
 
 }  // namespace
 
+bool tree_of(const Ctx& c, TreeRef& out, int64_t& node) {
+  if (!t_tree || !c.record || !c.record->has_variations()) return false;
+  GameView* v = view(c);
+  if (!v || !v->tree) return false;
+  node = node_of(c, v);
+  if (node < 0 || node > int64_t(v->total)) return false;
+  out.children = &v->children;
+  out.parent = &v->parent;
+  out.last_desc = &v->last_desc;
+  out.in_move = &v->in_move;
+  out.secondary = &v->secondary;
+  out.positions = &v->positions;
+  return true;
+}
+
+bool tree_ctx(const Ctx& c, int64_t node, Ctx& out) { return ctx_at(c, node, out); }
+
 void begin_search() { ++t_search; }
 
 void begin_game() {
@@ -935,6 +978,10 @@ bool position(const Node& n, const Ctx& c, int64_t& ply) {
       for (size_t i = 0; i + 1 < n.kids.size(); ++i)
         if (!cql6_eval::match(n.kids[i], c)) return false;
       return !n.kids.empty() && position(n.kids.back(), c, ply);
+    case Kind::kLine:  // `line lastposition`
+      if (!cql6_eval::match(n, c)) return false;
+      ply = cql6_eval::last_line_position();
+      return true;
     default: return cql6_path::owns(n.kind) && cql6_path::position(n, c, ply);  // path (expath)
   }
 }
@@ -1219,6 +1266,18 @@ bool match(const Node& n, const Ctx& c) {
       return seen;
     }
     case Kind::kWhile: {
+      if (n.sub == 1) {  // every match of a literal pattern (CQL 6.2's string iterator)
+        std::string text;
+        const std::regex* re = regex_of(n.kids[0].kids[1], n.kids[0].kids[1].text);
+        if (!re || !string(n.kids[0].kids[0], c, text)) return false;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), *re); it != std::sregex_iterator(); ++it) {
+          State& s = state();
+          s.groups.clear();
+          for (size_t i = 0; i < it->size(); ++i) s.groups.push_back((*it)[i].str());
+          cql6_eval::match(n.kids[1], c);
+        }
+        return true;
+      }
       for (uint64_t i = 0; cql6_eval::match(n.kids[0], c); ++i) {
         if (i >= kMaxWhileIterations) return false;
         cql6_eval::match(n.kids[1], c);

@@ -71,6 +71,24 @@ bool string(const cql6::Node& n, const cql6_eval::Ctx& c, std::string& out);
 /// The position value of `n` at `c` (its ply on the main line); false when it has none.
 bool position(const cql6::Node& n, const cql6_eval::Ctx& c, int64_t& ply);
 
+/// The game tree of a game searched with `variations` (CQL 6.2's positions: nodes numbered
+/// depth first, the main continuation before the variations, so a node's subtree is the
+/// numbers node..last_desc[node]); the vectors are by node and stay valid for the game.
+struct TreeRef {
+  const std::vector<std::vector<uint32_t>>* children = nullptr;  ///< in record order (first: main)
+  const std::vector<uint32_t>* parent = nullptr;     ///< root: itself
+  const std::vector<uint32_t>* last_desc = nullptr;  ///< its last descendant
+  const std::vector<chess::Move>* in_move = nullptr;  ///< the move leading to it
+  const std::vector<uint8_t>* secondary = nullptr;   ///< reached by a move that is not the first child
+  const std::vector<chess::Position>* positions = nullptr;
+};
+/// True when `c`'s game is searched as a game tree (the script has `variations` and the game
+/// has variations): `out` gets the tree and `node` c's node. False otherwise (a line).
+bool tree_of(const cql6_eval::Ctx& c, TreeRef& out, int64_t& node);
+/// The context of node `node` of `c`'s game tree (its `next` / `moves` follow the main
+/// continuation); false when there is no tree or no such node.
+bool tree_ctx(const cql6_eval::Ctx& c, int64_t node, cql6_eval::Ctx& out);
+
 /// The game's year (header texts, GameInfo::text); false when unknown or not loaded.
 bool year(const cql6_eval::Ctx& c, int64_t& out);
 /// `player|event|site|date|eco "text"` answered from the header texts (case-sensitive
