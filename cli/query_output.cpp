@@ -171,6 +171,7 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reade
     options.match_plies = m.plies;
     options.match_variation_plies = m.variation_plies;
     options.ply_comments = m.comments;  // CQL 6 comment / sort (issue 37)
+    options.variation_comments = m.variation_comments;
     options.extra_tags = m.tags;        // CQL 6 settag
     if (marks.cql6) {
       options.join_marks = true;

@@ -118,6 +118,18 @@ bool marked(const LineState& l, uint32_t ply, std::span<const std::vector<uint32
   return false;
 }
 
+/// Writes the comments of options.variation_comments at line `l`'s position `ply`; true if
+/// some was written.
+bool variation_comments(MovetextWriter& w, const LineState& l, uint32_t ply, const PgnWriteOptions& options) {
+  bool any = false;
+  for (const auto& [p, text] : options.variation_comments)
+    if (p.size() == l.path.size() + 1 && p.back() == ply && std::equal(l.path.begin(), l.path.end(), p.begin())) {
+      w.comment(text);
+      any = true;
+    }
+  return any;
+}
+
 bool legal(const chess::Position& pos, chess::Move m) {
   if (m == chess::Move::null()) return !pos.in_check();
   chess::MoveList list;
@@ -239,9 +251,12 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
             ++match;
             l.need_number = l.need_number || !mark_text.empty();
           }
-        } else if (!options.match_variation_plies.empty() && marked(l, l.ply, options.match_variation_plies)) {
-          mark();
-          l.need_number = l.need_number || !mark_text.empty();
+        } else {
+          if (!options.variation_comments.empty() && variation_comments(w, l, l.ply, options)) l.need_number = true;
+          if (!options.match_variation_plies.empty() && marked(l, l.ply, options.match_variation_plies)) {
+            mark();
+            l.need_number = l.need_number || !mark_text.empty();
+          }
         }
         break;
       }
@@ -258,6 +273,7 @@ void write_pgn(const GameHeader& header, const RecordView& record, std::string& 
         child.path.push_back(++parent.variations_here);
         lines.push_back(std::move(child));
         w.token("(");
+        if (!options.variation_comments.empty()) variation_comments(w, lines.back(), 0, options);
         // (join_marks, CQL 6.2: the branch position is the parent line's, marked there)
         if (!options.match_variation_plies.empty() && marked(lines.back(), 0, options.match_variation_plies) &&
             !mark_text.empty() && !join)

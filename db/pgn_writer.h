@@ -27,6 +27,10 @@ struct PgnWriteOptions {
   /// position, before its `{MATCH}` (ply 0: before the first move). CQL 6 `comment` and
   /// `sort` (issue 37).
   std::span<const std::pair<uint32_t, std::string>> ply_comments;
+  /// Comments on positions inside variations, by ply path (as match_variation_plies; any
+  /// order, several on one path in their order here): `{text}` after the move that led to the
+  /// position, before its mark; at a variation's ply 0, right after its "(".
+  std::span<const std::pair<std::vector<uint32_t>, std::string>> variation_comments;
   /// Tags written after the game's others, replacing a tag of the same name (CQL 6 `settag`).
   std::span<const std::pair<std::string, std::string>> extra_tags;
   /// Maximum line length of the movetext (PGN export format: 80).

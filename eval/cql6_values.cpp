@@ -37,6 +37,10 @@ constexpr uint64_t kMaxWhileIterations = 1'000'000;
 thread_local uint64_t t_game = 1;    // this thread's game serial (begin_game())
 thread_local uint64_t t_search = 1;  // this thread's search serial (begin_search())
 thread_local GameOutput t_output;  // of the game being matched
+// the variation being searched (begin_variation_line()): serial, branch path, first ply
+thread_local uint32_t t_line_serial = 0;
+thread_local std::vector<uint32_t> t_line_path;
+thread_local uint32_t t_line_first_ply = 0;
 
 /// One variable's value; `game` is the serial of the game it was set in (non-persistent
 /// variables set in an earlier game read as unbound).
@@ -416,12 +420,46 @@ std::string set_string(uint64_t b) {
   return out;
 }
 
+/// Why std::regex must not be given `pattern` ("" when it may): libstdc++'s regex compiler
+/// overflows a signed integer on a long run of digits (a back-reference or a count such as
+/// "\\5777777777777777777") and recurses once per nesting level, so a pattern longer than
+/// 2,000 bytes, with a run of more than 9 digits or nested more than 100 deep is refused; it
+/// copies a repeated part once per count, so the product of the pattern's {m,n} counts (each
+/// its larger bound) must stay <= 100,000 (SPEC-NOTES "CQL 6 scripts, part 2": Strings).
+std::string regex_limit_error(const std::string& pattern) {
+  if (pattern.size() > 2000) return "longer than 2,000 bytes";
+  int depth = 0, digits = 0;
+  int64_t copies = 1, bound = 0;
+  bool in_count = false;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    const char ch = pattern[i];
+    if (ch == '{') in_count = true, bound = 0;
+    if (in_count && ch >= '0' && ch <= '9') bound = std::min<int64_t>(bound * 10 + (ch - '0'), 1000000000);
+    if (in_count && ch == '}') {
+      in_count = false;
+      copies *= std::max<int64_t>(bound, 1);
+      if (copies > 100000) return "repetition counts multiplying to more than 100,000";
+    }
+    digits = (ch >= '0' && ch <= '9') ? digits + 1 : 0;
+    if (digits > 9) return "a number of more than 9 digits";
+    if (ch == '\\') {
+      ++i;  // an escaped character opens no group (an escaped digit still counts as a digit)
+      if (i < pattern.size() && pattern[i] >= '0' && pattern[i] <= '9') digits = 1;
+      continue;
+    }
+    if (ch == '(' && ++depth > 100) return "groups nested more than 100 deep";
+    if (ch == ')' && depth > 0) --depth;
+  }
+  return "";
+}
+
 const std::regex* regex_of(const Node& pattern, const std::string& text) {
   thread_local std::unordered_map<std::string, std::unique_ptr<std::regex>> cache;
   (void)pattern;
   auto it = cache.find(text);
   if (it != cache.end()) return it->second.get();
   if (cache.size() > 256) cache.clear();
+  if (!regex_limit_error(text).empty()) return nullptr;
   try {
     auto re = std::make_unique<std::regex>(text, std::regex::ECMAScript);
     return cache.emplace(text, std::move(re)).first->second.get();
@@ -733,6 +771,12 @@ void begin_game() {
 
 const GameOutput& game_output() { return t_output; }
 
+void begin_variation_line(uint32_t serial, const std::vector<uint32_t>& path, uint32_t first_ply) {
+  t_line_serial = serial;
+  t_line_path = path;
+  t_line_first_ply = first_ply;
+}
+
 namespace {
 const std::string* tag_text(const headers::GameText& t, cql6::HeaderTag tag) {
   switch (tag) {
@@ -923,7 +967,11 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
       if (!string(n.kids[0], c, text) || !string(n.kids[1], c, pattern)) return false;
       const std::regex* re = regex_of(n.kids[1], pattern);
       std::smatch m;
-      if (!re || !std::regex_search(text, m, *re)) return false;
+      try {
+        if (!re || !std::regex_search(text, m, *re)) return false;
+      } catch (const std::regex_error&) {  // error_complexity / error_stack: no match
+        return false;
+      }
       out = m[0].str();
       State& s = state();
       s.groups.clear();
@@ -1205,7 +1253,9 @@ bool match(const Node& n, const Ctx& c) {
       return cql6_eval::match(n.kids[1], at);
     }
     case Kind::kComment: {
-      if (n.sub == 1 || !c.main_line) return true;  // message: not written; variations: not yet
+      if (n.sub == 1) return true;  // message: not written
+      // inside a variation: only positions of the line being searched have a ply path
+      if (!c.main_line && (c.variation == 0 || c.variation != t_line_serial || c.ply < t_line_first_ply)) return true;
       std::string text;
       for (const Node& part : n.kids) {
         std::string s;
@@ -1221,7 +1271,13 @@ bool match(const Node& n, const Ctx& c) {
       }
       for (char& ch : text)
         if (ch == '}') ch = ')';  // keeps the PGN comment closed where it should be
-      t_output.comments.emplace_back(c.ply, std::move(text));
+      if (c.main_line) {
+        t_output.comments.emplace_back(c.ply, std::move(text));
+      } else {
+        std::vector<uint32_t> where = t_line_path;
+        where.push_back(c.ply - t_line_first_ply);
+        t_output.variation_comments.emplace_back(std::move(where), std::move(text));
+      }
       return true;
     }
     case Kind::kSettag: {
@@ -1271,6 +1327,8 @@ bool has_side_effect(const Node& n) {
 
 void check_patterns(const Node& n) {
   if (n.kind == Kind::kRegex && n.kids[1].kind == Kind::kString) {
+    if (const std::string why = regex_limit_error(n.kids[1].text); !why.empty())
+      throw cql6::Error(n.kids[1].loc, "regular expression not accepted: " + why);
     try {
       std::regex re(n.kids[1].text, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {

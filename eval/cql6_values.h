@@ -45,9 +45,19 @@ struct GameOutput {
   std::vector<std::optional<int64_t>> sorts;
   /// `comment` texts by main-line ply (in evaluation order; every position, matched or not)
   std::vector<std::pair<uint32_t, std::string>> comments;
+  /// `comment` texts at positions inside variations, by ply path (eval/match_location.h), in
+  /// evaluation order; only those of the line being searched (begin_variation_line())
+  std::vector<std::pair<std::vector<uint32_t>, std::string>> variation_comments;
   std::vector<std::pair<std::string, std::string>> tags;  ///< `settag`: name, value (last wins)
 };
 const GameOutput& game_output();
+
+/// Called by the variation search (eval/game_matcher.cpp) before it evaluates the positions
+/// of one variation: the variation's serial (PosCtx::variation_serial), the ply path of its
+/// branch position without the last ply (VariationWalker::line_path()) and that position's
+/// ply from the game start. A `comment` at a position of that line is then recorded under
+/// the path `path + [ply - first_ply]` (GameOutput::variation_comments).
+void begin_variation_line(uint32_t serial, const std::vector<uint32_t>& path, uint32_t first_ply);
 
 /// True if the part-2 filter `n` matches at `c` (a value: it has one; a set: non-empty).
 bool match(const cql6::Node& n, const cql6_eval::Ctx& c);

@@ -27,6 +27,9 @@ struct GameMatch {
   /// CQL 6 `comment` (and the `sort` title with its value, at ply 0): texts on matched
   /// main-line plies, ascending by ply; `settag`: tags to write (name, value).
   std::vector<std::pair<uint32_t, std::string>> comments{};
+  /// CQL 6 `comment` texts on matched positions inside variations, by ply path
+  /// (eval/match_location.h), in evaluation order.
+  std::vector<std::pair<VariationPly, std::string>> variation_comments{};
   std::vector<std::pair<std::string, std::string>> tags{};
 };
 

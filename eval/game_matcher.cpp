@@ -405,6 +405,8 @@ void GameMatcher::match_variations(GameState& g) {
                    find_sequence(*program_.sequences()[id], line, sequence_scratch_, variation_sequence_hits_[id]);
                  // each alternative's hits in this line, kept as ply paths
                  g.refs.variation_plies = line.size();
+                 if (!line.empty())  // CQL 6 `comment` inside the variation (issue 37)
+                   cql6_values::begin_variation_line(line[0].variation_serial, walker_.line_path(), line[0].ply);
                  variation_hit_.assign(alternatives * line.size(), 0);
                  for (const PosCtx& at : line) evaluate(g, at);
                  for (size_t a = 0; a < alternatives; ++a)

@@ -42,6 +42,9 @@ void cql6_output(const eval::Program& program, const eval::cql6_values::GameOutp
     if (std::binary_search(m.plies.begin(), m.plies.end(), ply)) m.comments.emplace_back(ply, text);
   std::stable_sort(m.comments.begin(), m.comments.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [where, text] : out.variation_comments)
+    if (std::find(m.variation_plies.begin(), m.variation_plies.end(), where) != m.variation_plies.end())
+      m.variation_comments.emplace_back(where, text);
   m.tags = out.tags;
 }
 

@@ -67,28 +67,18 @@ class Cql6ExValues : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     tmp_ = new cqltest::TempDir("cql6x");
-    db::Database database = db::Database::create_or_open(tmp_->path / "db");
-    import::import_files(database, {kSample + "/studies-30.pgn", kSample + "/mates-30.pgn", kSample + "/annotated-40.pgn"},
-                         {}, nullptr);
+    cqltest::import_into(tmp_->path / "db",
+                         {kSample + "/studies-30.pgn", kSample + "/mates-30.pgn", kSample + "/annotated-40.pgn"});
   }
   static void TearDownTestSuite() {
     delete tmp_;
     tmp_ = nullptr;
   }
-  /// The matched ids (planner on and off must agree).
-  static std::vector<uint32_t> ids(const std::string& text) {
-    db::Database database = db::Database::open_readonly(tmp_->path / "db");
-    const query::Query q = query::Query::compile(text, "s.cql");
-    std::vector<uint32_t> on, off;
-    for (bool planner : {true, false}) {
-      query::ExecuteOptions options;
-      if (!planner) options.planner_off();
-      for (const eval::GameMatch& m : query::execute(q, database, options).matches) (planner ? on : off).push_back(m.id);
-    }
-    std::sort(on.begin(), on.end());
-    std::sort(off.begin(), off.end());
-    EXPECT_EQ(on, off) << text;
-    return on;
+  /// The matched ids, ascending (planner on and off must agree).
+  static std::vector<uint64_t> ids(const std::string& text) {
+    std::vector<uint64_t> out = cqltest::ids_planner_on_off(tmp_->path / "db", text);
+    std::sort(out.begin(), out.end());
+    return out;
   }
   static cqltest::TempDir* tmp_;
 };

@@ -60,8 +60,9 @@ std::vector<int64_t> read_numbers_in_order(const fs::path& p) {
 }
 
 /// Per game number, the texts of an expected .comments file (`depth<TAB>move<TAB>text`
-/// lines after `game N`), main line only.
-std::map<int64_t, std::vector<std::string>> read_comments(const fs::path& p) {
+/// lines after `game N`), main line only (`variations` true: those inside variations only,
+/// depth > 0, without tags).
+std::map<int64_t, std::vector<std::string>> read_comments(const fs::path& p, bool variations = false) {
   std::map<int64_t, std::vector<std::string>> out;
   std::ifstream in(p);
   std::string line;
@@ -73,10 +74,10 @@ std::map<int64_t, std::vector<std::string>> read_comments(const fs::path& p) {
       continue;
     }
     if (line.rfind("tag\t", 0) == 0) {
-      out[game].push_back(line.substr(4));
+      if (!variations) out[game].push_back(line.substr(4));
       continue;
     }
-    if (line.rfind("0\t", 0) != 0) continue;
+    if ((line.rfind("0\t", 0) == 0) == variations) continue;
     const size_t tab = line.find('\t', 2);
     if (tab != std::string::npos) out[game].push_back(line.substr(tab + 1));
   }
@@ -175,6 +176,7 @@ void Cql6Fixture::compare(const std::string& db_name, const std::string& suffix)
       // 6.2's comments there, in the same order
       if (!planner || !fs::exists(comments) || (q->program().cql6_sort() == 0 && !q->program().cql6_output())) continue;
       const std::map<int64_t, std::vector<std::string>> expected_texts = read_comments(comments);
+      std::map<int64_t, std::vector<std::string>> expected_variation = read_comments(comments, true);
       size_t checked = 0;
       for (const eval::GameMatch& m : r.matches) {
         const auto it = expected_texts.find(ordinal_.at(int64_t(m.id)));
@@ -185,6 +187,25 @@ void Cql6Fixture::compare(const std::string& db_name, const std::string& suffix)
             ++at;
           EXPECT_LT(at, it->second.size()) << name << " game " << it->first << ": no comment ending \"" << text << "\"";
           ++checked;
+        }
+        // inside variations: each text ends one of CQL 6.2's comments there (each used once),
+        // and CQL 6.2 has no more comments ending with one of these texts
+        if (!m.variation_comments.empty() || expected_variation.count(it->first)) {
+          std::vector<std::string> left = expected_variation[it->first];
+          std::set<std::string> ours;
+          for (const auto& [where, text] : m.variation_comments) {
+            ours.insert(text);
+            auto hit = std::find_if(left.begin(), left.end(), [&](const std::string& e) {
+              return ends_with(e, text) || ends_with(e, text + " CQL");
+            });
+            EXPECT_NE(hit, left.end()) << name << " game " << it->first << ": no variation comment ending \"" << text << "\"";
+            if (hit != left.end()) left.erase(hit);
+            ++checked;
+          }
+          for (const std::string& e : left)
+            for (const std::string& text : ours)
+              EXPECT_FALSE(ends_with(e, text) || ends_with(e, text + " CQL"))
+                  << name << " game " << it->first << ": CQL 6.2's variation comment \"" << e << "\" is missing";
         }
         for (const auto& [tag, value] : m.tags) {
           const std::string text = "[" + tag + " \"" + value + "\"]";

@@ -102,11 +102,8 @@ class Cql6Sample : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     tmp_ = new cqltest::TempDir("cql6");
-    db::Database database = db::Database::create_or_open(tmp_->path / "db");
-    import::import_files(database,
-                         {kSample + "/players-3000.pgn.zst", kSample + "/annotated-40.pgn", kSample + "/studies-30.pgn",
-                          kSample + "/mates-30.pgn"},
-                         {}, nullptr);
+    cqltest::import_into(tmp_->path / "db", {kSample + "/players-3000.pgn.zst", kSample + "/annotated-40.pgn",
+                                             kSample + "/studies-30.pgn", kSample + "/mates-30.pgn"});
   }
   static void TearDownTestSuite() {
     delete tmp_;
@@ -115,22 +112,7 @@ class Cql6Sample : public ::testing::Test {
   /// The ids of the games `script` matches (planner on); checks it gives the same games and
   /// plies with the planner off.
   static std::vector<uint64_t> ids(const std::string& script) {
-    db::Database database = db::Database::open_readonly(tmp_->path / "db");
-    const query::Query q = query::Query::compile(script, "s.cql");
-    query::ExecuteOptions off;
-    off.planner_off();
-    const query::Result on_run = query::execute(q, database, query::ExecuteOptions{});
-    const query::Result off_run = query::execute(q, database, off);
-    std::vector<uint64_t> out;
-    EXPECT_EQ(on_run.matches.size(), off_run.matches.size()) << script;
-    for (size_t i = 0; i < on_run.matches.size(); ++i) {
-      out.push_back(on_run.matches[i].id);
-      if (i < off_run.matches.size()) {
-        EXPECT_EQ(on_run.matches[i].id, off_run.matches[i].id) << script;
-        EXPECT_EQ(on_run.matches[i].plies, off_run.matches[i].plies) << script;
-      }
-    }
-    return out;
+    return cqltest::ids_planner_on_off(tmp_->path / "db", script);
   }
   static cqltest::TempDir* tmp_;
 };

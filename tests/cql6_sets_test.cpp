@@ -27,8 +27,7 @@ class Cql6Sets : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     tmp_ = new cqltest::TempDir("cql6sets");
-    db::Database database = db::Database::create_or_open(tmp_->path / "db");
-    import::import_files(database, {kSample + "/players-3000.pgn.zst", kSample + "/mates-30.pgn"}, {}, nullptr);
+    cqltest::import_into(tmp_->path / "db", {kSample + "/players-3000.pgn.zst", kSample + "/mates-30.pgn"});
   }
   static void TearDownTestSuite() {
     delete tmp_;
@@ -36,22 +35,7 @@ class Cql6Sets : public ::testing::Test {
   }
   /// The game ids `script` matches, checked equal (ids and plies) with the planner off.
   static std::vector<uint64_t> ids(const std::string& script) {
-    db::Database database = db::Database::open_readonly(tmp_->path / "db");
-    const query::Query q = query::Query::compile(script, "s.cql");
-    query::ExecuteOptions on, off;
-    off.planner_off();
-    const query::Result a = query::execute(q, database, on);
-    const query::Result b = query::execute(q, database, off);
-    EXPECT_EQ(a.matches.size(), b.matches.size()) << script;
-    std::vector<uint64_t> out;
-    for (size_t i = 0; i < a.matches.size(); ++i) {
-      out.push_back(a.matches[i].id);
-      if (i < b.matches.size()) {
-        EXPECT_EQ(a.matches[i].id, b.matches[i].id) << script;
-        EXPECT_EQ(a.matches[i].plies, b.matches[i].plies) << script;
-      }
-    }
-    return out;
+    return cqltest::ids_planner_on_off(tmp_->path / "db", script);
   }
   static cqltest::TempDir* tmp_;
 };

@@ -25,11 +25,8 @@ class Cql6Values : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     tmp_ = new cqltest::TempDir("cql6v");
-    db::Database database = db::Database::create_or_open(tmp_->path / "db");
-    import::import_files(database,
-                         {kSample + "/players-3000.pgn.zst", kSample + "/annotated-40.pgn", kSample + "/studies-30.pgn",
-                          kSample + "/mates-30.pgn"},
-                         {}, nullptr);
+    cqltest::import_into(tmp_->path / "db", {kSample + "/players-3000.pgn.zst", kSample + "/annotated-40.pgn",
+                                             kSample + "/studies-30.pgn", kSample + "/mates-30.pgn"});
   }
   static void TearDownTestSuite() {
     delete tmp_;
@@ -37,24 +34,10 @@ class Cql6Values : public ::testing::Test {
   }
   /// The matches of `script` (planner on), checked equal (ids and plies) with the planner off.
   static std::vector<eval::GameMatch> run(const std::string& script, unsigned threads = 0) {
-    db::Database database = db::Database::open_readonly(tmp_->path / "db");
-    const query::Query q = query::Query::compile(script, "s.cql");
-    query::ExecuteOptions on, off;
-    on.threads = off.threads = threads;
-    off.planner_off();
-    query::Result a = query::execute(q, database, on);
-    const query::Result b = query::execute(q, database, off);
-    EXPECT_EQ(a.matches.size(), b.matches.size()) << script;
-    for (size_t i = 0; i < a.matches.size() && i < b.matches.size(); ++i) {
-      EXPECT_EQ(a.matches[i].id, b.matches[i].id) << script;
-      EXPECT_EQ(a.matches[i].plies, b.matches[i].plies) << script;
-    }
-    return std::move(a.matches);
+    return cqltest::matches_planner_on_off(tmp_->path / "db", script, threads);
   }
   static std::vector<uint64_t> ids(const std::string& script, unsigned threads = 0) {
-    std::vector<uint64_t> out;
-    for (const eval::GameMatch& m : run(script, threads)) out.push_back(m.id);
-    return out;
+    return cqltest::ids_planner_on_off(tmp_->path / "db", script, threads);
   }
   static cqltest::TempDir* tmp_;
 };
@@ -175,6 +158,14 @@ TEST(Cql6ValuesErrors, Located) {
   EXPECT_EQ(cqltest::cql6_error_of("cql() X = 1 X ~~ \"a\""), "s.cql:1:13: the left side of '~~' needs a string, this is a numeric filter");
   EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"(\""),
             "s.cql:1:20: invalid regular expression \"(\": Mismatched '(' and ')' in regular expression");
+  // Patterns std::regex would overflow or recurse on (found by cql6_fuzz): refused, located.
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"a\\\\57777777777777777777\""),
+            "s.cql:1:20: regular expression not accepted: a number of more than 9 digits");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"" + std::string(101, '(') + std::string(101, ')') + "\""),
+            "s.cql:1:20: regular expression not accepted: groups nested more than 100 deep");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"(a{2,3})b{99}\""), "");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"(a{2,1000})b{101}\""),
+            "s.cql:1:20: regular expression not accepted: repetition counts multiplying to more than 100,000");
   EXPECT_EQ(cqltest::cql6_error_of("cql() find"), "s.cql:1:11: 'find' needs a filter (expected a filter)");
   EXPECT_EQ(cqltest::cql6_error_of("cql() echo (s) true"), "s.cql:1:14: 'echo' needs two variable names (expected a variable name)");
   EXPECT_EQ(cqltest::cql6_error_of("cql() S = position 0 S < 3"), "s.cql:1:26: '<' needs a position, this is a numeric filter");
