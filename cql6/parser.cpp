@@ -64,6 +64,8 @@ class Parser {
   std::vector<std::map<std::string, Node, std::less<>>> args_;  // parameters of the calls being expanded
   size_t i_ = 0;
   int line_depth_ = 0;  // > 0 while parsing line constituents (`+` `*` may be wildcards)
+  static constexpr int kMaxNesting = 200;  // prefix() levels open at once (see prefix())
+  int nesting_ = 0;
   bool path_top_ = false;  // at the top level of a path's constituents: `+` `*` are wildcards
 
   const Token& cur() const { return t_[i_]; }
@@ -452,8 +454,21 @@ class Parser {
     return n;
   }
 
-  /// Prefix operators and primaries; `level` is the caller's binding level.
+  /// Prefix operators and primaries; `level` is the caller's binding level. Every nesting
+  /// (braces, parentheses, operands of prefix keywords) passes here: deeper than
+  /// kMaxNesting is a located error, not a stack overflow (found by cql6_fuzz).
   Node prefix(int level) {
+    if (nesting_ >= kMaxNesting)
+      throw Error(cur().loc, "filters nested more than " + std::to_string(kMaxNesting) + " deep",
+                  "fewer nested filters");
+    ++nesting_;
+    struct Leave {
+      int& n;
+      ~Leave() { --n; }
+    } leave{nesting_};
+    return prefix_of(level);
+  }
+  Node prefix_of(int level) {
     const Token& t = cur();
     const Loc loc = t.loc;
     if (t.kind == Tok::kPunct) {

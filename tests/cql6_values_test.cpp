@@ -158,6 +158,11 @@ TEST(Cql6ValuesErrors, Located) {
   EXPECT_EQ(cqltest::cql6_error_of("cql() X = 1 X ~~ \"a\""), "s.cql:1:13: the left side of '~~' needs a string, this is a numeric filter");
   EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"(\""),
             "s.cql:1:20: invalid regular expression \"(\": Mismatched '(' and ')' in regular expression");
+  // Filters nested deeper than the parser's limit (found by cql6_fuzz: a stack overflow):
+  // a located error; 150 levels still parse.
+  EXPECT_EQ(cqltest::cql6_error_of("cql() " + std::string(300, '{') + "mate" + std::string(300, '}')),
+            "s.cql:1:207: filters nested more than 200 deep (expected fewer nested filters)");
+  EXPECT_EQ(cqltest::cql6_error_of("cql() " + std::string(150, '{') + "mate" + std::string(150, '}')), "");
   // Patterns std::regex would overflow or recurse on (found by cql6_fuzz): refused, located.
   EXPECT_EQ(cqltest::cql6_error_of("cql() X = \"a\" X ~~ \"a\\\\57777777777777777777\""),
             "s.cql:1:20: regular expression not accepted: a number of more than 9 digits");
