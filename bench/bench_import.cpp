@@ -2,7 +2,8 @@
 // fresh database directory and prints wall time, games/s, CPU, peak RSS, the CPU of each
 // kind of thread (reader, workers, writer: the writer's share of one core, issue 42), a
 // prediction for more workers from those shares, and the size of every file of the
-// database (position index included) per game and relative to the uncompressed PGN.
+// database (position index included; headers.sqlite per table and index through dbstat)
+// per game and relative to the uncompressed PGN.
 // With --stages the import also times every stage of every game (db/stage_times.h; a few
 // percent slower) and prints microseconds per game per stage, worker and writer side.
 //
@@ -17,6 +18,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sqlite3.h>
 
 #include "bench_common.h"
 #include "db/database.h"
@@ -36,6 +39,25 @@ uint64_t bytes_of(const fs::path& dir, const std::string& prefix) {
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_regular_file() && e.path().filename().string().rfind(prefix, 0) == 0) n += e.file_size();
   return n;
+}
+
+/// headers.sqlite's tables and indexes of at least 64 KiB with their bytes (dbstat: the
+/// pages of each b-tree), largest first; empty when the SQLite library has no dbstat.
+std::vector<std::pair<std::string, uint64_t>> sqlite_btrees(const fs::path& file) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name HAVING SUM(pgsize) >= 65536 "
+                           "ORDER BY 2 DESC",
+                           -1, &st, nullptr) == SQLITE_OK)
+      while (sqlite3_step(st) == SQLITE_ROW)
+        out.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), uint64_t(sqlite3_column_int64(st, 1)));
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
 }
 
 }  // namespace
@@ -131,12 +153,13 @@ int main(int argc, char** argv) {
 
   // Every file of the database, per game and against the PGN.
   const uint64_t positions = bytes_of(dir, "positions");
+  const uint64_t position_facts = bytes_of(dir, "positions-facts");
   const uint64_t postings = bytes_of(dir, "postings");
   const uint64_t signatures = info.games_bytes - info.move_record_bytes - info.annotation_bytes;
   const uint64_t total = info.games_bytes + info.headers_bytes + positions + postings;
   const double pgn = double(s.input_bytes);
   auto line = [&](const char* name, uint64_t bytes) {
-    std::printf("    %-22s %8.1f MiB %7.1f bytes/game %6.1f%% of the PGN\n", name, double(bytes) / (1 << 20),
+    std::printf("    %-28s %8.1f MiB %7.1f bytes/game %6.1f%% of the PGN\n", name, double(bytes) / (1 << 20),
                 double(bytes) / games, 100.0 * double(bytes) / pgn);
   };
   std::printf("  database          every file, %.1f MiB of PGN uncompressed:\n", pgn / (1 << 20));
@@ -145,7 +168,10 @@ int main(int argc, char** argv) {
   line("  annotations", info.annotation_bytes);
   line("  signatures, rest", signatures);
   line("headers.sqlite", info.headers_bytes);
+  for (const auto& [name, bytes] : sqlite_btrees(dir / "headers.sqlite")) line(("  " + name).c_str(), bytes);
   line("position index", positions);
+  line("  segments", positions - position_facts);
+  line("  facts", position_facts);
   line("postings", postings);
   line("total", total);
   for (const auto& [reason, n] : s.reasons)

@@ -288,6 +288,7 @@ void write_results(const QueryCommand& cmd, const query::Query& compiled, const 
     marks.cql6 = cmd.cql6_marks;
     marks.quiet = compiled.cql6_options().quiet;
     marks.silent = compiled.cql6_options().silent;
+    marks.match_text = compiled.cql6_options().matchstring.value_or("CQL");
     write_matches(out, cmd.format, reader, matches, marks);
   }
   out.flush();

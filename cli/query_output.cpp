@@ -175,7 +175,7 @@ void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reade
     options.extra_tags = m.tags;        // CQL 6 settag
     if (marks.cql6) {
       options.join_marks = true;
-      options.match_text = marks.quiet || marks.silent ? "" : "CQL";
+      options.match_text = marks.quiet || marks.silent ? std::string_view() : std::string_view(marks.match_text);
       options.start_text = marks.silent ? "" : "Game number " + std::to_string(header.ordinal);
     }
     text.clear();

@@ -43,11 +43,12 @@ std::string_view output_format_names();
 /// for a CQL 6 script's `output FILE` (SPEC-NOTES "CQL 6 scripts: decisions", Output):
 /// `{Game number N}` (N: the game's ordinal in its PGN file) opening each game and `CQL` at
 /// each matched position, both joined to the game's comment at that place; `quiet` leaves
-/// out the `CQL` marks, `silent` both.
+/// out the `CQL` marks, `silent` both; `matchstring "text"` writes text instead of `CQL`.
 struct PgnMarks {
   bool cql6 = false;
   bool quiet = false;
   bool silent = false;
+  std::string match_text = "CQL";  ///< the mark (CQL 6 `matchstring`; "": none)
 };
 
 void write_matches(std::ostream& out, OutputFormat format, db::GameSource& reader,

@@ -42,25 +42,31 @@
 //       moves: one "known" bit per entry; then the distinct moves of the known entries
 //       (gamma(d), d x raw 16-bit chess::Move, most played first, 0 = the line ends there)
 //       and per known entry its index in ceil(log2 d) bits (none when d == 1).
-//   A build writes one group per distinct 64-bit key of its segment: a key reached once is
-//   a singleton (46% of the entries of players-344k, ~2.8 bytes each; 3.8 in version 3;
-//   11 in a group), every other group stores its low bits and all moves. A merge combines
-//   the groups of one top from both inputs without reading a game: groups with equal low
-//   bits become one; singletons and other unknown entries join the first group with low
-//   bits of their top (as "unknown" entries), or else form one group without low bits.
+//   A build writes one group with low bits and all moves per 64-bit key reached twice or
+//   more in its segment, in order of low bits; the keys of a top reached once (46% of the
+//   entries of players-344k) become one group of "unknown" entries after them, without low
+//   bits or moves (a single one: a "singleton"). With 16 top bits a top of a 262,144-game
+//   segment holds ~76 such entries, so each costs a Rice-coded game id delta (~14 bits)
+//   instead of a top delta and an 18-bit id (~2.8 bytes in version 4, 3.8 in version 3).
+//   A merge combines the groups of one top from both inputs without reading a game: groups
+//   with equal low bits become one; the groups without low bits become one group of
+//   unknown entries after them (version 4 put them into the first group with low bits,
+//   which then paid a "known" bit for each of its entries).
 // Exactness: a known entry is exact (its game reaches the full 64-bit key at that ply and
 // plays that move; a game's known entries of a key are all its occurrences at plies
 // 0..kIndexedPlies). An unknown entry only says that its game reaches a position with the
-// same top kTopKeyBits bits (chance of a false one about singletons / 2^24 per segment and
-// lookup: ~0.4 a lookup on players-344k, each a candidate game replayed): lookup() returns
+// same top kTopKeyBits bits (about singletons / 2^16 false ones per segment and lookup:
+// ~106 a lookup on players-344k, 0.4 with version 4's 24 bits; each a candidate game
+// replayed): lookup() returns
 // it with PositionHit::known false; query candidates are always replayed, and the tree
 // replays such games (position_tree.h), so answers and tree counts stay exact. Two
 // different positions with one 64-bit key (chance about n^2 / 2^65) would share a group.
 // A game whose main line is longer than kIndexedPlies may reach a position later;
 // GameFacts keeps a summary of its last indexed position (`frontier`) from which
 // may_reach_later() rules most such games out.
-// Size (players-344k, plies 0..40, 13.8 M entries), version 4: 106 bytes/game in segments
-// (2.6 per entry) + 12 of facts = 38.8 MiB (version 3: 125 + 16 = 46.4 MiB; SPEC-NOTES.md
+// Size (players-344k, plies 0..40, 13.8 M entries), version 5: 83 bytes/game in segments
+// (2.1 per entry) + 12 of facts = 31.3 MiB (version 4: 106 + 12 = 38.8 MiB; version 3:
+// 125 + 16 = 46.4 MiB; SPEC-NOTES.md
 // "Position index v3" and "Import stages, the writer's share, size per file").
 //
 // Appends write one new segment per kGamesPerSegment games (O(new games)), then merge two
@@ -102,8 +108,9 @@ namespace posindex {
 
 /// Version of the three files' layouts; other versions are ignored (rebuilt by the next
 /// import or reindex).
-/// 3: bit-coded groups, singletons without move; 4: 24 top key bits (were 32), 12-byte facts.
-inline constexpr uint32_t kPositionIndexVersion = 4;
+/// 3: bit-coded groups, singletons without move; 4: 24 top key bits (were 32), 12-byte facts;
+/// 5: 16 top key bits, a top's keys reached once as one group of unknown entries.
+inline constexpr uint32_t kPositionIndexVersion = 5;
 /// Positions at plies 0..kIndexedPlies of each main line are indexed (41 positions).
 inline constexpr uint32_t kIndexedPlies = 40;
 /// Groups per block of a segment (at most; see kBlockEntries).
@@ -111,12 +118,14 @@ inline constexpr uint32_t kGroupsPerBlock = 256;
 /// A block ends after the group that brings it to this many entries (so a lookup decodes
 /// about this many entries besides its own group).
 inline constexpr uint32_t kBlockEntries = 4096;
-/// Key bits every group stores (a singleton stores only these: position_index.h above).
-/// 24 rather than 32 (version 3): a singleton's Rice-coded top delta takes ~3 bits instead
-/// of ~11 (46% of the entries are singletons), groups with low bits store 8 more of them;
-/// players-344k's segments shrink by ~6.5 MB (SPEC-NOTES.md, issue 42), and a lookup gets
-/// a false unknown hit with a chance of singletons / 2^24 per segment (a game replayed).
-inline constexpr unsigned kTopKeyBits = 24;
+/// Key bits every group stores (unknown entries store only these: position_index.h above).
+/// 16 rather than 24 (version 4) or 32 (version 3): the fewer top bits, the more keys
+/// reached once share a top, and each such entry's game id is a Rice-coded delta within
+/// its top's group (players-344k's segments: 36.5 MB at 24 bits, 33.0 at 20, 30.7 at 18,
+/// 28.7 at 16; SPEC-NOTES.md, issue 42 "Size, session 3"). The price: a lookup gets about
+/// singletons / 2^16 false unknown hits per segment (106 a lookup on players-344k), each a
+/// game that a query or the tree replays, and a top's hits are merged from two groups.
+inline constexpr unsigned kTopKeyBits = 16;
 /// Games per segment written by a build (bounds the memory of a build: ~16 bytes x 41
 /// entries per game, sorted with a copy).
 inline constexpr uint32_t kGamesPerSegment = 131072;

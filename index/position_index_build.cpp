@@ -122,24 +122,42 @@ void index_games(const db::Database& database, uint32_t first, uint32_t last, st
   }
 }
 
-/// Writes sorted entries as the segment of games first..last in `dir`: one group per
-/// distinct key, a key reached once being a singleton (no low bits, no move).
+/// Writes sorted entries as the segment of games first..last in `dir`: one group with low
+/// bits and moves per key reached twice or more; the keys reached once (singletons) of a top
+/// become one group of unknown entries, after that top's groups with low bits (a lone one
+/// is a singleton group: no low bits, no move). With few top bits a top holds several
+/// singletons, whose game ids then cost a Rice-coded delta each instead of a fixed width.
 void write_segment(const std::filesystem::path& dir, const std::vector<BuildEntry>& entries, uint32_t first,
                    uint32_t last) {
-  uint64_t groups = 0;
-  for (size_t i = 0; i < entries.size(); ++i) groups += i == 0 || entries[i].key != entries[i - 1].key;
-  format::SegmentWriter writer(dir / format::segment_name(first, last), first, last, groups);
-  format::Group g;
+  uint64_t tops = 0;
+  for (size_t i = 0; i < entries.size(); ++i)
+    tops += i == 0 || format::top_of(entries[i].key) != format::top_of(entries[i - 1].key);
+  format::SegmentWriter writer(dir / format::segment_name(first, last), first, last, tops);
+  format::Group g, unknown;
   for (size_t i = 0; i < entries.size();) {
-    size_t j = i;
-    while (j < entries.size() && entries[j].key == entries[i].key) ++j;
-    g.top = format::top_of(entries[i].key);
-    g.low = format::low_of(entries[i].key);
-    g.has_low = j - i > 1;
-    g.entries.clear();
-    for (size_t k = i; k < j; ++k) g.entries.push_back({entries[k].game, entries[k].move, g.has_low});
-    writer.add(g);
-    i = j;
+    const uint64_t top = format::top_of(entries[i].key);
+    unknown.top = top;
+    unknown.has_low = false;
+    unknown.entries.clear();
+    while (i < entries.size() && format::top_of(entries[i].key) == top) {
+      size_t j = i;
+      while (j < entries.size() && entries[j].key == entries[i].key) ++j;
+      if (j - i == 1) {
+        unknown.entries.push_back({entries[i].game, 0, false});
+      } else {
+        g.top = top;
+        g.low = format::low_of(entries[i].key);
+        g.has_low = true;
+        g.entries.clear();
+        for (size_t k = i; k < j; ++k) g.entries.push_back({entries[k].game, entries[k].move, true});
+        writer.add(g);
+      }
+      i = j;
+    }
+    if (unknown.entries.empty()) continue;
+    std::sort(unknown.entries.begin(), unknown.entries.end(),
+              [](const format::GroupEntry& x, const format::GroupEntry& y) { return x.game < y.game; });
+    writer.add(unknown);
   }
   writer.finish();
 }

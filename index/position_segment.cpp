@@ -131,9 +131,11 @@ void take_top(GroupStream& stream, Group& head, bool& has, uint64_t top, std::ve
 }
 
 /// Combines the groups of one top from a (lower game ids) and b into `out`: groups with
-/// equal low bits become one; entries without low bits join the first group with low bits,
-/// or (none) one group of unknown entries. Every entry is kept; a group stays sorted by game.
-/// The groups of a and b are moved from (a merge reuses them for the next top).
+/// equal low bits become one; the groups without low bits (singletons, unknown entries)
+/// become one group of unknown entries after them, as a build writes a top (version 5;
+/// joining them to a group with low bits cost a "known" bit for each of its entries).
+/// Every entry is kept; a group stays sorted by game. The groups of a and b are moved from
+/// (a merge reuses them for the next top).
 void combine(std::span<Group> a, std::span<Group> b, std::vector<Group>& out) {
   out.clear();
   std::vector<GroupEntry> unknown;
@@ -149,21 +151,13 @@ void combine(std::span<Group> a, std::span<Group> b, std::vector<Group>& out) {
     }
   }
   std::sort(out.begin(), out.end(), [](const Group& x, const Group& y) { return x.low < y.low; });
-  auto by_game = [](const GroupEntry& x, const GroupEntry& y) { return x.game < y.game; };
-  if (out.empty()) {
-    if (unknown.empty()) return;
-    Group g;
-    g.top = a.empty() ? b.front().top : a.front().top;
-    g.entries = std::move(unknown);
-    std::stable_sort(g.entries.begin(), g.entries.end(), by_game);
-    out.push_back(std::move(g));
-    return;
-  }
-  if (!unknown.empty()) {
-    std::vector<GroupEntry>& entries = out.front().entries;
-    entries.insert(entries.end(), unknown.begin(), unknown.end());
-    std::stable_sort(entries.begin(), entries.end(), by_game);
-  }
+  if (unknown.empty()) return;
+  Group g;
+  g.top = a.empty() ? b.front().top : a.front().top;
+  g.entries = std::move(unknown);
+  std::stable_sort(g.entries.begin(), g.entries.end(),
+                   [](const GroupEntry& x, const GroupEntry& y) { return x.game < y.game; });
+  out.push_back(std::move(g));
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ Query Query::compile(const std::string& text, const std::string& source_name, Di
       q.cql6_.output = script.header.output;
       q.cql6_.quiet = script.header.quiet;
       q.cql6_.silent = script.header.silent;
+      q.cql6_.matchstring = script.header.matchstring;
       q.program_ = std::make_unique<eval::Program>(eval::Program::compile_cql6(script));
     } catch (const cql6::Error& e) {
       throw QueryError(source_name, e.loc().line, e.loc().column, e.what(), e.expected());

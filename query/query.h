@@ -58,6 +58,9 @@ struct Cql6Options {
   std::optional<std::string> output;  ///< `output file`: write the matched games there as PGN
   bool quiet = false;                 ///< `quiet`
   bool silent = false;                ///< `silent`
+  /// `matchstring "text"`: the mark of a matched position in the output file instead of
+  /// `CQL` ("": no mark), as CQL 6.2 writes it
+  std::optional<std::string> matchstring;
 };
 
 /// A parsed, compiled and planned CQL script. Move-only; the plan refers to the program,

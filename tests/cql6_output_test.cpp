@@ -90,6 +90,19 @@ TEST_F(Cql6Output, QuietAndSilent) {
   EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
 }
 
+// CQL 6.2's output for the same scripts: "{mate HERE}", "Qh4# {HERE}"; with "" no mark.
+TEST_F(Cql6Output, MatchstringIsTheMark) {
+  std::string out = output_of("cql(input games.pgn output OUT matchstring \"HERE\")\nmate\n");
+  EXPECT_NE(out.find("{Opening note Game number 1} 1. e4"), std::string::npos) << out;
+  EXPECT_NE(out.find("4. Qxf7# $1 {mate HERE} 1-0"), std::string::npos) << out;
+  EXPECT_NE(out.find("2. g4 Qh4# {HERE} 0-1"), std::string::npos) << out;
+  EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
+  out = output_of("cql(input games.pgn output OUT matchstring \"\")\nmate\n");
+  EXPECT_NE(out.find("4. Qxf7# $1 {mate} 1-0"), std::string::npos) << out;
+  EXPECT_NE(out.find("{Game number 2} 1. f3 e5 2. g4 Qh4# 0-1"), std::string::npos) << out;
+  EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
+}
+
 TEST_F(Cql6Output, FormatPgnKeepsCqldbMarks) {
   std::ofstream(dir_ / "s.cql") << "cql(input games.pgn)\nmate\n";
   const cqltest::Outcome r =
