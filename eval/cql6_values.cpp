@@ -1270,11 +1270,14 @@ bool match(const Node& n, const Ctx& c) {
         std::string text;
         const std::regex* re = regex_of(n.kids[0].kids[1], n.kids[0].kids[1].text);
         if (!re || !string(n.kids[0].kids[0], c, text)) return false;
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), *re); it != std::sregex_iterator(); ++it) {
-          State& s = state();
-          s.groups.clear();
-          for (size_t i = 0; i < it->size(); ++i) s.groups.push_back((*it)[i].str());
-          cql6_eval::match(n.kids[1], c);
+        try {
+          for (auto it = std::sregex_iterator(text.begin(), text.end(), *re); it != std::sregex_iterator(); ++it) {
+            State& s = state();
+            s.groups.clear();
+            for (size_t i = 0; i < it->size(); ++i) s.groups.push_back((*it)[i].str());
+            cql6_eval::match(n.kids[1], c);
+          }
+        } catch (const std::regex_error&) {  // error_complexity / error_stack: no more matches
         }
         return true;
       }
@@ -1315,6 +1318,7 @@ bool match(const Node& n, const Ctx& c) {
       if (n.sub == 1) return true;  // message: not written
       // inside a variation: only positions of the line being searched have a ply path
       if (!c.main_line && (c.variation == 0 || c.variation != t_line_serial || c.ply < t_line_first_ply)) return true;
+      if (!c.main_line && c.node >= 0) return true;  // a game-tree node reached by a path or line: not yet
       std::string text;
       for (const Node& part : n.kids) {
         std::string s;
