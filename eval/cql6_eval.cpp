@@ -422,6 +422,25 @@ int move_square(const Position& pos, Move m, uint8_t sub) {
   return Position::castling_king_to(chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq()));
 }
 
+/// The context after c.next is played from `c` (a null move too). `after` holds a copy of
+/// c's position: the move is made on it and the returned Ctx points at it; the line's moves
+/// advance by one, and the tree node is the first child (CQL 6.2's numbering).
+Ctx after_next(const Ctx& c, Position& after) {
+  chess::UndoInfo u;
+  if (c.next == Move::null()) after.do_null_move(u);
+  else after.do_move(c.next, u);
+  Ctx at = c;
+  at.pos = &after;
+  at.ply = c.ply + 1;
+  at.past = c.past + 1;
+  at.moves = c.moves ? c.moves + 1 : nullptr;
+  at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
+  at.next = at.moves_left ? at.moves[0] : Move::none();
+  at.node = c.node >= 0 && !c.next_secondary ? c.node + 1 : -1;
+  at.next_secondary = false;
+  return at;
+}
+
 /// The number of moves satisfying the move filter `n` at `c` (stops at 1 unless counting);
 /// with `set` (a `move from|to|capture` set, n.sub) every fitting move is looked at and the
 /// squares it returns are added to *set.
@@ -492,19 +511,7 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
   if (set && move_square(*c.pos, c.next, n.sub) < 64) *set |= Bitboard(1) << move_square(*c.pos, c.next, n.sub);
   if (n.kids.size() > 4) {  // `comment`: at the position after the move (CQL 6.2 movebase)
     Position after = *c.pos;
-    chess::UndoInfo u;
-    if (c.next == Move::null()) after.do_null_move(u);
-    else after.do_move(c.next, u);
-    Ctx tail = c;
-    tail.pos = &after;
-    tail.ply = c.ply + 1;
-    tail.past = c.past + 1;
-    tail.moves = c.moves ? c.moves + 1 : nullptr;
-    tail.moves_left = c.moves_left ? c.moves_left - 1 : 0;
-    tail.next = tail.moves_left ? tail.moves[0] : Move::none();
-    tail.node = c.node >= 0 && !c.next_secondary ? c.node + 1 : -1;  // the first child's number (CQL 6.2's numbering)
-    tail.next_secondary = false;
-    match(n.kids[4], tail);
+    match(n.kids[4], after_next(c, after));
   }
   return 1;
 }
@@ -524,18 +531,7 @@ bool dash_then(const Node& n, const Ctx& c, F&& f) {
   if (c.next == Move::none() || !dash_fits(n, c, c.next)) return false;
   if (n.kids.size() < 3 || n.kids[2].kind == Kind::kNone) return f(nullptr);
   Position after = *c.pos;
-  chess::UndoInfo u;
-  if (c.next == Move::null()) after.do_null_move(u);
-  else after.do_move(c.next, u);
-  Ctx at = c;
-  at.pos = &after;
-  at.ply = c.ply + 1;
-  at.past = c.past + 1;
-  at.moves = c.moves ? c.moves + 1 : nullptr;
-  at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
-  at.next = at.moves_left ? at.moves[0] : Move::none();
-  at.node = c.node >= 0 && !c.next_secondary ? c.node + 1 : -1;  // the first child's number (CQL 6.2's numbering)
-  at.next_secondary = false;
+  const Ctx at = after_next(c, after);
   const DashScope scope(n, c);
   return f(&at);
 }
