@@ -2,6 +2,7 @@
 // documentation and, where it is silent, CQL 6.2 (SPEC "CQL 6 scripts"; the decisions are
 // listed in SPEC-NOTES "CQL 6 scripts: decisions").
 #include "eval/cql6_eval.h"
+#include "eval/cql6_compare.h"
 
 #include <algorithm>
 #include <bit>
@@ -954,22 +955,6 @@ bool line(const Node& n, const Ctx& c) {
 }
 
 // ---- the generic value functions
-
-bool compare(int64_t a, cql6::Cmp op, int64_t b) {
-  switch (op) {
-    case cql6::Cmp::kLt: return a < b;
-    case cql6::Cmp::kLe: return a <= b;
-    case cql6::Cmp::kEq: return a == b;
-    case cql6::Cmp::kGe: return a >= b;
-    case cql6::Cmp::kGt: return a > b;
-    // positions (main line: positionid = ply, and every later position descends from an
-    // earlier one); CQL 6.2 tests `[>=]` exactly as `[>]` (relationalnode.cpp)
-    case cql6::Cmp::kPrecedes: return a < b;
-    case cql6::Cmp::kPrecedesEq: return a <= b;
-    case cql6::Cmp::kSucceeds: case cql6::Cmp::kSucceedsEq: return a > b;
-    default: return a != b;
-  }
-}
 
 bool compare_chain(const Node& n, const Ctx& c) {
   for (size_t i = 0; i + 1 < n.kids.size(); ++i) {

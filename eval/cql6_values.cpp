@@ -15,6 +15,7 @@
 #include "chess/bitboard.h"
 #include "chess/position.h"
 #include "db/record_view.h"
+#include "eval/cql6_compare.h"
 #include "eval/cql6_functions.h"
 #include "eval/node.h"
 #include "eval/cql6_path.h"
@@ -637,6 +638,417 @@ bool position_only(const Node& n) {
   return true;
 }
 
+// ---- prechecks: conjuncts of a `find` or `echo` body decided before the body is run
+//
+// `find` and `echo` evaluate their body at many positions of a game (echo: every pair). Most
+// bodies open with cheap conjuncts that reject most positions: `sidetomove ==
+// source:sidetomove`, `s < t`, `N1 == Start:N2`, a dash moving piece E. A conjunct of the
+// body's leading part without effects is a precheck when one side of it is known without
+// running the evaluator at that position: the same for the whole walk (`source:...`,
+// `Start:N2`, a number), remembered per position for the game (a filter of the position
+// alone), a piece variable's square (from the per-ply piece identities), or the position's
+// own id (echo's target). A position a precheck rejects is skipped; every other position runs
+// the whole body as before, so the answer and the effects are the same.
+
+/// Where a precheck operand's value comes from at a position of the walk.
+enum class Source : uint8_t {
+  kFixed,  ///< the same at every position of one walk: evaluated once per walk
+  kPure,   ///< a filter of the position alone: remembered per position for the game
+  kPiece,  ///< a piece variable the body does not write: its square there
+  kNode,   ///< echo's target variable: the position's own id
+  kHere,   ///< anything else without effects: evaluated at the position
+};
+
+struct Operand {
+  Source source = Source::kHere;
+  const Node* node = nullptr;
+  uint32_t column = 0;  ///< kPure: its column in Plan's memo
+};
+
+struct Precheck {
+  enum class What : uint8_t { kCompare, kCondition, kDash } what = What::kCondition;
+  bool set_mode = false;  ///< kCompare: two sets compared as sets (`==`, `!=`)
+  cql6::Cmp op = cql6::Cmp::kEq;
+  Operand a, b;           ///< kCompare: both; kCondition: a; kDash: a = its from set
+  const Node* member = nullptr;
+};
+
+/// The prechecks of one `find` / `echo` node, with the per-game memo of its kPure operands.
+struct Plan {
+  std::vector<Precheck> checks;
+  bool has_here = false;  ///< some operand is evaluated at the position (echo binds s t first)
+  uint32_t columns = 0;
+  uint64_t game = 0;
+  uint32_t size = 0;
+  std::vector<int8_t> known;  ///< column * size + node: -1 not yet, 0 no value, 1 value
+  std::vector<int64_t> values;
+};
+
+/// Kinds that leave state behind for other filters (the last line's length, a path's count):
+/// a prefix holding one must run in order.
+bool leaves_state(Kind k) { return k == Kind::kLine || k == Kind::kPathFilter; }
+
+/// True if `n` has no effect and leaves no state behind (evaluating it early, or not at all,
+/// changes nothing the body or a later filter sees).
+bool stateless(const Node& n) {
+  if (leaves_state(n.kind)) return false;
+  if (has_side_effect(n)) return false;
+  for (const Node& k : n.kids)
+    if (!stateless(k)) return false;
+  return true;
+}
+
+bool has(const std::vector<int64_t>& slots, int64_t s) { return std::find(slots.begin(), slots.end(), s) != slots.end(); }
+
+/// The variable slots the body writes (assignments, loops, echo, unbind; not dictionaries).
+void written_vars(const Node& n, std::vector<int64_t>& out) {
+  const auto add = [&](const Node& v) {
+    if (v.kind == Kind::kVar && !(v.flags & cql6::kVarDictionary)) out.push_back(v.value);
+  };
+  switch (n.kind) {
+    case Kind::kAssign: case Kind::kPieceAssign: case Kind::kSquareLoop: case Kind::kPieceLoop:
+    case Kind::kUnbind:
+      if (!n.kids.empty()) add(n.kids[0]);
+      break;
+    case Kind::kEcho:
+      if (n.kids.size() > 1) add(n.kids[0]), add(n.kids[1]);
+      break;
+    default: break;
+  }
+  for (const Node& k : n.kids) written_vars(k, out);
+}
+
+/// True if `n` has the same value wherever it is evaluated at one given position during the
+/// walk: stateless, and reading no variable the body writes, no dictionary, no `~~` group and
+/// no path state.
+bool closed(const Node& n, const std::vector<int64_t>& written) {
+  switch (n.kind) {
+    case Kind::kVar:
+      if ((n.flags & cql6::kVarDictionary) || has(written, n.value)) return false;
+      break;
+    case Kind::kDictGet: case Kind::kMatchGroup: case Kind::kPathCount: case Kind::kPathStart:
+    case Kind::kPathLastPosition: case Kind::kPathMax:
+      return false;
+    default:
+      if (leaves_state(n.kind) || has_side_effect(n)) return false;
+      break;
+  }
+  for (const Node& k : n.kids)
+    if (!closed(k, written)) return false;
+  return true;
+}
+
+/// What the plan of one node is built from: the variables the body writes, and for `echo`
+/// its source and target variables.
+struct PlanInput {
+  std::vector<int64_t> written;
+  int64_t source = -1, target = -1;  ///< echo: slots of s and t (-1: find)
+};
+
+/// Where `x`'s value comes from at the positions of a walk; false when it cannot be a precheck
+/// operand (it has an effect).
+bool classify(const Node& x, const PlanInput& in, Plan& plan, Operand& out) {
+  out.node = &x;
+  if (!stateless(x)) return false;
+  if (x.kind == Kind::kNumber) {
+    out.source = Source::kFixed;
+  } else if (x.kind == Kind::kVar && !(x.flags & cql6::kVarDictionary)) {
+    if (x.value == in.target) out.source = Source::kNode;
+    else if (x.value == in.source) out.source = Source::kFixed;
+    else if (has(in.written, x.value)) out.source = Source::kHere;
+    else out.source = (x.flags & cql6::kVarPiece) ? Source::kPiece : Source::kFixed;
+  } else if (x.kind == Kind::kAt && x.kids.size() == 2 && x.kids[0].kind == Kind::kVar &&
+             !(x.kids[0].flags & cql6::kVarDictionary) && x.kids[0].value != in.target &&
+             !has(in.written, x.kids[0].value) && closed(x.kids[1], in.written)) {
+    out.source = Source::kFixed;  // `s:f`, `Start:N2`: f at a position fixed for the walk
+  } else if (position_only(x) && closed(x, in.written)) {
+    out.source = Source::kPure;
+    out.column = plan.columns++;
+  } else {
+    out.source = Source::kHere;
+    plan.has_here = true;
+  }
+  return true;
+}
+
+/// The conjuncts of `body` in evaluation order (compounds and `and` flattened).
+void conjuncts(const Node& body, std::vector<const Node*>& out) {
+  if (body.kind == Kind::kCompound || body.kind == Kind::kAnd) {
+    for (const Node& k : body.kids) conjuncts(k, out);
+    return;
+  }
+  out.push_back(&body);
+}
+
+/// The prechecks of `body` (a find's or echo's). Only the leading conjuncts count: those
+/// before the first one with an effect or leaving state (skipping a position must not skip
+/// an effect the full body would have had).
+void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
+  constexpr size_t kMaxChecks = 8;
+  std::vector<const Node*> members;
+  conjuncts(body, members);
+  for (const Node* m : members) {
+    if (!stateless(*m)) break;
+    if (plan.checks.size() == kMaxChecks) break;
+    Precheck p;
+    p.member = m;
+    if (m->kind == Kind::kCompare && m->kids.size() == 2 && m->kids[0].type != Type::kString &&
+        m->kids[1].type != Type::kString) {
+      const Plan saved = plan;
+      p.what = Precheck::What::kCompare;
+      p.op = m->ops[0];
+      p.set_mode = m->kids[0].type == Type::kSet && m->kids[1].type == Type::kSet &&
+                   (p.op == cql6::Cmp::kEq || p.op == cql6::Cmp::kNe);
+      if (!classify(m->kids[0], in, plan, p.a) || !classify(m->kids[1], in, plan, p.b)) {
+        plan = saved;
+        continue;
+      }
+      if (p.a.source == Source::kHere && p.b.source == Source::kHere) {  // nothing saved
+        plan = saved;
+        continue;
+      }
+      plan.checks.push_back(p);
+    } else if (m->kind == Kind::kDash && !m->kids.empty() && !(m->flags & cql6::kDashCount)) {
+      p.what = Precheck::What::kDash;
+      const Node& from = m->kids[0];
+      p.a.node = nullptr;
+      if (from.kind == Kind::kVar && !(from.flags & cql6::kVarDictionary) && !has(in.written, from.value) &&
+          from.value != in.target && from.value != in.source)
+        p.a = Operand{(from.flags & cql6::kVarPiece) ? Source::kPiece : Source::kFixed, &from, 0};
+      plan.checks.push_back(p);
+    } else {
+      const Plan saved = plan;
+      p.what = Precheck::What::kCondition;
+      if (!classify(*m, in, plan, p.a) || p.a.source == Source::kHere || p.a.source == Source::kNode) {
+        plan = saved;
+        continue;
+      }
+      plan.checks.push_back(p);
+    }
+  }
+}
+
+thread_local int t_walks = 0;  // walks alive on this thread (their plans must stay)
+
+/// The plan of `find` / `echo` node `n` (made once per node and thread).
+Plan& plan_of(const Node& n) {
+  using Key = std::pair<int64_t, const Node*>;  // a later query's node may reuse an address
+  thread_local std::map<Key, std::unique_ptr<Plan>> plans;
+  const Key key{t_script, &n};
+  auto it = plans.find(key);
+  if (it != plans.end()) return *it->second;
+  if (plans.size() > 4096 && t_walks == 0) plans.clear();  // queries of a long-lived thread
+  auto plan = std::make_unique<Plan>();
+  PlanInput in;
+  const Node* body = &n.kids[0];
+  if (n.kind == Kind::kEcho) {
+    body = &n.kids[2];
+    in.source = n.kids[0].value;
+    in.target = n.kids[1].value;
+  }
+  written_vars(*body, in.written);
+  // echo: a body that writes its own variables keeps the plain walk; the target variable
+  // changes at each position, as if the body wrote it
+  if (!has(in.written, in.source) && !has(in.written, in.target)) {
+    if (in.target >= 0) in.written.push_back(in.target);
+    make_plan(*body, in, *plan);
+  }
+  return *plans.emplace(key, std::move(plan)).first->second;
+}
+
+/// The move played from node `i` of `v` (none at the end of its line).
+Move next_move(const GameView& v, uint32_t i) {
+  if (v.tree) return v.chain_end[i] > i ? v.next[i] : Move::none();
+  return i < v.total ? v.base[i] : Move::none();
+}
+
+/// One walk of a `find` or `echo` (from the position `c`) with its plan's prechecks.
+class Walk {
+ public:
+  /// `c`: the walk's position (echo: with its source variable bound); `echo`: the echo node
+  /// (its variables are bound before an operand is evaluated at a target), or null.
+  Walk(Plan& plan, GameView& v, const Ctx& c, const Node* echo) : plan_(plan), v_(v), c_(c), echo_(echo) {
+    ++t_walks;
+    if (plan.checks.empty()) return;
+    if (plan.columns && (plan.game != t_game || plan.size != v.total + 1)) {
+      plan.game = t_game;
+      plan.size = v.total + 1;
+      plan.known.assign(size_t(plan.columns) * plan.size, -1);
+      plan.values.assign(size_t(plan.columns) * plan.size, 0);
+    }
+    for (size_t k = 0; k < plan.checks.size() && k < fixed_.size(); ++k) {
+      const Precheck& p = plan.checks[k];
+      fixed_[k][0] = prepare(p, p.a);
+      fixed_[k][1] = prepare(p, p.b);
+      if (p.what == Precheck::What::kCondition && p.a.source == Source::kFixed && !fixed_[k][0].has)
+        never_ = true;  // a condition false for the whole walk
+      if (p.what == Precheck::What::kCompare && p.a.source == Source::kFixed &&
+          p.b.source == Source::kFixed && !holds(p, fixed_[k][0], fixed_[k][1]))
+        never_ = true;
+      if (p.what == Precheck::What::kCompare && !p.set_mode) narrow(p, fixed_[k][0], fixed_[k][1]);
+    }
+  }
+
+  ~Walk() { --t_walks; }
+  Walk(const Walk&) = delete;
+  Walk& operator=(const Walk&) = delete;
+
+  /// True if the plan has prechecks (else may_match() is always true).
+  bool active() const { return !plan_.checks.empty(); }
+  /// The nodes the order prechecks leave (may_match() is false outside; empty when lo > hi).
+  uint32_t lo() const { return never_ ? 1 : lo_; }
+  uint32_t hi() const { return never_ ? 0 : hi_; }
+
+  /// True unless a precheck shows the body cannot match at node `i`.
+  bool may_match(uint32_t i) {
+    if (never_ || i < lo_ || i > hi_) return false;
+    here_made_ = false;
+    for (size_t k = 0; k < plan_.checks.size(); ++k) {
+      const Precheck& p = plan_.checks[k];
+      switch (p.what) {
+        case Precheck::What::kDash: {
+          const Move m = next_move(v_, i);
+          if (m == Move::none()) return false;
+          if (m == Move::null() || m.kind() == Move::CASTLING) break;
+          if ((p.member->flags & cql6::kDashPromote) && m.kind() != Move::PROMOTION) return false;
+          if (p.a.node) {
+            const Val from = value(p, p.a, fixed_[k][0], i);
+            if (!(uint64_t(from.v) & (uint64_t(1) << m.from_sq()))) return false;
+          }
+          break;
+        }
+        case Precheck::What::kCondition:
+          if (!value(p, p.a, fixed_[k][0], i).has) return false;
+          break;
+        case Precheck::What::kCompare: {
+          const Val a = value(p, p.a, fixed_[k][0], i);
+          const Val b = value(p, p.b, fixed_[k][1], i);
+          if (!holds(p, a, b)) return false;
+          break;
+        }
+      }
+    }
+    return true;
+  }
+
+ private:
+  struct Val {
+    bool has = false;
+    int64_t v = 0;  // a number, or a set's squares
+  };
+
+  /// A value of operand `o` for precheck `p` (a condition: has = it matches).
+  static Val eval(const Precheck& p, const Operand& o, const Ctx& c) {
+    Val out;
+    if (p.what == Precheck::What::kCondition) {
+      out.has = cql6_eval::match(*o.node, c);
+    } else if (p.what == Precheck::What::kDash || p.set_mode) {
+      out.has = true;
+      out.v = int64_t(cql6_eval::squares(*o.node, c));
+    } else {
+      out.has = cql6_eval::number(*o.node, c, out.v);
+    }
+    return out;
+  }
+
+  /// What a walk knows of `o` before it starts (kFixed: its value; kPiece: its identity).
+  Val prepare(const Precheck& p, const Operand& o) {
+    if (!o.node) return {};
+    if (o.source == Source::kFixed) return eval(p, o, c_);
+    if (o.source == Source::kPiece) {
+      const Value& x = var(*o.node);
+      return Val{x.bound, x.bound ? x.num : 0};
+    }
+    return {};
+  }
+
+  /// An order precheck between the node's id and a fixed number (`s < t`, `t >= 5`)
+  /// narrows the nodes the walk may match to a range.
+  void narrow(const Precheck& p, const Val& a, const Val& b) {
+    if (p.op == cql6::Cmp::kEq || p.op == cql6::Cmp::kNe) return;
+    const bool node_left = p.a.source == Source::kNode && p.b.source == Source::kFixed;
+    const bool node_right = p.b.source == Source::kNode && p.a.source == Source::kFixed;
+    if (!node_left && !node_right) return;
+    const Val& k = node_left ? b : a;
+    if (!k.has) {
+      never_ = true;
+      return;
+    }
+    // every operator but == and != holds on one side of a threshold: find which side
+    const int64_t key = k.v;
+    if (key < -(int64_t(1) << 40) || key > (int64_t(1) << 40)) return;
+    const auto fits = [&](int64_t x) {
+      return node_left ? cql6_eval::compare(x, p.op, key) : cql6_eval::compare(key, p.op, x);
+    };
+    const auto clamp = [](int64_t x) { return uint32_t(std::clamp<int64_t>(x, 0, int64_t(UINT32_MAX))); };
+    if (fits(key + 1) && !fits(key - 1)) {
+      const int64_t from = fits(key) ? key : key + 1;
+      if (from > int64_t(UINT32_MAX)) never_ = true;
+      else lo_ = std::max(lo_, clamp(from));
+    } else if (fits(key - 1) && !fits(key + 1)) {
+      const int64_t to = fits(key) ? key : key - 1;
+      if (to < 0) never_ = true;
+      else hi_ = std::min(hi_, clamp(to));
+    }
+  }
+
+  static bool holds(const Precheck& p, const Val& a, const Val& b) {
+    if (p.set_mode) return (a.v == b.v) == (p.op == cql6::Cmp::kEq);
+    return a.has && b.has && cql6_eval::compare(a.v, p.op, b.v);
+  }
+
+  Val value(const Precheck& p, const Operand& o, const Val& known, uint32_t i) {
+    switch (o.source) {
+      case Source::kFixed: return known;
+      case Source::kNode:
+        return Val{true, p.set_mode ? 0 : int64_t(i)};
+      case Source::kPiece: {
+        const int s = known.has ? square_of(v_, i, known.v) : 64;
+        const uint64_t bb = s < 64 ? uint64_t(1) << s : 0;
+        if (p.what == Precheck::What::kCondition) return Val{bb != 0, 0};
+        if (p.what == Precheck::What::kDash || p.set_mode) return Val{true, int64_t(bb)};
+        return Val{true, bb ? 1 : 0};
+      }
+      case Source::kPure: {
+        const size_t at = size_t(o.column) * plan_.size + i;
+        if (plan_.known[at] < 0) {
+          Ctx c;
+          if (!ctx_at(c_, i, c)) return {};
+          const Val x = eval(p, o, c);
+          plan_.known[at] = x.has;
+          plan_.values[at] = x.v;
+        }
+        return Val{plan_.known[at] == 1, plan_.values[at]};
+      }
+      case Source::kHere:
+        if (!here_made_) {
+          if (!ctx_at(c_, i, here_)) return {};
+          here_made_ = true;
+          if (echo_) {
+            Value& s = var(echo_->kids[0]);
+            s.bound = true;
+            s.num = node_of(c_, &v_);
+            Value& t = var(echo_->kids[1]);
+            t.bound = true;
+            t.num = i;
+          }
+        }
+        return eval(p, o, here_);
+    }
+    return {};
+  }
+
+  Plan& plan_;
+  GameView& v_;
+  const Ctx& c_;
+  const Node* echo_;
+  bool never_ = false;
+  uint32_t lo_ = 0, hi_ = UINT32_MAX;  // nodes outside [lo_, hi_] fail an order precheck (`s < t`)
+  Ctx here_;              // the context of the node being checked, made for kHere operands
+  bool here_made_ = false;
+  std::array<std::array<Val, 2>, 8> fixed_{};
+};
+
 /// Per thread, per `find` body of the game being matched: its result at each ply (-1 =
 /// not evaluated yet). Makes `find` from every position of a game one evaluation per ply.
 struct FindMemo {
@@ -675,6 +1087,8 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
   int64_t found = 0;
   const int64_t start = node_of(c, v);
   if (start < 0) return 0;
+  Walk walk(plan_of(n), *v, c, nullptr);
+  const bool prechecks = !memo && walk.active();
   // forward: the node and its descendants (tree mode: the subtree, numbered node..last_desc);
   // back: the node and its ancestors
   const int64_t last = v->tree ? int64_t(v->last_desc[size_t(start)]) : int64_t(v->total);
@@ -683,6 +1097,8 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
     bool hit;
     if (memo && memo->at[size_t(ply)] >= 0) {
       hit = memo->at[size_t(ply)];
+    } else if (prechecks && !walk.may_match(uint32_t(ply))) {
+      hit = false;
     } else {
       Ctx at;
       if (!ctx_at(c, ply, at)) break;
@@ -711,6 +1127,7 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   if (!v) return false;
   const int64_t self = node_of(c, v);
   if (self < 0) return false;
+  if (v->total == 0) return false;  // no other position: nothing is bound
   bool any = false;
   const bool numeric = value && n.kids[2].type == Type::kNumber;
   bool has_value = false;
@@ -718,9 +1135,22 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   // targets with the source's placement can match, found by a per-game placement hash
   const bool same_board = n.flags & cql6::kEchoSameBoard;
   const uint64_t here = same_board ? board_at(*v, uint32_t(self)) : 0;
-  for (int64_t ply = 0; ply <= int64_t(v->total); ++ply) {
+  {  // the prechecks' fixed operands (`source:...`) read s
+    Value& s = var(n.kids[0]);
+    s.bound = true;
+    s.num = self;
+  }
+  Walk walk(plan_of(n), *v, c, &n);
+  const bool prechecks = walk.active();
+  const int64_t first = prechecks ? int64_t(walk.lo()) : 0;
+  const int64_t last = prechecks ? std::min<int64_t>(walk.hi(), v->total) : v->total;
+  bool skipped = first > 0 || last < int64_t(v->total);
+  for (int64_t ply = first; ply <= last; ++ply) {
     if (ply == self) continue;
-    if (same_board && board_at(*v, uint32_t(ply)) != here) continue;
+    if ((same_board && board_at(*v, uint32_t(ply)) != here) || (prechecks && !walk.may_match(uint32_t(ply)))) {
+      skipped = true;
+      continue;
+    }
     Ctx at;
     if (!ctx_at(c, ply, at)) break;
     Value& s = var(n.kids[0]);
@@ -740,16 +1170,13 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
       any = true;
     }
   }
-  if (same_board) {  // the variables as the full walk leaves them: s here, t the last other position
-    const int64_t last = int64_t(v->total) == self ? int64_t(v->total) - 1 : int64_t(v->total);
-    if (last >= 0) {
-      Value& s = var(n.kids[0]);
-      s.bound = true;
-      s.num = self;
-      Value& t = var(n.kids[1]);
-      t.bound = true;
-      t.num = last;
-    }
+  if (skipped) {  // the variables as the full walk leaves them: s here, t the last other position
+    Value& s = var(n.kids[0]);
+    s.bound = true;
+    s.num = self;
+    Value& t = var(n.kids[1]);
+    t.bound = true;
+    t.num = int64_t(v->total) == self ? int64_t(v->total) - 1 : int64_t(v->total);
   }
   return any;
 }
