@@ -563,67 +563,6 @@ bool assign(const Node& n, const Ctx& c) {
 
 // ---- loops, find, echo
 
-/// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
-/// the squares of the elements it matched for (CQL 6.2: the loop is a set filter). With
-/// `all`: stops at the first element it fails for; `every` says whether none failed (an
-/// empty set: true). The variable is unbound afterwards (CQL 6.2).
-uint64_t run_loop(const Node& n, const Ctx& c, bool& every) {
-  const Node& v = n.kids[0];
-  const bool all = n.flags & cql6::kLoopAll;
-  const uint64_t set = cql6_eval::squares(n.kids[1], c);
-  every = true;
-  std::array<uint8_t, 64> ids{};  // a copy: the body may extend the game's tables
-  if (n.kind == Kind::kPieceLoop) {
-    GameView* gv = view(c);
-    const int64_t at = node_of(c, gv);
-    const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
-    if (!here) {
-      every = !(set & c.pos->pieces());
-      return 0;
-    }
-    ids = *here;
-  }
-  Bitboard todo = set;
-  if (n.kind == Kind::kPieceLoop) todo &= c.pos->pieces();
-  uint64_t hits = 0;
-  for (Bitboard s = todo; s;) {
-    const int sq = chess::pop_lsb(s);
-    Value& x = var(v);
-    x.bound = true;
-    if (n.kind == Kind::kPieceLoop) x.num = ids[size_t(sq)];
-    else x.set = Bitboard(1) << sq;
-    const bool hit = cql6_eval::match(n.kids[2], c);
-    if (hit) hits |= Bitboard(1) << sq;
-    if (!hit) every = false;
-    if (all && !hit) break;
-  }
-  var(v).bound = false;
-  return hits;
-}
-
-bool loop(const Node& n, const Ctx& c) {
-  bool every = true;
-  const uint64_t hits = run_loop(n, c, every);
-  return (n.flags & cql6::kLoopAll) ? every : hits != 0;
-}
-
-/// `piece x = S` / `◭x = S`: x becomes the piece on the one square of S (CQL 6.2: fails,
-/// leaving x as it was, unless S is exactly one occupied square).
-bool piece_assign(const Node& n, const Ctx& c) {
-  const uint64_t s = cql6_eval::squares(n.kids[1], c);
-  if (chess::popcount(s) != 1 || !(s & c.pos->pieces())) return false;
-  GameView* gv = view(c);
-  const int64_t at = node_of(c, gv);
-  const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
-  if (!here) return false;
-  const uint8_t id = (*here)[size_t(chess::lsb(s))];
-  if (!id) return false;
-  Value& x = var(n.kids[0]);
-  x.bound = true;
-  x.num = id;
-  return true;
-}
-
 /// True if the value of `n` depends only on the position it is evaluated at (no variable,
 /// no `~~` group, no side effect): `find` may then remember it per ply for the game.
 bool position_only(const Node& n) {
@@ -638,17 +577,19 @@ bool position_only(const Node& n) {
   return true;
 }
 
-// ---- prechecks: conjuncts of a `find` or `echo` body decided before the body is run
+// ---- prechecks: conjuncts of a `find`, `echo` or loop body decided before the body is run
 //
-// `find` and `echo` evaluate their body at many positions of a game (echo: every pair). Most
+// `find` and `echo` evaluate their body at many positions of a game (echo: every pair), a
+// square or piece loop at every element of its set. Most
 // bodies open with cheap conjuncts that reject most positions: `sidetomove ==
 // source:sidetomove`, `s < t`, `N1 == Start:N2`, a dash moving piece E. A conjunct of the
 // body's leading part without effects is a precheck when one side of it is known without
 // running the evaluator at that position: the same for the whole walk (`source:...`,
 // `Start:N2`, a number), remembered per position for the game (a filter of the position
 // alone), a piece variable's square (from the per-ply piece identities), or the position's
-// own id (echo's target). A position a precheck rejects is skipped; every other position runs
-// the whole body as before, so the answer and the effects are the same.
+// own id (echo's target); in a loop, the element itself (`x`) or its piece's square at a fixed
+// position (`P:x`, `x != P:x`). A position (element) a precheck rejects is skipped; every other
+// runs the whole body as before, so the answer and the effects are the same.
 
 /// Where a precheck operand's value comes from at a position of the walk.
 enum class Source : uint8_t {
@@ -657,6 +598,10 @@ enum class Source : uint8_t {
   kPiece,  ///< a piece variable the body does not write: its square there
   kNode,   ///< echo's target variable: the position's own id
   kHere,   ///< anything else without effects: evaluated at the position
+  // a square or piece loop's walk over its elements (squares 0..63)
+  kElement,    ///< the loop variable: the element's square
+  kElementAt,  ///< `P:x`, x the loop variable, P a position the body does not write: the
+               ///< square of x's piece at P (a square loop: the element's square)
 };
 
 struct Operand {
@@ -743,6 +688,7 @@ bool closed(const Node& n, const std::vector<int64_t>& written) {
 struct PlanInput {
   std::vector<int64_t> written;
   int64_t source = -1, target = -1;  ///< echo: slots of s and t (-1: find)
+  int64_t element = -1;              ///< a loop: the slot of its variable
 };
 
 /// Where `x`'s value comes from at the positions of a walk; false when it cannot be a precheck
@@ -750,9 +696,15 @@ struct PlanInput {
 bool classify(const Node& x, const PlanInput& in, Plan& plan, Operand& out) {
   out.node = &x;
   if (!stateless(x)) return false;
+  const auto is_var = [](const Node& v) { return v.kind == Kind::kVar && !(v.flags & cql6::kVarDictionary); };
   if (x.kind == Kind::kNumber) {
     out.source = Source::kFixed;
-  } else if (x.kind == Kind::kVar && !(x.flags & cql6::kVarDictionary)) {
+  } else if (in.element >= 0 && is_var(x) && x.value == in.element) {
+    out.source = Source::kElement;
+  } else if (in.element >= 0 && x.kind == Kind::kAt && x.kids.size() == 2 && is_var(x.kids[0]) &&
+             is_var(x.kids[1]) && x.kids[1].value == in.element && !has(in.written, x.kids[0].value)) {
+    out.source = Source::kElementAt;
+  } else if (is_var(x)) {
     if (x.value == in.target) out.source = Source::kNode;
     else if (x.value == in.source) out.source = Source::kFixed;
     else if (has(in.written, x.value)) out.source = Source::kHere;
@@ -762,8 +714,12 @@ bool classify(const Node& x, const PlanInput& in, Plan& plan, Operand& out) {
              !has(in.written, x.kids[0].value) && closed(x.kids[1], in.written)) {
     out.source = Source::kFixed;  // `s:f`, `Start:N2`: f at a position fixed for the walk
   } else if (position_only(x) && closed(x, in.written)) {
-    out.source = Source::kPure;
-    out.column = plan.columns++;
+    if (in.element >= 0) {
+      out.source = Source::kFixed;  // a loop stays at one position
+    } else {
+      out.source = Source::kPure;
+      out.column = plan.columns++;
+    }
   } else {
     out.source = Source::kHere;
     plan.has_here = true;
@@ -808,6 +764,8 @@ void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
         continue;
       }
       plan.checks.push_back(p);
+    } else if (m->kind == Kind::kDash && in.element >= 0) {
+      continue;  // a loop stays at one position: the dash runs in the body
     } else if (m->kind == Kind::kDash && !m->kids.empty() && !(m->flags & cql6::kDashCount)) {
       p.what = Precheck::What::kDash;
       const Node& from = m->kids[0];
@@ -819,7 +777,8 @@ void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
     } else {
       const Plan saved = plan;
       p.what = Precheck::What::kCondition;
-      if (!classify(*m, in, plan, p.a) || p.a.source == Source::kHere || p.a.source == Source::kNode) {
+      if (!classify(*m, in, plan, p.a) || p.a.source == Source::kHere || p.a.source == Source::kNode ||
+          p.a.source == Source::kElement) {
         plan = saved;
         continue;
       }
@@ -845,8 +804,18 @@ Plan& plan_of(const Node& n) {
     body = &n.kids[2];
     in.source = n.kids[0].value;
     in.target = n.kids[1].value;
+  } else if (n.kind == Kind::kSquareLoop || n.kind == Kind::kPieceLoop) {
+    body = &n.kids[2];
+    in.element = n.kids[0].value;
   }
   written_vars(*body, in.written);
+  if (in.element >= 0) {  // a loop whose body writes its variable keeps the plain walk
+    if (!has(in.written, in.element)) {
+      in.written.push_back(in.element);
+      make_plan(*body, in, *plan);
+    }
+    return *plans.emplace(key, std::move(plan)).first->second;
+  }
   // echo: a body that writes its own variables keeps the plain walk; the target variable
   // changes at each position, as if the body wrote it
   if (!has(in.written, in.source) && !has(in.written, in.target)) {
@@ -867,7 +836,11 @@ class Walk {
  public:
   /// `c`: the walk's position (echo: with its source variable bound); `echo`: the echo node
   /// (its variables are bound before an operand is evaluated at a target), or null.
-  Walk(Plan& plan, GameView& v, const Ctx& c, const Node* echo) : plan_(plan), v_(v), c_(c), echo_(echo) {
+  /// A loop's walk (over its elements, squares 0..63): `ids` the piece identities at `c` for a
+  /// piece loop, null for a square loop; the loop binds its variable before may_match().
+  Walk(Plan& plan, GameView& v, const Ctx& c, const Node* echo, bool loop = false,
+       const std::array<uint8_t, 64>* ids = nullptr)
+      : plan_(plan), v_(v), c_(c), echo_(echo), loop_(loop), ids_(ids) {
     ++t_walks;
     if (plan.checks.empty()) return;
     if (plan.columns && (plan.game != t_game || plan.size != v.total + 1)) {
@@ -895,6 +868,8 @@ class Walk {
 
   /// True if the plan has prechecks (else may_match() is always true).
   bool active() const { return !plan_.checks.empty(); }
+  /// True if an operand is evaluated at the position itself (a loop binds its variable first).
+  bool reads_here() const { return plan_.has_here; }
   /// The nodes the order prechecks leave (may_match() is false outside; empty when lo > hi).
   uint32_t lo() const { return never_ ? 1 : lo_; }
   uint32_t hi() const { return never_ ? 0 : hi_; }
@@ -959,6 +934,12 @@ class Walk {
       const Value& x = var(*o.node);
       return Val{x.bound, x.bound ? x.num : 0};
     }
+    if (o.source == Source::kElementAt) {  // the node of P
+      int64_t at = 0;
+      if (!position(o.node->kids[0], c_, at) || at < 0 || at > int64_t(v_.total)) return {};
+      if (ids_) square_of(v_, uint32_t(at), 1);  // makes the pieces' squares at P
+      return Val{true, at};
+    }
     return {};
   }
 
@@ -1020,7 +1001,22 @@ class Walk {
         }
         return Val{plan_.known[at] == 1, plan_.values[at]};
       }
+      case Source::kElement:
+      case Source::kElementAt: {
+        int s = int(i);
+        if (o.source == Source::kElementAt) {
+          if (!known.has) s = 64;
+          else if (ids_) s = size_t(known.v) < v_.where.size() ? v_.where[size_t(known.v)][(*ids_)[i]]
+                                                                 : square_of(v_, uint32_t(known.v), (*ids_)[i]);
+        }
+        const uint64_t bb = s < 64 ? uint64_t(1) << s : 0;
+        if (p.what == Precheck::What::kCondition) return Val{bb != 0, 0};
+        if (p.set_mode) return Val{true, int64_t(bb)};
+        if (o.source == Source::kElementAt && !known.has) return {};
+        return Val{true, bb ? 1 : 0};
+      }
       case Source::kHere:
+        if (loop_) return eval(p, o, c_);  // the loop has bound its variable
         if (!here_made_) {
           if (!ctx_at(c_, i, here_)) return {};
           here_made_ = true;
@@ -1042,12 +1038,85 @@ class Walk {
   GameView& v_;
   const Ctx& c_;
   const Node* echo_;
+  bool loop_ = false;
+  const std::array<uint8_t, 64>* ids_ = nullptr;
   bool never_ = false;
   uint32_t lo_ = 0, hi_ = UINT32_MAX;  // nodes outside [lo_, hi_] fail an order precheck (`s < t`)
   Ctx here_;              // the context of the node being checked, made for kHere operands
   bool here_made_ = false;
   std::array<std::array<Val, 2>, 8> fixed_{};
 };
+
+/// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
+/// the squares of the elements it matched for (CQL 6.2: the loop is a set filter). With
+/// `all`: stops at the first element it fails for; `every` says whether none failed (an
+/// empty set: true). The variable is unbound afterwards (CQL 6.2).
+uint64_t run_loop(const Node& n, const Ctx& c, bool& every) {
+  const Node& v = n.kids[0];
+  const bool all = n.flags & cql6::kLoopAll;
+  const uint64_t set = cql6_eval::squares(n.kids[1], c);
+  every = true;
+  std::array<uint8_t, 64> ids{};  // a copy: the body may extend the game's tables
+  if (n.kind == Kind::kPieceLoop) {
+    GameView* gv = view(c);
+    const int64_t at = node_of(c, gv);
+    const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
+    if (!here) {
+      every = !(set & c.pos->pieces());
+      return 0;
+    }
+    ids = *here;
+  }
+  Bitboard todo = set;
+  if (n.kind == Kind::kPieceLoop) todo &= c.pos->pieces();
+  uint64_t hits = 0;
+  // prechecks of the body (`P:x`, `x != P:x`): need the game's view
+  GameView* gv = todo ? view(c) : nullptr;
+  std::optional<Walk> walk;
+  if (gv) walk.emplace(plan_of(n), *gv, c, nullptr, true, n.kind == Kind::kPieceLoop ? &ids : nullptr);
+  const bool prechecks = walk && walk->active();
+  const bool bind_first = prechecks && walk->reads_here();  // an operand reads the variable
+  for (Bitboard s = todo; s;) {
+    const int sq = chess::pop_lsb(s);
+    bool hit = false;
+    if (!prechecks || bind_first || walk->may_match(uint32_t(sq))) {
+      Value& x = var(v);
+      x.bound = true;
+      if (n.kind == Kind::kPieceLoop) x.num = ids[size_t(sq)];
+      else x.set = Bitboard(1) << sq;
+      hit = (!bind_first || walk->may_match(uint32_t(sq))) && cql6_eval::match(n.kids[2], c);
+    }
+    if (hit) hits |= Bitboard(1) << sq;
+    if (!hit) every = false;
+    if (all && !hit) break;
+  }
+  var(v).bound = false;
+  return hits;
+}
+
+bool loop(const Node& n, const Ctx& c) {
+  bool every = true;
+  const uint64_t hits = run_loop(n, c, every);
+  return (n.flags & cql6::kLoopAll) ? every : hits != 0;
+}
+
+/// `piece x = S` / `◭x = S`: x becomes the piece on the one square of S (CQL 6.2: fails,
+/// leaving x as it was, unless S is exactly one occupied square).
+bool piece_assign(const Node& n, const Ctx& c) {
+  const uint64_t s = cql6_eval::squares(n.kids[1], c);
+  if (chess::popcount(s) != 1 || !(s & c.pos->pieces())) return false;
+  GameView* gv = view(c);
+  const int64_t at = node_of(c, gv);
+  const std::array<uint8_t, 64>* here = gv && at >= 0 ? ids_at(*gv, uint32_t(at)) : nullptr;
+  if (!here) return false;
+  const uint8_t id = (*here)[size_t(chess::lsb(s))];
+  if (!id) return false;
+  Value& x = var(n.kids[0]);
+  x.bound = true;
+  x.num = id;
+  return true;
+}
+
 
 /// Per thread, per `find` body of the game being matched: its result at each ply (-1 =
 /// not evaluated yet). Makes `find` from every position of a game one evaluation per ply.
