@@ -1303,6 +1303,8 @@ bool tree_ctx(const Ctx& c, int64_t node, Ctx& out) { return ctx_at(c, node, out
 
 void begin_search() { ++t_search; }
 
+uint64_t search_serial() { return t_search; }
+
 void begin_game() {
   ++t_game;
   t_output = GameOutput{};
