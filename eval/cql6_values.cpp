@@ -339,13 +339,39 @@ const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
 /// The square of piece identity `id` at `ply` (64 when it is gone).
 int square_of(GameView& v, uint32_t ply, int64_t id) {
   if (id < 1 || id > 64 || !ids_at(v, ply)) return 64;
-  if (v.where.empty()) v.where.reserve(v.total + 1);
-  while (v.where.size() <= ply) {
+  if (v.where.empty()) {
+    v.where.reserve(v.total + 1);
     std::array<uint8_t, 65> w;
     w.fill(64);
-    const std::array<uint8_t, 64>& ids = v.ids[v.where.size()];
+    const std::array<uint8_t, 64>& ids = v.ids[0];
     for (int s = 0; s < 64; ++s)
       if (ids[size_t(s)]) w[ids[size_t(s)]] = uint8_t(s);
+    v.where.push_back(w);
+  }
+  // each node's table from the one before it (its parent in tree mode): only the squares the
+  // move touched change
+  while (v.where.size() <= ply) {
+    const size_t k = v.where.size();
+    const size_t before = v.tree ? v.parent[k] : k - 1;
+    const Move m = v.tree ? v.in_move[k] : v.base[before];
+    std::array<uint8_t, 65> w = v.where[before];
+    if (m != Move::null() && m != Move::none()) {
+      std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
+      if (m.kind() == Move::EN_PASSANT) {
+        touched[2] = m.to_sq() ^ 8;
+      } else if (m.kind() == Move::CASTLING) {
+        const chess::CastlingRight cr =
+            chess::castling_right(position_at(v, uint32_t(before))->side_to_move(), m.to_sq() > m.from_sq());
+        touched[2] = Position::castling_king_to(cr);
+        touched[3] = Position::castling_rook_to(cr);
+      }
+      const std::array<uint8_t, 64>& was = v.ids[before];
+      const std::array<uint8_t, 64>& now = v.ids[k];
+      for (const int s : touched)
+        if (s < 64 && was[size_t(s)]) w[was[size_t(s)]] = 64;
+      for (const int s : touched)
+        if (s < 64 && now[size_t(s)]) w[now[size_t(s)]] = uint8_t(s);
+    }
     v.where.push_back(w);
   }
   return v.where[ply][size_t(id)];
@@ -614,12 +640,22 @@ struct Precheck {
   enum class What : uint8_t { kCompare, kCondition, kDash } what = What::kCondition;
   bool set_mode = false;  ///< kCompare: two sets compared as sets (`==`, `!=`)
   cql6::Cmp op = cql6::Cmp::kEq;
-  Operand a, b;           ///< kCompare: both; kCondition: a; kDash: a = its from set
+  Operand a, b;           ///< kCompare: both; kCondition: a; kDash: its from and to sets (node null: none)
   const Node* member = nullptr;
 };
 
-/// The prechecks of one `find` / `echo` node, with the per-game memo of its kPure operands.
+/// Per thread, per `find` body of the game being matched: its result at each ply (-1 =
+/// not evaluated yet). Makes `find` from every position of a game one evaluation per ply.
+struct FindMemo {
+  uint64_t game = 0;
+  std::vector<int8_t> at;
+};
+
+/// The prechecks of one `find` / `echo` / loop node, with the per-game memo of its kPure
+/// operands; for `find`, whether its body depends on its position alone and its memo.
 struct Plan {
+  bool body_pure = false;  ///< find: the body depends on its position alone (memo below)
+  FindMemo memo;
   std::vector<Precheck> checks;
   bool has_here = false;  ///< some operand is evaluated at the position (echo binds s t first)
   uint32_t columns = 0;
@@ -768,11 +804,16 @@ void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
       continue;  // a loop stays at one position: the dash runs in the body
     } else if (m->kind == Kind::kDash && !m->kids.empty() && !(m->flags & cql6::kDashCount)) {
       p.what = Precheck::What::kDash;
-      const Node& from = m->kids[0];
-      p.a.node = nullptr;
-      if (from.kind == Kind::kVar && !(from.flags & cql6::kVarDictionary) && !has(in.written, from.value) &&
-          from.value != in.target && from.value != in.source)
-        p.a = Operand{(from.flags & cql6::kVarPiece) ? Source::kPiece : Source::kFixed, &from, 0};
+      // its from (to) set, when a variable the body does not write
+      const auto side = [&](const Node& x) {
+        if (x.kind == Kind::kVar && !(x.flags & cql6::kVarDictionary) && !has(in.written, x.value) &&
+            x.value != in.target && x.value != in.source)
+          return Operand{(x.flags & cql6::kVarPiece) ? Source::kPiece : Source::kFixed, &x, 0};
+        return Operand{Source::kHere, nullptr, 0};
+      };
+      p.a = side(m->kids[0]);
+      // a capture's to square is the captured piece's (en passant: not the move's)
+      if (m->kids.size() > 1 && !(m->flags & cql6::kDashCapture)) p.b = side(m->kids[1]);
       plan.checks.push_back(p);
     } else {
       const Plan saved = plan;
@@ -789,14 +830,17 @@ void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
 
 thread_local int t_walks = 0;  // walks alive on this thread (their plans must stay)
 
-/// The plan of `find` / `echo` node `n` (made once per node and thread).
+/// The plan of `find` / `echo` / loop node `n` (made once per node, thread and search).
 Plan& plan_of(const Node& n) {
-  using Key = std::pair<int64_t, const Node*>;  // a later query's node may reuse an address
-  thread_local std::map<Key, std::unique_ptr<Plan>> plans;
-  const Key key{t_script, &n};
+  thread_local uint64_t search = 0;
+  thread_local std::unordered_map<const Node*, std::unique_ptr<Plan>> plans;
+  if (search != t_search && t_walks == 0) {  // a later query's node may reuse an address
+    search = t_search;
+    plans.clear();
+  }
+  const Node* const key = &n;
   auto it = plans.find(key);
   if (it != plans.end()) return *it->second;
-  if (plans.size() > 4096 && t_walks == 0) plans.clear();  // queries of a long-lived thread
   auto plan = std::make_unique<Plan>();
   PlanInput in;
   const Node* body = &n.kids[0];
@@ -808,6 +852,7 @@ Plan& plan_of(const Node& n) {
     body = &n.kids[2];
     in.element = n.kids[0].value;
   }
+  if (n.kind == Kind::kFind) plan->body_pure = position_only(*body);
   written_vars(*body, in.written);
   if (in.element >= 0) {  // a loop whose body writes its variable keeps the plain walk
     if (!has(in.written, in.element)) {
@@ -889,6 +934,10 @@ class Walk {
           if (p.a.node) {
             const Val from = value(p, p.a, fixed_[k][0], i);
             if (!(uint64_t(from.v) & (uint64_t(1) << m.from_sq()))) return false;
+          }
+          if (p.b.node) {
+            const Val to = value(p, p.b, fixed_[k][1], i);
+            if (!(uint64_t(to.v) & (uint64_t(1) << m.to_sq()))) return false;
           }
           break;
         }
@@ -1018,7 +1067,8 @@ class Walk {
       case Source::kHere:
         if (loop_) return eval(p, o, c_);  // the loop has bound its variable
         if (!here_made_) {
-          if (!ctx_at(c_, i, here_)) return {};
+          if (!here_) here_.emplace();
+          if (!ctx_at(c_, i, *here_)) return {};
           here_made_ = true;
           if (echo_) {
             Value& s = var(echo_->kids[0]);
@@ -1029,7 +1079,7 @@ class Walk {
             t.num = i;
           }
         }
-        return eval(p, o, here_);
+        return eval(p, o, *here_);
     }
     return {};
   }
@@ -1042,7 +1092,7 @@ class Walk {
   const std::array<uint8_t, 64>* ids_ = nullptr;
   bool never_ = false;
   uint32_t lo_ = 0, hi_ = UINT32_MAX;  // nodes outside [lo_, hi_] fail an order precheck (`s < t`)
-  Ctx here_;              // the context of the node being checked, made for kHere operands
+  std::optional<Ctx> here_;  // the context of the node being checked, made for kHere operands
   bool here_made_ = false;
   std::array<std::array<Val, 2>, 8> fixed_{};
 };
@@ -1118,12 +1168,6 @@ bool piece_assign(const Node& n, const Ctx& c) {
 }
 
 
-/// Per thread, per `find` body of the game being matched: its result at each ply (-1 =
-/// not evaluated yet). Makes `find` from every position of a game one evaluation per ply.
-struct FindMemo {
-  uint64_t game = 0;
-  std::vector<int8_t> at;
-};
 
 /// The positions `find` counts from `c` (at most `stop` of them; CQL 6.2: the current
 /// position included, forward to the end of the line or back to its start).
@@ -1132,22 +1176,10 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
   if (!v) return cql6_eval::match(n.kids[0], c) ? 1 : 0;
   const bool back = n.flags & cql6::kFindBackward;
   // the memo, when the body depends on its position alone (decided once per node)
-  // keyed by script and node: a later query's node may reuse a freed node's address
-  using Key = std::pair<int64_t, const Node*>;
-  thread_local std::map<Key, FindMemo> memos;
-  thread_local std::map<Key, bool> cacheable;
-  const Key key{t_script, &n};
-  auto known = cacheable.find(key);
-  if (known == cacheable.end()) {
-    if (cacheable.size() > 4096) {
-      cacheable.clear();
-      memos.clear();
-    }
-    known = cacheable.emplace(key, position_only(n.kids[0])).first;
-  }
+  Plan& plan = plan_of(n);
   FindMemo* memo = nullptr;
-  if (known->second) {
-    memo = &memos[key];
+  if (plan.body_pure) {
+    memo = &plan.memo;
     if (memo->game != t_game || memo->at.size() != size_t(v->total) + 1) {
       memo->game = t_game;
       memo->at.assign(size_t(v->total) + 1, -1);
@@ -1156,7 +1188,7 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
   int64_t found = 0;
   const int64_t start = node_of(c, v);
   if (start < 0) return 0;
-  Walk walk(plan_of(n), *v, c, nullptr);
+  Walk walk(plan, *v, c, nullptr);
   const bool prechecks = !memo && walk.active();
   // forward: the node and its descendants (tree mode: the subtree, numbered node..last_desc);
   // back: the node and its ancestors
