@@ -104,6 +104,10 @@ struct GameView {
   std::vector<std::array<uint8_t, 64>> ids;  // per ply: square -> piece identity (0 = empty)
   std::vector<std::array<uint8_t, 65>> where;  // per ply: identity -> square (64 = gone)
   std::vector<uint64_t> boards;  // per ply: a hash of the piece placement (echo, same board)
+  // per piece identity (line mode): the plies from which it stands on a square (64: gone),
+  // (ply, square) in ply order, the first at ply 0; made once per game (timeline())
+  std::vector<std::vector<std::pair<uint32_t, uint8_t>>> timelines;
+  bool has_null = false;  // the line has a null move (made with timelines)
   // With `variations` (tree mode) every position of the game tree is a node, numbered in
   // CQL 6.2's order (depth first, the main continuation before the variations: the main line
   // is 0..its plies, so positionid = ply there); the vectors above are then by node, and
@@ -254,6 +258,7 @@ GameView* view(const Ctx& c) {
       v.game = t_game;
       v.ids.clear();
       v.where.clear();
+      v.timelines.clear();
       v.boards.clear();
       if (!build_tree(v, c)) {
         v.positions.clear();
@@ -278,6 +283,7 @@ GameView* view(const Ctx& c) {
     v.positions.assign(1, *c.start);
     v.ids.clear();
     v.where.clear();
+    v.timelines.clear();
     v.boards.clear();
   }
   return &v;
@@ -375,6 +381,26 @@ int square_of(GameView& v, uint32_t ply, int64_t id) {
     v.where.push_back(w);
   }
   return v.where[ply][size_t(id)];
+}
+
+/// The timeline of piece identity `id` (1..64) on a line (not tree mode): the plies from
+/// which it stands on a square (64: gone), first at ply 0. Made for every identity at once,
+/// once per game.
+const std::vector<std::pair<uint32_t, uint8_t>>& timeline(GameView& v, int64_t id) {
+  if (v.timelines.empty()) {
+    square_of(v, v.total, 1);  // every ply's squares
+    v.timelines.assign(65, {});
+    for (size_t k = 1; k <= 64; ++k) v.timelines[k].emplace_back(0, v.where[0][k]);
+    v.has_null = false;
+    for (uint32_t p = 1; p <= v.total; ++p) {
+      if (v.base[p - 1] == Move::null()) v.has_null = true;
+      const std::array<uint8_t, 65>& was = v.where[p - 1];
+      const std::array<uint8_t, 65>& now = v.where[p];
+      for (size_t k = 1; k <= 64; ++k)
+        if (was[k] != now[k]) v.timelines[k].emplace_back(p, now[k]);
+    }
+  }
+  return v.timelines[size_t(id >= 1 && id <= 64 ? id : 0)];
 }
 
 /// A hash of the piece placement at `ply` (equal placements, equal hashes).
@@ -733,8 +759,8 @@ bool classify(const Node& x, const PlanInput& in, Plan& plan, Operand& out) {
   out.node = &x;
   if (!stateless(x)) return false;
   const auto is_var = [](const Node& v) { return v.kind == Kind::kVar && !(v.flags & cql6::kVarDictionary); };
-  if (x.kind == Kind::kNumber) {
-    out.source = Source::kFixed;
+  if (x.kind == Kind::kNumber || (x.kind == Kind::kDesignator && (x.kinds & cql6::kAllKinds) == cql6::kAllKinds)) {
+    out.source = Source::kFixed;  // a number, a square designator (any piece or none: `a1`)
   } else if (in.element >= 0 && is_var(x) && x.value == in.element) {
     out.source = Source::kElement;
   } else if (in.element >= 0 && x.kind == Kind::kAt && x.kids.size() == 2 && is_var(x.kids[0]) &&
@@ -904,6 +930,29 @@ class Walk {
           p.b.source == Source::kFixed && !holds(p, fixed_[k][0], fixed_[k][1]))
         never_ = true;
       if (p.what == Precheck::What::kCompare && !p.set_mode) narrow(p, fixed_[k][0], fixed_[k][1]);
+      if (v.tree || loop || jump_count_ == jumps_.size()) continue;
+      // jumps (a line): a piece variable equal to a fixed set, or moving (a dash from it)
+      if (p.what == Precheck::What::kCompare && p.set_mode && p.op == cql6::Cmp::kEq) {
+        if (p.a.source == Source::kPiece && p.b.source == Source::kFixed && fixed_[k][0].has)
+          jumps_[jump_count_++] = Jump{false, fixed_[k][0].v, uint64_t(fixed_[k][1].v)};
+        else if (p.b.source == Source::kPiece && p.a.source == Source::kFixed && fixed_[k][1].has)
+          jumps_[jump_count_++] = Jump{false, fixed_[k][1].v, uint64_t(fixed_[k][0].v)};
+      } else if (p.what == Precheck::What::kDash && p.a.node && p.a.source == Source::kPiece && fixed_[k][0].has) {
+        jumps_[jump_count_++] = Jump{true, fixed_[k][0].v, 0};
+      }
+    }
+  }
+
+  /// The first node >= `i` where the jumps allow a match (may_match() still decides there);
+  /// UINT32_MAX when none is left. On a line, from the pieces' timelines: a walk then visits
+  /// only the plies where its piece stands on the square asked, or moves.
+  uint32_t skip_to(uint32_t i) {
+    if (!jump_count_ || never_) return i;
+    for (;;) {
+      uint32_t j = i;
+      for (size_t k = 0; k < jump_count_ && j != UINT32_MAX; ++k) j = std::max(j, next_ok(jumps_[k], j));
+      if (j == i || j == UINT32_MAX) return j;
+      i = j;
     }
   }
 
@@ -1084,6 +1133,32 @@ class Walk {
     return {};
   }
 
+  /// A piece variable's condition known from its timeline: it moves from the position (a
+  /// dash from it), or its square set equals `squares` (set-mode `==`).
+  struct Jump {
+    bool moves = false;
+    int64_t id = 0;
+    uint64_t squares = 0;
+  };
+
+  uint32_t next_ok(const Jump& jump, uint32_t i) {
+    const std::vector<std::pair<uint32_t, uint8_t>>& line = timeline(v_, jump.id);
+    if (jump.moves && v_.has_null) return i;  // a null move "moves" the king: not in the timeline
+    auto it = std::upper_bound(line.begin(), line.end(), i,
+                               [](uint32_t ply, const std::pair<uint32_t, uint8_t>& e) { return ply < e.first; });
+    if (it == line.begin()) return i;
+    --it;  // the segment holding i
+    for (; it != line.end(); ++it) {
+      if (jump.moves) {  // it leaves its square at the next change (moved, or captured: a superset)
+        if (it->second == 64 || it + 1 == line.end()) return UINT32_MAX;
+        return std::max(i, (it + 1)->first - 1);
+      }
+      const uint64_t bb = it->second < 64 ? uint64_t(1) << it->second : 0;
+      if (bb == jump.squares) return std::max(i, it->first);
+    }
+    return UINT32_MAX;
+  }
+
   Plan& plan_;
   GameView& v_;
   const Ctx& c_;
@@ -1095,6 +1170,8 @@ class Walk {
   std::optional<Ctx> here_;  // the context of the node being checked, made for kHere operands
   bool here_made_ = false;
   std::array<std::array<Val, 2>, 8> fixed_{};
+  std::array<Jump, 8> jumps_{};
+  size_t jump_count_ = 0;
 };
 
 /// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
@@ -1195,6 +1272,11 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
   const int64_t last = v->tree ? int64_t(v->last_desc[size_t(start)]) : int64_t(v->total);
   for (int64_t ply = start; back ? ply >= 0 : ply <= last;
        ply = back ? (v->tree ? (ply == 0 ? -1 : int64_t(v->parent[size_t(ply)])) : ply - 1) : ply + 1) {
+    if (prechecks && !back) {  // the jumps of piece variables (a line)
+      const uint32_t j = walk.skip_to(uint32_t(ply));
+      if (j == UINT32_MAX || int64_t(j) > last) break;
+      ply = j;
+    }
     bool hit;
     if (memo && memo->at[size_t(ply)] >= 0) {
       hit = memo->at[size_t(ply)];
@@ -1247,6 +1329,14 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   const int64_t last = prechecks ? std::min<int64_t>(walk.hi(), v->total) : v->total;
   bool skipped = first > 0 || last < int64_t(v->total);
   for (int64_t ply = first; ply <= last; ++ply) {
+    if (prechecks) {  // the jumps of piece variables (a line)
+      const uint32_t j = walk.skip_to(uint32_t(ply));
+      if (int64_t(j) != ply) {
+        skipped = true;
+        if (j == UINT32_MAX || int64_t(j) > last) break;
+        ply = j;
+      }
+    }
     if (ply == self) continue;
     if ((same_board && board_at(*v, uint32_t(ply)) != here) || (prechecks && !walk.may_match(uint32_t(ply)))) {
       skipped = true;
