@@ -304,6 +304,12 @@ const Position* position_at(GameView& v, uint32_t ply) {
   return &v.positions[ply];
 }
 
+/// The side to move at node `k` of `v` (every move, a null move too, passes the turn).
+chess::Color side_at(const GameView& v, size_t k) {
+  const uint32_t plies = v.tree ? v.plies[k] - v.plies[0] : uint32_t(k);
+  return chess::Color((int(v.positions[0].side_to_move()) + int(plies & 1)) & 1);
+}
+
 /// The piece identities at `ply` (CQL 6: a piece keeps its identity when it moves, a
 /// promoted pawn keeps the pawn's; a captured piece's identity is gone).
 const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
@@ -319,13 +325,12 @@ const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
   while (v.ids.size() <= ply) {
     // the node before (its parent in tree mode, which has a smaller number) and the move
     const size_t k = v.tree ? v.parent[v.ids.size()] : v.ids.size() - 1;
-    const Position* before = position_at(v, uint32_t(k));
     std::array<uint8_t, 64> next = v.ids[k];
     const Move m = v.tree ? v.in_move[v.ids.size()] : v.base[k];
     if (m != Move::null() && m != Move::none()) {
       const int from = m.from_sq(), to = m.to_sq();
       if (m.kind() == Move::CASTLING) {
-        const chess::Color us = before->side_to_move();
+        const chess::Color us = side_at(v, k);
         const chess::CastlingRight cr = chess::castling_right(us, to > from);
         const uint8_t king = next[size_t(from)], rook = next[size_t(to)];
         next[size_t(from)] = next[size_t(to)] = 0;
@@ -367,7 +372,7 @@ int square_of(GameView& v, uint32_t ply, int64_t id) {
         touched[2] = m.to_sq() ^ 8;
       } else if (m.kind() == Move::CASTLING) {
         const chess::CastlingRight cr =
-            chess::castling_right(position_at(v, uint32_t(before))->side_to_move(), m.to_sq() > m.from_sq());
+            chess::castling_right(side_at(v, before), m.to_sq() > m.from_sq());
         touched[2] = Position::castling_king_to(cr);
         touched[3] = Position::castling_rook_to(cr);
       }
@@ -393,11 +398,29 @@ const std::vector<std::pair<uint32_t, uint8_t>>& timeline(GameView& v, int64_t i
     for (size_t k = 1; k <= 64; ++k) v.timelines[k].emplace_back(0, v.where[0][k]);
     v.has_null = false;
     for (uint32_t p = 1; p <= v.total; ++p) {
-      if (v.base[p - 1] == Move::null()) v.has_null = true;
+      const Move m = v.base[p - 1];
+      if (m == Move::null()) v.has_null = true;
+      if (m == Move::null() || m == Move::none()) continue;
+      // only the pieces on the squares the move touched (from, to, en passant, castling) move
       const std::array<uint8_t, 65>& was = v.where[p - 1];
       const std::array<uint8_t, 65>& now = v.where[p];
-      for (size_t k = 1; k <= 64; ++k)
-        if (was[k] != now[k]) v.timelines[k].emplace_back(p, now[k]);
+      const std::array<uint8_t, 64>& ids_was = v.ids[p - 1];
+      const std::array<uint8_t, 64>& ids_now = v.ids[p];
+      std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
+      if (m.kind() == Move::EN_PASSANT) {
+        touched[2] = m.to_sq() ^ 8;
+      } else if (m.kind() == Move::CASTLING) {
+        const chess::CastlingRight cr = chess::castling_right(side_at(v, p - 1), m.to_sq() > m.from_sq());
+        touched[2] = Position::castling_king_to(cr);
+        touched[3] = Position::castling_rook_to(cr);
+      }
+      for (const int sq : touched) {
+        if (sq >= 64) continue;
+        for (const uint8_t id : {ids_was[size_t(sq)], ids_now[size_t(sq)]}) {
+          std::vector<std::pair<uint32_t, uint8_t>>& line = v.timelines[id];
+          if (id && was[id] != now[id] && line.back().first != p) line.emplace_back(p, now[id]);
+        }
+      }
     }
   }
   return v.timelines[size_t(id >= 1 && id <= 64 ? id : 0)];
@@ -663,7 +686,7 @@ struct Operand {
 };
 
 struct Precheck {
-  enum class What : uint8_t { kCompare, kCondition, kDash } what = What::kCondition;
+  enum class What : uint8_t { kCompare, kCondition, kDash, kMeet } what = What::kCondition;  // kMeet: `a & b` as a condition
   bool set_mode = false;  ///< kCompare: two sets compared as sets (`==`, `!=`)
   cql6::Cmp op = cql6::Cmp::kEq;
   Operand a, b;           ///< kCompare: both; kCondition: a; kDash: its from and to sets (node null: none)
@@ -826,6 +849,16 @@ void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
         continue;
       }
       plan.checks.push_back(p);
+    } else if (m->kind == Kind::kIntersect && m->kids.size() == 2) {
+      const Plan saved = plan;  // `T & a1` as a condition: the two sets meet
+      p.what = Precheck::What::kMeet;
+      p.set_mode = true;
+      if (!classify(m->kids[0], in, plan, p.a) || !classify(m->kids[1], in, plan, p.b) ||
+          (p.a.source == Source::kHere && p.b.source == Source::kHere)) {
+        plan = saved;
+        continue;
+      }
+      plan.checks.push_back(p);
     } else if (m->kind == Kind::kDash && in.element >= 0) {
       continue;  // a loop stays at one position: the dash runs in the body
     } else if (m->kind == Kind::kDash && !m->kids.empty() && !(m->flags & cql6::kDashCount)) {
@@ -932,11 +965,12 @@ class Walk {
       if (p.what == Precheck::What::kCompare && !p.set_mode) narrow(p, fixed_[k][0], fixed_[k][1]);
       if (v.tree || loop || jump_count_ == jumps_.size()) continue;
       // jumps (a line): a piece variable equal to a fixed set, or moving (a dash from it)
-      if (p.what == Precheck::What::kCompare && p.set_mode && p.op == cql6::Cmp::kEq) {
+      const bool meet = p.what == Precheck::What::kMeet;
+      if ((p.what == Precheck::What::kCompare && p.set_mode && p.op == cql6::Cmp::kEq) || meet) {
         if (p.a.source == Source::kPiece && p.b.source == Source::kFixed && fixed_[k][0].has)
-          jumps_[jump_count_++] = Jump{false, fixed_[k][0].v, uint64_t(fixed_[k][1].v)};
+          jumps_[jump_count_++] = Jump{false, fixed_[k][0].v, uint64_t(fixed_[k][1].v), meet};
         else if (p.b.source == Source::kPiece && p.a.source == Source::kFixed && fixed_[k][1].has)
-          jumps_[jump_count_++] = Jump{false, fixed_[k][1].v, uint64_t(fixed_[k][0].v)};
+          jumps_[jump_count_++] = Jump{false, fixed_[k][1].v, uint64_t(fixed_[k][0].v), meet};
       } else if (p.what == Precheck::What::kDash && p.a.node && p.a.source == Source::kPiece && fixed_[k][0].has) {
         jumps_[jump_count_++] = Jump{true, fixed_[k][0].v, 0};
       }
@@ -997,6 +1031,12 @@ class Walk {
           const Val a = value(p, p.a, fixed_[k][0], i);
           const Val b = value(p, p.b, fixed_[k][1], i);
           if (!holds(p, a, b)) return false;
+          break;
+        }
+        case Precheck::What::kMeet: {
+          const Val a = value(p, p.a, fixed_[k][0], i);
+          if (!a.v) return false;
+          if (!(a.v & value(p, p.b, fixed_[k][1], i).v)) return false;
           break;
         }
       }
@@ -1134,11 +1174,13 @@ class Walk {
   }
 
   /// A piece variable's condition known from its timeline: it moves from the position (a
-  /// dash from it), or its square set equals `squares` (set-mode `==`).
+  /// dash from it), or its square set equals `squares` (set-mode `==`), or with `within` is
+  /// one of them (`T & a1`).
   struct Jump {
     bool moves = false;
     int64_t id = 0;
     uint64_t squares = 0;
+    bool within = false;
   };
 
   uint32_t next_ok(const Jump& jump, uint32_t i) {
@@ -1154,7 +1196,7 @@ class Walk {
         return std::max(i, (it + 1)->first - 1);
       }
       const uint64_t bb = it->second < 64 ? uint64_t(1) << it->second : 0;
-      if (bb == jump.squares) return std::max(i, it->first);
+      if (jump.within ? (bb & jump.squares) != 0 : bb == jump.squares) return std::max(i, it->first);
     }
     return UINT32_MAX;
   }
