@@ -66,9 +66,9 @@ thread_local State* t_state = nullptr;
 thread_local int64_t t_script = 0;  // the id of the kScript being evaluated (0: none)
 thread_local State t_fallback;  // part-2 nodes evaluated outside a kScript root (tests)
 
-State& state() { return t_state ? *t_state : t_fallback; }
+[[gnu::always_inline]] inline State& state() { return t_state ? *t_state : t_fallback; }
 
-Value& var(const Node& v) {
+[[gnu::always_inline]] inline Value& var(const Node& v) {
   State& s = state();
   const size_t slot = size_t(v.value);
   if (s.vars.size() <= slot) s.vars.resize(slot + 1);
