@@ -347,6 +347,21 @@ const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
   return &v.ids[ply];
 }
 
+/// The squares move `m` (not null) of side `us` changes: from, to, and the captured pawn's
+/// square of an en passant capture or the king's and rook's destinations of a castling (64:
+/// none).
+std::array<int, 4> touched_squares(Move m, chess::Color us) {
+  std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
+  if (m.kind() == Move::EN_PASSANT) {
+    touched[2] = m.to_sq() ^ 8;
+  } else if (m.kind() == Move::CASTLING) {
+    const chess::CastlingRight cr = chess::castling_right(us, m.to_sq() > m.from_sq());
+    touched[2] = Position::castling_king_to(cr);
+    touched[3] = Position::castling_rook_to(cr);
+  }
+  return touched;
+}
+
 /// The square of piece identity `id` at `ply` (64 when it is gone).
 int square_of(GameView& v, uint32_t ply, int64_t id) {
   if (id < 1 || id > 64 || !ids_at(v, ply)) return 64;
@@ -367,15 +382,7 @@ int square_of(GameView& v, uint32_t ply, int64_t id) {
     const Move m = v.tree ? v.in_move[k] : v.base[before];
     std::array<uint8_t, 65> w = v.where[before];
     if (m != Move::null() && m != Move::none()) {
-      std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
-      if (m.kind() == Move::EN_PASSANT) {
-        touched[2] = m.to_sq() ^ 8;
-      } else if (m.kind() == Move::CASTLING) {
-        const chess::CastlingRight cr =
-            chess::castling_right(side_at(v, before), m.to_sq() > m.from_sq());
-        touched[2] = Position::castling_king_to(cr);
-        touched[3] = Position::castling_rook_to(cr);
-      }
+      const std::array<int, 4> touched = touched_squares(m, side_at(v, before));
       const std::array<uint8_t, 64>& was = v.ids[before];
       const std::array<uint8_t, 64>& now = v.ids[k];
       for (const int s : touched)
@@ -406,14 +413,7 @@ const std::vector<std::pair<uint32_t, uint8_t>>& timeline(GameView& v, int64_t i
       const std::array<uint8_t, 65>& now = v.where[p];
       const std::array<uint8_t, 64>& ids_was = v.ids[p - 1];
       const std::array<uint8_t, 64>& ids_now = v.ids[p];
-      std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
-      if (m.kind() == Move::EN_PASSANT) {
-        touched[2] = m.to_sq() ^ 8;
-      } else if (m.kind() == Move::CASTLING) {
-        const chess::CastlingRight cr = chess::castling_right(side_at(v, p - 1), m.to_sq() > m.from_sq());
-        touched[2] = Position::castling_king_to(cr);
-        touched[3] = Position::castling_rook_to(cr);
-      }
+      const std::array<int, 4> touched = touched_squares(m, side_at(v, p - 1));
       for (const int sq : touched) {
         if (sq >= 64) continue;
         for (const uint8_t id : {ids_was[size_t(sq)], ids_now[size_t(sq)]}) {
