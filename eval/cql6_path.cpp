@@ -59,6 +59,8 @@ struct Search {
   uint32_t best_cur = 0;
   int64_t best_max = 0;
   uint64_t steps = 0;
+  cql6_values::CommentMark mark;      // the comments before the search
+  cql6_values::CommentSpan best_comments;  // those the best way made (CQL 6.2 keeps only its)
 };
 
 /// The searches running on this thread, innermost last (`pathcount` reads the innermost).
@@ -277,6 +279,7 @@ void merge(Search& s) {
       s.best_max = v;
       s.best_count = s.count;
       s.best_cur = s.cur;
+      cql6_values::comments_since(s.mark, s.best_comments);
     }
     return;
   }
@@ -284,6 +287,7 @@ void merge(Search& s) {
     s.found = true;
     s.best_count = s.count;
     s.best_cur = s.cur;
+    cql6_values::comments_since(s.mark, s.best_comments);
   }
 }
 
@@ -296,11 +300,13 @@ void tree_step(Search& s, const Node& d, uint32_t head, uint32_t tail, unsigned 
   s.cur = tail;
   ++s.count;
   bool hit = d.kids[2].kind == Kind::kNone;
+  const cql6_values::CommentMark mark = cql6_values::comment_mark();
   if (!hit) {
     const cql6_eval::DashScope scope(d, hc, (*s.t.in_move)[tail], parts);
     hit = cql6_eval::match(d.kids[2], ctx_at(s, tail));
   }
   if (hit) compute(s);
+  cql6_values::comment_rewind(mark);  // this way's comments: kept by merge() if it is the best
   --s.count;
   s.cur = saved;
 }
@@ -359,11 +365,13 @@ void dash(Search& s, const Node& d) {
   s.cur = k + 1;
   ++s.count;
   bool hit = d.kids[2].kind == Kind::kNone;
+  const cql6_values::CommentMark mark = cql6_values::comment_mark();
   if (!hit) {
     const cql6_eval::DashScope scope(d, ctx_at(s, k), m, parts);
     hit = cql6_eval::match(d.kids[2], ctx_at(s, s.cur));
   }
   if (hit) compute(s);
+  cql6_values::comment_rewind(mark);  // this way's comments: kept by merge() if it is the best
   --s.count;
   s.cur = from;
 }
@@ -399,8 +407,10 @@ void compute(Search& s) {
     s.stack.resize(s.stack.size() - con.kids.size());
   } else if (con.kind == Kind::kDash) {
     dash(s, con);
-  } else if (cql6_eval::match(con, ctx_at(s, s.cur))) {  // a holder
-    compute(s);
+  } else {  // a holder; its comments (and the rest's) are kept by merge() for the best way
+    const cql6_values::CommentMark mark = cql6_values::comment_mark();
+    if (cql6_eval::match(con, ctx_at(s, s.cur))) compute(s);
+    cql6_values::comment_rewind(mark);
   }
   s.stack.push_back(top);
 }
@@ -436,6 +446,8 @@ Search& fresh_search() {
   s.steps = 0;
   s.tree = false;
   s.focus_made.clear();
+  s.mark = cql6_values::comment_mark();
+  s.best_comments = {};
   return s;
 }
 
@@ -487,6 +499,7 @@ bool run(const Node& n, const Ctx& c, Search& s) {
   if (!s.found) return false;
   const int64_t value = n.kids[1].kind != Kind::kNone ? s.best_max : s.best_count;
   if ((n.flags & cql6::kPathHasRange) && (value < n.lo || (n.hi >= 0 && value > n.hi))) return false;
+  cql6_values::add_comments(s.best_comments);
   t_status = Status{c.game, true, here, last_position(s), s.best_count, s.best_max, int64_t(c.ply)};
   if (nestban) {
     Nest& nest = nest_of(n, c, s.tree);

@@ -42,6 +42,8 @@ thread_local GameOutput t_output;  // of the game being matched
 thread_local uint32_t t_line_serial = 0;
 thread_local std::vector<uint32_t> t_line_path;
 thread_local uint32_t t_line_first_ply = 0;
+// the main-line ply the script is evaluated at (script()), or -1 inside a variation
+thread_local int64_t t_origin = -1;
 
 /// One variable's value; `game` is the serial of the game it was set in (non-persistent
 /// variables set in an earlier game read as unbound).
@@ -441,6 +443,30 @@ uint64_t board_at(GameView& v, uint32_t ply) {
     v.boards.push_back(h);
   }
   return v.boards[ply];
+}
+
+/// The ply path (eval/match_location.h) of node `node` of the game tree `v`: from the root,
+/// the plies of each run of first children and the number of each other child taken (its
+/// place among its parent's children: 1 = the first variation); empty on the main line.
+std::vector<uint32_t> ply_path(const GameView& v, uint32_t node) {
+  std::vector<uint32_t> chain;
+  for (uint32_t x = node; x != 0 && chain.size() <= v.parent.size(); x = v.parent[x]) chain.push_back(x);
+  std::vector<uint32_t> path;
+  uint32_t at = 0, run = 0;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const std::vector<uint32_t>& kids = v.children[at];
+    const size_t k = size_t(std::find(kids.begin(), kids.end(), *it) - kids.begin());
+    if (k == 0) {
+      ++run;
+    } else {
+      path.push_back(run);
+      path.push_back(uint32_t(k));
+      run = 1;
+    }
+    at = *it;
+  }
+  if (!path.empty()) path.push_back(run);
+  return path;
 }
 
 /// The context of the main-line position at `ply` of `c`'s game.
@@ -1429,6 +1455,7 @@ bool script(const Node& n, const Ctx& c) {
   if (states.size() > 64 && !states.count(n.value)) states.clear();  // queries of a long-lived thread
   State* saved = t_state;
   const int64_t saved_id = t_script;
+  t_origin = c.main_line ? int64_t(c.ply) : -1;
   t_state = &states[n.value];
   t_script = n.value;
   if (t_state->search != t_search) {  // a new search of the same compiled script: all unbound
@@ -1475,6 +1502,36 @@ void begin_game() {
 }
 
 const GameOutput& game_output() { return t_output; }
+
+CommentMark comment_mark() {
+  return CommentMark{t_output.comments.size(), t_output.variation_comments.size(), t_output.tree_comments.size()};
+}
+
+void comment_rewind(const CommentMark& m) {
+  if (t_output.comments.size() > m.comments) t_output.comments.resize(m.comments);
+  if (t_output.variation_comments.size() > m.variation_comments)
+    t_output.variation_comments.resize(m.variation_comments);
+  if (t_output.tree_comments.size() > m.tree_comments) t_output.tree_comments.resize(m.tree_comments);
+}
+
+void comments_since(const CommentMark& m, CommentSpan& out) {
+  out.comments.assign(t_output.comments.begin() + std::ptrdiff_t(std::min(m.comments, t_output.comments.size())),
+                      t_output.comments.end());
+  out.variation_comments.assign(
+      t_output.variation_comments.begin() +
+          std::ptrdiff_t(std::min(m.variation_comments, t_output.variation_comments.size())),
+      t_output.variation_comments.end());
+  out.tree_comments.assign(
+      t_output.tree_comments.begin() + std::ptrdiff_t(std::min(m.tree_comments, t_output.tree_comments.size())),
+      t_output.tree_comments.end());
+}
+
+void add_comments(const CommentSpan& span) {
+  t_output.comments.insert(t_output.comments.end(), span.comments.begin(), span.comments.end());
+  t_output.variation_comments.insert(t_output.variation_comments.end(), span.variation_comments.begin(),
+                                     span.variation_comments.end());
+  t_output.tree_comments.insert(t_output.tree_comments.end(), span.tree_comments.begin(), span.tree_comments.end());
+}
 
 void begin_variation_line(uint32_t serial, const std::vector<uint32_t>& path, uint32_t first_ply) {
   t_line_serial = serial;
@@ -1979,8 +2036,17 @@ bool match(const Node& n, const Ctx& c) {
     case Kind::kComment: {
       if (n.sub == 1) return true;  // message: not written
       // inside a variation: only positions of the line being searched have a ply path
-      if (!c.main_line && (c.variation == 0 || c.variation != t_line_serial || c.ply < t_line_first_ply)) return true;
-      if (!c.main_line && c.node >= 0) return true;  // a game-tree node reached by a path or line: not yet
+      // a node of the game tree reached by a path or line (from any line): its own ply path
+      std::vector<uint32_t> tree_path;
+      if (!c.main_line && c.node >= 0) {
+        const GameView* v = view(c);
+        if (!v || !v->tree || size_t(c.node) >= v->parent.size()) return true;
+        tree_path = ply_path(*v, uint32_t(c.node));
+        if (tree_path.empty()) return true;
+      } else if (!c.main_line &&
+                 (c.variation == 0 || c.variation != t_line_serial || c.ply < t_line_first_ply)) {
+        return true;
+      }
       std::string text;
       for (const Node& part : n.kids) {
         std::string s;
@@ -1998,6 +2064,8 @@ bool match(const Node& n, const Ctx& c) {
         if (ch == '}') ch = ')';  // keeps the PGN comment closed where it should be
       if (c.main_line) {
         t_output.comments.emplace_back(c.ply, std::move(text));
+      } else if (!tree_path.empty()) {
+        if (t_origin >= 0) t_output.tree_comments.emplace_back(uint32_t(t_origin), std::move(tree_path), std::move(text));
       } else {
         std::vector<uint32_t> where = t_line_path;
         where.push_back(c.ply - t_line_first_ply);

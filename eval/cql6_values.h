@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -53,9 +54,33 @@ struct GameOutput {
   /// `comment` texts at positions inside variations, by ply path (eval/match_location.h), in
   /// evaluation order; only those of the line being searched (begin_variation_line())
   std::vector<std::pair<std::vector<uint32_t>, std::string>> variation_comments;
+  /// `comment` texts at game-tree nodes inside variations reached by a `path` / `line` from a
+  /// main-line position (with `variations`): that main-line ply (kept when it matched), the
+  /// node's ply path, the text
+  std::vector<std::tuple<uint32_t, std::vector<uint32_t>, std::string>> tree_comments;
   std::vector<std::pair<std::string, std::string>> tags;  ///< `settag`: name, value (last wins)
 };
 const GameOutput& game_output();
+
+/// A place in the calling thread's `comment` records (GameOutput's comments,
+/// variation_comments and tree_comments): a path keeps only its best way's comments
+/// (eval/cql6_path.cpp), as CQL 6.2 does.
+struct CommentMark {
+  size_t comments = 0, variation_comments = 0, tree_comments = 0;
+};
+/// The `comment` records made after a mark (a copy).
+struct CommentSpan {
+  std::vector<std::pair<uint32_t, std::string>> comments;
+  std::vector<std::pair<std::vector<uint32_t>, std::string>> variation_comments;
+  std::vector<std::tuple<uint32_t, std::vector<uint32_t>, std::string>> tree_comments;
+};
+CommentMark comment_mark();
+/// Drops the records made after `m`.
+void comment_rewind(const CommentMark& m);
+/// `out` becomes a copy of the records made after `m`.
+void comments_since(const CommentMark& m, CommentSpan& out);
+/// Adds the records of `span` (after those made so far).
+void add_comments(const CommentSpan& span);
 
 /// Called by the variation search (eval/game_matcher.cpp) before it evaluates the positions
 /// of one variation: the variation's serial (PosCtx::variation_serial), the ply path of its

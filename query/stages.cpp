@@ -45,6 +45,8 @@ void cql6_output(const eval::Program& program, const eval::cql6_values::GameOutp
   for (const auto& [where, text] : out.variation_comments)
     if (std::find(m.variation_plies.begin(), m.variation_plies.end(), where) != m.variation_plies.end())
       m.variation_comments.emplace_back(where, text);
+  for (const auto& [origin, where, text] : out.tree_comments)  // reached from a matched position
+    if (std::binary_search(m.plies.begin(), m.plies.end(), origin)) m.variation_comments.emplace_back(where, text);
   m.tags = out.tags;
 }
 
