@@ -103,6 +103,24 @@ TEST_F(Cql6Output, MatchstringIsTheMark) {
   EXPECT_EQ(out.find("CQL"), std::string::npos) << out;
 }
 
+// A path from the main line into the variations (`variations`): the comments of its best
+// way only (the first of two equally long ones), written inside the variation, as CQL 6.2
+// writes them for this game: `1.e4 ( 1.d4 {entered} 1...d5 {reply} ) ( 1.c4 e5 ) 1...e5
+// 2.Nf3 ( 2.Nc3 {entered} 2...Nc6 {reply} ) 2...Nc6 *`.
+TEST_F(Cql6Output, PathCommentsInsideVariations) {
+  std::ofstream(dir_ / "v.pgn") << "[Event \"v\"]\n[Result \"*\"]\n\n"
+                                   "1. e4 (1. d4 d5) (1. c4 e5) 1... e5 2. Nf3 (2. Nc3 Nc6) 2... Nc6 *\n\n";
+  db_ = (dir_ / "vdb").string();  // output_of() queries this database
+  ASSERT_EQ(cqltest::run_cqldb({"import", "--db", db_, (dir_ / "v.pgn").string()}, dir_).code, 0);
+  const std::string out = output_of(
+      "cql(input v.pgn output OUT variations quiet)\nmainline\n"
+      "\u22a2 \u2015\u2015 secondary ///\"entered\"\n  \u2015\u2015 ///\"reply\"\n");
+  EXPECT_NE(out.find("1. e4 (1. d4 {entered} 1... d5 {reply}) (1. c4 e5) 1... e5 2. Nf3 (2. Nc3 {entered} "
+                     "2... Nc6 {reply}) 2... Nc6 *"),
+            std::string::npos)
+      << out;
+}
+
 TEST_F(Cql6Output, FormatPgnKeepsCqldbMarks) {
   std::ofstream(dir_ / "s.cql") << "cql(input games.pgn)\nmate\n";
   const cqltest::Outcome r =
