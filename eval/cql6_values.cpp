@@ -1142,7 +1142,7 @@ class Walk {
     return a.has && b.has && cql6_eval::compare(a.v, p.op, b.v);
   }
 
-  Val value(const Precheck& p, const Operand& o, const Val& known, uint32_t i) {
+  [[gnu::always_inline]] Val value(const Precheck& p, const Operand& o, const Val& known, uint32_t i) {
     switch (o.source) {
       case Source::kFixed: return known;
       case Source::kNode:
