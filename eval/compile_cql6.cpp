@@ -18,6 +18,7 @@
 
 #include "cql6/ast.h"
 #include "db/site_name.h"
+#include "eval/cql6_compare.h"
 #include "eval/cql6_values.h"
 #include "eval/list_compiler.h"
 #include "headers/where_builder.h"
@@ -349,16 +350,7 @@ std::optional<IntRange> range_of(const Node& n, const Node** var_out) {
     } else {
       // two constants: decide now
       const int64_t x = a.value, y = b.value;
-      bool holds = false;
-      switch (op) {
-        case cql6::Cmp::kLt: holds = x < y; break;
-        case cql6::Cmp::kLe: holds = x <= y; break;
-        case cql6::Cmp::kEq: holds = x == y; break;
-        case cql6::Cmp::kGe: holds = x >= y; break;
-        case cql6::Cmp::kGt: holds = x > y; break;
-        case cql6::Cmp::kNe: holds = x != y; break;
-      }
-      if (!holds) {
+      if (!eval::cql6_eval::compare(x, op, y)) {
         r.lo = 1;
         r.hi = 0;
       }
@@ -370,7 +362,7 @@ std::optional<IntRange> range_of(const Node& n, const Node** var_out) {
       case cql6::Cmp::kEq: r.lo = std::max(r.lo, k); r.hi = std::min(r.hi, k); break;
       case cql6::Cmp::kGe: r.lo = std::max(r.lo, k); break;
       case cql6::Cmp::kGt: r.lo = std::max(r.lo, k + 1); break;
-      case cql6::Cmp::kNe: return std::nullopt;
+      default: return std::nullopt;  // != and the position relations: no range
     }
   }
   *var_out = var;
