@@ -43,6 +43,7 @@ struct Item {
 /// follows every move from a position) by their node in the tree (cql6_values::TreeRef).
 struct Search {
   const Node* path = nullptr;
+  const struct Facts* facts = nullptr;         // facts_of(*path)
   Ctx start;
   struct LineCache* line = nullptr;            // positions of the line (position_at)
   std::vector<Bitboard> focus;                 // focus[k]: squares of focused pieces there
@@ -60,6 +61,127 @@ struct Search {
   int64_t best_max = 0;
   uint64_t steps = 0;
 };
+
+/// What a path's search may skip, worked out once per path node and game (the node of a later
+/// query may reuse a freed node's address, never within a game: PosCtx::game grows per thread).
+struct Facts {
+  const Node* path = nullptr;
+  uint64_t game = 0;
+  bool starts_dash = false;         // every way starts with a move dash (after pure holders)
+  const Node* first = nullptr;      // ... and always with this one (null: not known)
+  bool focus_pure = false;          // the focus has no side effect
+  bool first_pure = false;          // ... nor first's sets (and promotion text)
+  std::vector<const Node*> pure;    // dashes with promote / capture whose sets have no side effect
+};
+
+/// True if every way through the constituent `con` starts with a move dash.
+bool starts_with_dash(const Node& con) {
+  switch (con.kind) {
+    case Kind::kDash: return true;
+    case Kind::kPathChain: return !con.kids.empty() && starts_with_dash(con.kids[0]);
+    case Kind::kPathRepeat: return con.lo >= 1 && starts_with_dash(con.kids[0]);
+    default: return false;
+  }
+}
+
+/// The dash every way through `con` starts with, or null.
+const Node* first_dash(const Node& con) {
+  switch (con.kind) {
+    case Kind::kDash: return &con;
+    case Kind::kPathChain: return con.kids.empty() ? nullptr : first_dash(con.kids[0]);
+    case Kind::kPathRepeat: return con.lo >= 1 ? first_dash(con.kids[0]) : nullptr;
+    default: return nullptr;
+  }
+}
+
+/// True if evaluating `n` cannot change anything another evaluation sees (no assignment,
+/// loop, `~~`, sort, comment, nor a path: a path sets the status `pathcount` reads after it).
+bool pure(const Node& n) {
+  if (n.kind == Kind::kPathFilter || cql6_values::has_side_effect(n)) return false;
+  for (const Node& k : n.kids)
+    if (!pure(k)) return false;
+  return true;
+}
+
+/// Collects into `f` the promote / capture dashes of constituent `con` whose sets are pure.
+void collect_dashes(const Node& con, Facts& f) {
+  if (con.kind == Kind::kDash) {
+    if ((con.flags & (cql6::kDashCapture | cql6::kDashPromote)) && pure(con.kids[0]) && pure(con.kids[1]) &&
+        (con.kids.size() < 4 || pure(con.kids[3])))
+      f.pure.push_back(&con);
+    return;
+  }
+  if (con.kind == Kind::kPathChain || con.kind == Kind::kPathRepeat)
+    for (const Node& k : con.kids) collect_dashes(k, f);
+}
+
+const Facts& facts_of(const Node& n, uint64_t game) {
+  thread_local std::vector<std::unique_ptr<Facts>> known;
+  thread_local Facts scratch;
+  thread_local const Facts* last = nullptr;  // the last one asked for (most often asked again)
+  if (last && last->path == &n && last->game == game && game != 0) return *last;
+  Facts* f = nullptr;
+  if (game != 0) {
+    for (auto& k : known)
+      if (k->path == &n) f = k.get();
+    if (f && f->game == game) return *(last = f);
+    if (!f) {
+      if (known.size() > 64) {  // paths of earlier queries
+        known.clear();
+        last = nullptr;
+      }
+      known.push_back(std::make_unique<Facts>());
+      f = known.back().get();
+    }
+  } else {
+    f = &scratch;
+  }
+  f->path = &n;
+  f->game = game;
+  // holders before the first dash (tested at the start, consuming no move) are passed over
+  // when they have no side effect: the way still starts with that dash at the start
+  size_t j = 2;
+  while (j < n.kids.size() && n.kids[j].kind != Kind::kDash && n.kids[j].kind != Kind::kPathChain &&
+         n.kids[j].kind != Kind::kPathRepeat && pure(n.kids[j]))
+    ++j;
+  f->starts_dash = j < n.kids.size() && starts_with_dash(n.kids[j]);
+  f->first = j < n.kids.size() ? first_dash(n.kids[j]) : nullptr;
+  f->focus_pure = pure(n.kids[0]);
+  f->first_pure = f->first && pure(f->first->kids[0]) && pure(f->first->kids[1]) &&
+                  (f->first->kids.size() < 4 || pure(f->first->kids[3]));
+  f->pure.clear();
+  for (size_t i = 2; i < n.kids.size(); ++i) collect_dashes(n.kids[i], *f);
+  if (game != 0) last = f;
+  return *f;
+}
+
+/// True unless the move `m` surely does not fit the dash `d` for its promote / capture flags
+/// alone (as dash_fits() decides them; only asked for dashes whose sets are pure). `pos()`
+/// gives the position the move is played from (asked only for a capture).
+template <class Pos>
+bool flags_may_fit(const Node& d, Move m, Pos&& pos) {
+  if (m == Move::none()) return false;
+  if (m == Move::null()) return !(d.flags & (cql6::kDashCapture | cql6::kDashPromote));
+  if (d.flags & cql6::kDashPromote) {
+    if (m.kind() != Move::PROMOTION) return false;
+    const int t = m.promotion_type() - 1;
+    if (!(d.flags & cql6::kDashPromoteText) && !(d.kinds & ((1u << t) | (1u << (6 + t))))) return false;
+  }
+  if (d.flags & cql6::kDashCapture) {
+    if (m.kind() == Move::CASTLING) return false;
+    if (m.kind() != Move::EN_PASSANT && pos().piece_on(m.to_sq()) == chess::NO_PIECE) return false;
+  }
+  return true;
+}
+bool flags_may_fit(const Node& d, const Position& pos, Move m) {
+  return flags_may_fit(d, m, [&]() -> const Position& { return pos; });
+}
+
+/// True if the dash `d` has no sets, no target and no flags: every move fits it.
+bool bare(const Node& d) {
+  return d.kids[0].kind == Kind::kNone && d.kids[1].kind == Kind::kNone && d.kids[2].kind == Kind::kNone &&
+         !(d.flags & (cql6::kDashCapture | cql6::kDashPromote | cql6::kDashPromoteText));
+}
 
 /// The searches running on this thread, innermost last (`pathcount` reads the innermost).
 thread_local std::vector<Search*> t_running;
@@ -110,6 +232,14 @@ struct LineCache {
   std::vector<Move> moves;      // a variation's moves (its buffer is reused by the next one)
   std::vector<Position> positions;
   std::vector<uint8_t> made;
+  /// Per promote / capture dash (skippable()): next[i] = the first index >= i (of those from
+  /// `from` on) whose move may fit it for its flags (flags_may_fit()), or `length`.
+  struct Next {
+    const Node* dash = nullptr;
+    uint32_t from = 0;
+    std::vector<uint32_t> next;
+  };
+  std::vector<Next> nexts;
 };
 LineCache& line_cache(size_t depth) {
   thread_local std::vector<std::unique_ptr<LineCache>> pool;
@@ -133,6 +263,7 @@ LineCache* enter_line(const Ctx& c, size_t depth) {
     else l.moves.assign(line, line + length);
     l.positions.assign(size_t(length) + 1, Position());  // sized once: pointers stay valid
     l.made.assign(size_t(length) + 1, 0);
+    l.nexts.clear();
   }
   if (!l.made[c.past]) {
     l.positions[c.past] = *c.pos;
@@ -267,6 +398,14 @@ bool secondary(const Search& s, uint32_t k) { return !s.start.main_line && s.sta
 
 void compute(Search& s);
 
+/// True if `d` is a promote / capture dash whose flags may be tested before its sets (they
+/// have no side effect, so not evaluating them when the flags already fail changes nothing).
+bool skippable(const Search& s, const Node& d) {
+  if (!(d.flags & (cql6::kDashCapture | cql6::kDashPromote))) return false;
+  const std::vector<const Node*>& p = s.facts->pure;
+  return std::find(p.begin(), p.end(), &d) != p.end();
+}
+
 void merge(Search& s) {
   if (s.cur == (s.tree ? s.root : 0)) return;  // CQL 6.2: no path of length zero
   const Node& max = s.path->kids[1];
@@ -290,14 +429,20 @@ void merge(Search& s) {
 /// Tree: the dash `d` played by the move from node `head` to its child `tail` (`parts`: as
 /// focused_parts()), then the rest of the path.
 void tree_step(Search& s, const Node& d, uint32_t head, uint32_t tail, unsigned parts) {
-  const Ctx hc = ctx_at(s, head);
-  if (!cql6_eval::dash_fits(d, hc, (*s.t.in_move)[tail], parts)) return;
+  const Move m = (*s.t.in_move)[tail];
+  const bool plain = bare(d);
+  if (plain ? m == Move::none() : skippable(s, d) && !flags_may_fit(d, (*s.t.positions)[head], m)) return;
+  Ctx hc;
+  if (!plain) {
+    hc = ctx_at(s, head);
+    if (!cql6_eval::dash_fits(d, hc, m, parts)) return;
+  }
   const uint32_t saved = s.cur;
   s.cur = tail;
   ++s.count;
   bool hit = d.kids[2].kind == Kind::kNone;
   if (!hit) {
-    const cql6_eval::DashScope scope(d, hc, (*s.t.in_move)[tail], parts);
+    const cql6_eval::DashScope scope(d, hc, m, parts);
     hit = cql6_eval::match(d.kids[2], ctx_at(s, tail));
   }
   if (hit) compute(s);
@@ -355,17 +500,120 @@ void dash(Search& s, const Node& d) {
   }
   if ((s.path->flags & cql6::kPathPrimary) && secondary(s, k)) return;
   const Move m = s.start.moves[k];
-  if (!cql6_eval::dash_fits(d, ctx_at(s, k), m, parts)) return;
+  const bool plain = bare(d);
+  if (plain ? m == Move::none()
+            : skippable(s, d) && !flags_may_fit(d, m, [&]() -> const Position& { return position_at(s, k); }))
+    return;
+  Ctx head;
+  if (!plain) {
+    head = ctx_at(s, k);
+    if (!cql6_eval::dash_fits(d, head, m, parts)) return;
+  }
   s.cur = k + 1;
   ++s.count;
   bool hit = d.kids[2].kind == Kind::kNone;
   if (!hit) {
-    const cql6_eval::DashScope scope(d, ctx_at(s, k), m, parts);
+    const cql6_eval::DashScope scope(d, head, m, parts);
     hit = cql6_eval::match(d.kids[2], ctx_at(s, s.cur));
   }
   if (hit) compute(s);
   --s.count;
   s.cur = from;
+}
+
+/// True if the rest of the search (the stack) surely fails from the current position without
+/// evaluating anything: it starts with the promote / capture dash `d` (skippable()) and no
+/// move the dash would take from here passes its flags (no focus).
+bool rest_fails_here(Search& s, const Node& d) {
+  const bool primary = s.path->flags & cql6::kPathPrimary;
+  if (s.tree) {
+    const std::vector<uint32_t>& kids = (*s.t.children)[s.cur];
+    const Position& pos = (*s.t.positions)[s.cur];
+    for (size_t i = 0; i < kids.size() && !(primary && i > 0); ++i)
+      if (flags_may_fit(d, pos, (*s.t.in_move)[kids[i]])) return false;
+    return true;
+  }
+  const uint32_t k = s.cur;
+  if (k >= s.start.moves_left || (primary && secondary(s, k))) return true;
+  return !flags_may_fit(d, s.start.moves[k], [&]() -> const Position& { return position_at(s, k); });
+}
+
+/// A repetition of a bare dash (`――*`, `―― {2,}`) in progress, without focus (`top`, popped):
+/// the same ways as compute()'s recursion (the rest first, then one more move), walked as a
+/// loop along the line (a tree: while the way does not branch). The rest is not tried where
+/// rest_fails_here(). At a branch of the tree the recursion takes over.
+/// The first index >= `at` (plies after the start, at >= 0) whose move may fit the dash `d`
+/// (skippable()) for its flags alone, or the line's end (s.start.moves_left). Tables of the
+/// line cache, made once per line and dash: every search of the line jumps by them.
+uint32_t next_fit(Search& s, const Node& d, uint32_t at) {
+  LineCache& l = *s.line;
+  LineCache::Next* t = nullptr;
+  for (LineCache::Next& x : l.nexts)
+    if (x.dash == &d) t = &x;
+  const uint32_t base = s.start.past;  // index of the start along the line
+  if (!t || t->from > base) {
+    if (!t) {
+      l.nexts.push_back(LineCache::Next{&d, 0, {}});
+      t = &l.nexts.back();
+    }
+    t->from = base;
+    t->next.assign(size_t(l.length) + 1, l.length);
+    for (uint32_t i = l.length; i-- > base;) {
+      const bool may = flags_may_fit(d, l.line[i], [&]() -> const Position& { return position_at(s, i - base); });
+      t->next[i] = may ? i : t->next[i + 1];
+    }
+  }
+  const size_t i = size_t(base) + at;
+  return i >= t->next.size() ? s.start.moves_left : t->next[i] - base;
+}
+
+void repeat_bare(Search& s, const Item& top) {
+  const Node& con = *top.con;
+  const bool primary = s.path->flags & cql6::kPathPrimary;
+  const bool first_match = s.path->flags & cql6::kPathFirstMatch;
+  const Node* skip = nullptr;
+  if (!s.stack.empty() && !s.stack.back().repeating)
+    if (const Node* d = first_dash(*s.stack.back().con); d && skippable(s, *d)) skip = d;
+  const uint32_t cur0 = s.cur;
+  const int64_t count0 = s.count;
+  for (int64_t seen = top.seen;; ++seen) {
+    if (seen >= con.lo && !(skip && rest_fails_here(s, *skip))) compute(s);
+    if (first_match && s.found) break;
+    if (!(con.hi < 0 || seen < con.hi)) break;
+    if (seen == top.seen && seen > 0 && top.began == s.cur) break;  // no move in the last one
+    if ((s.steps += 2) > kMaxSteps) break;
+    if (skip && !s.tree && !(primary && secondary(s, s.cur))) {
+      // jump to the next position where the rest may start (with enough occurrences): the
+      // positions in between only add a move each (the rest fails there, trying nothing)
+      const uint32_t least = s.cur + uint32_t(std::max<int64_t>(1, con.lo - seen));
+      const uint32_t to = least >= s.start.moves_left ? s.start.moves_left : next_fit(s, *skip, least);
+      const int64_t more = int64_t(to) - int64_t(s.cur);  // moves added
+      if (to >= s.start.moves_left || (con.hi >= 0 && seen + more > con.hi)) break;
+      if ((s.steps += 2 * uint64_t(more - 1)) > kMaxSteps) break;
+      seen += more - 1;  // the loop adds the last one
+      s.count += more - 1;
+      s.cur = to - 1;
+    }
+    if (s.tree) {
+      const std::vector<uint32_t>& kids = (*s.t.children)[s.cur];
+      if (kids.empty()) break;
+      if (kids.size() > 1 && !primary) {  // a branch: every move from here, as compute() does
+        s.stack.push_back(Item{&con, true, seen + 1, s.cur});
+        s.stack.push_back(Item{&con.kids[0], false, 0, 0});
+        compute(s);
+        s.stack.pop_back();
+        s.stack.pop_back();
+        break;
+      }
+      s.cur = kids[0];
+    } else {
+      if (s.cur >= s.start.moves_left || (primary && secondary(s, s.cur))) break;
+      ++s.cur;
+    }
+    ++s.count;
+  }
+  s.cur = cur0;
+  s.count = count0;
 }
 
 void compute(Search& s) {
@@ -378,7 +626,9 @@ void compute(Search& s) {
   const Item top = s.stack.back();
   s.stack.pop_back();
   const Node& con = *top.con;
-  if (top.repeating) {
+  if (top.repeating && !s.focused && con.kids[0].kind == Kind::kDash && bare(con.kids[0])) {
+    repeat_bare(s, top);
+  } else if (top.repeating) {
     // CQL 6.2's repetition in progress: enough occurrences: the rest first; then one more
     // (not when the last occurrence consumed no move: it would repeat forever)
     if (top.seen >= con.lo) compute(s);
@@ -405,16 +655,6 @@ void compute(Search& s) {
   s.stack.push_back(top);
 }
 
-/// True if every way through the constituent `con` starts with a move dash.
-bool starts_with_dash(const Node& con) {
-  switch (con.kind) {
-    case Kind::kDash: return true;
-    case Kind::kPathChain: return !con.kids.empty() && starts_with_dash(con.kids[0]);
-    case Kind::kPathRepeat: return con.lo >= 1 && starts_with_dash(con.kids[0]);
-    default: return false;
-  }
-}
-
 /// The position value (positionid: the ply on a line, the node in a tree) of the best way's end.
 int64_t last_position(const Search& s) { return s.tree ? int64_t(s.best_cur) : int64_t(s.start.ply) + s.best_cur; }
 
@@ -439,11 +679,66 @@ Search& fresh_search() {
   return s;
 }
 
+/// The squares a piece moving by `m` from `pos` leaves (a castling: the king's and the
+/// rook's; a null move: the mover's king, as dash_fits() reads it).
+Bitboard origins(const Position& pos, Move m) {
+  if (m == Move::null()) return pos.pieces(pos.side_to_move(), chess::KING);
+  if (m.kind() == Move::CASTLING) return chess::square_bb(m.from_sq()) | chess::square_bb(m.to_sq());
+  return chess::square_bb(m.from_sq());
+}
+
+/// The squares a dash's right set must hold for move `m` from `pos` to fit it (a capture
+/// dash: the captured piece's; a castling: the king's and the rook's destinations; a null
+/// move: the mover's king, as dash_fits() reads it).
+Bitboard destinations(const Position& pos, Move m, bool capture) {
+  if (m == Move::null()) return pos.pieces(pos.side_to_move(), chess::KING);
+  if (capture) {
+    const int cap = captured_square(pos, m);
+    return cap == 64 ? 0 : chess::square_bb(chess::Square(cap));
+  }
+  if (m.kind() == Move::CASTLING) {
+    const chess::CastlingRight cr = chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq());
+    return chess::square_bb(Position::castling_king_to(cr)) | chess::square_bb(Position::castling_rook_to(cr));
+  }
+  return chess::square_bb(m.to_sq());
+}
+
+/// True if path `n` surely does not match at `c` on a line (not a game tree), decided before its
+/// focus is evaluated (which then is not: only when it has no side effect): every way starts
+/// with a dash, and there is no move from here, or the first dash cannot take the move played
+/// here (its flags, its left set not holding the moving piece or its right set not the
+/// destination; only when its sets have no side effect either).
+bool surely_fails(const Node& n, const Ctx& c, const Facts& f) {
+  if (!f.starts_dash || !f.focus_pure) return false;
+  if (!c.moves || c.moves_left == 0) return true;
+  const Node* d = f.first;
+  if (!d || !f.first_pure) return false;
+  if ((n.flags & cql6::kPathPrimary) && !c.main_line && c.past == 0) return true;  // secondary()
+  const Move m = c.moves[0];
+  if (m == Move::none()) return true;
+  if ((d->flags & (cql6::kDashCapture | cql6::kDashPromote)) && !flags_may_fit(*d, *c.pos, m)) return true;
+  if (d->kids[0].kind != Kind::kNone && !(cql6_eval::squares(d->kids[0], c) & origins(*c.pos, m))) return true;
+  if (d->kids[1].kind != Kind::kNone &&
+      !(cql6_eval::squares(d->kids[1], c) & destinations(*c.pos, m, d->flags & cql6::kDashCapture)))
+    return true;
+  return false;
+}
+
+/// True if path `n` surely does not match at `c`, found before a search is set up (a line:
+/// surely_fails(); a game with variations is left to run(), which knows whether it is a tree).
+bool hopeless(const Node& n, const Ctx& c) {
+  if (!c.pos) return true;
+  if (c.record && c.record->has_variations()) return false;
+  return surely_fails(n, c, facts_of(n, c.game));
+}
+
 /// Runs path `n` from `c`; true (with `s` holding the best way) when it matched.
 bool run(const Node& n, const Ctx& c, Search& s) {
   if (!c.pos) return false;
+  const Facts& facts = facts_of(n, c.game);
   int64_t node = 0;
   s.tree = c.record && c.record->has_variations() && cql6_values::tree_of(c, s.t, node);
+  if (!s.tree && c.record && c.record->has_variations() && surely_fails(n, c, facts)) return false;
   s.root = s.tree ? uint32_t(node) : 0;
   const int64_t here = s.tree ? node : int64_t(c.ply);  // the position's key for nestban
   const bool nestban = (n.flags & cql6::kPathNestBan) && c.game != 0;
@@ -452,6 +747,7 @@ bool run(const Node& n, const Ctx& c, Search& s) {
     if (size_t(here) < nest.banned.size() && nest.banned[size_t(here)]) return false;
   }
   s.path = &n;
+  s.facts = &facts;
   s.start = c;
   if (s.tree) {
     s.start.node = node;
@@ -469,7 +765,7 @@ bool run(const Node& n, const Ctx& c, Search& s) {
       s.focus_made[0] = 1;
     }
     // from the start only a move played there can be the first focused move
-    if (n.kids.size() > 2 && starts_with_dash(n.kids[2])) {
+    if (facts.starts_dash) {
       bool any = false;
       if (s.tree) {
         for (uint32_t k : (*s.t.children)[s.root]) any = any || tree_focused_parts(s, k);
@@ -514,7 +810,7 @@ const Status* status(const Ctx& c) {
 bool match(const Node& n, const Ctx& c) {
   switch (n.kind) {
     case Kind::kPathFilter: {
-      return run(n, c, fresh_search());
+      return !hopeless(n, c) && run(n, c, fresh_search());
     }
     case Kind::kMovePrimary: {
       // the move that led here: a variation's first move is secondary, every other primary
@@ -541,6 +837,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
   switch (n.kind) {
     case Kind::kPathFilter: {
       if (n.flags & cql6::kPathLastPos) return cql6_path::position(n, c, out);
+      if (hopeless(n, c)) return false;
       Search& s = fresh_search();
       if (!run(n, c, s)) return false;
       out = n.kids[1].kind != Kind::kNone ? s.best_max : s.best_count;
@@ -579,6 +876,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
 bool position(const Node& n, const Ctx& c, int64_t& ply) {
   switch (n.kind) {
     case Kind::kPathFilter: {
+      if (hopeless(n, c)) return false;
       Search& s = fresh_search();
       if (!run(n, c, s)) return false;
       ply = last_position(s);
