@@ -2,8 +2,10 @@
 // documentation and, where it is silent, CQL 6.2 (SPEC "CQL 6 scripts"; the decisions are
 // listed in SPEC-NOTES "CQL 6 scripts: decisions").
 #include "eval/cql6_eval.h"
+#include "eval/cql6_compare.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <string>
@@ -997,22 +999,6 @@ bool line(const Node& n, const Ctx& c) {
 
 // ---- the generic value functions
 
-bool compare(int64_t a, cql6::Cmp op, int64_t b) {
-  switch (op) {
-    case cql6::Cmp::kLt: return a < b;
-    case cql6::Cmp::kLe: return a <= b;
-    case cql6::Cmp::kEq: return a == b;
-    case cql6::Cmp::kGe: return a >= b;
-    case cql6::Cmp::kGt: return a > b;
-    // positions (main line: positionid = ply, and every later position descends from an
-    // earlier one); CQL 6.2 tests `[>=]` exactly as `[>]` (relationalnode.cpp)
-    case cql6::Cmp::kPrecedes: return a < b;
-    case cql6::Cmp::kPrecedesEq: return a <= b;
-    case cql6::Cmp::kSucceeds: case cql6::Cmp::kSucceedsEq: return a > b;
-    default: return a != b;
-  }
-}
-
 bool compare_chain(const Node& n, const Ctx& c) {
   for (size_t i = 0; i + 1 < n.kids.size(); ++i) {
     const Node& a = n.kids[i];
@@ -1039,9 +1025,95 @@ bool compare_chain(const Node& n, const Ctx& c) {
   return true;
 }
 
+/// The anchors of a transform's variants. A transform expands into up to ~64 variants
+/// (`shift`, `rotate45`...), most of which fail at a position on their first piece
+/// designator. A variant whose conjuncts (a compound, `and`) include a piece designator on one
+/// square can only match where a piece of its kinds stands on that square: the variants are
+/// indexed by that square (the anchor), and a position looks only at the variants whose
+/// anchor square holds such a piece. Used only when no variant has an effect or leaves state
+/// (then the order and number of variants evaluated change nothing but the time).
+struct Anchors {
+  cql6::Kinds kinds = 0;  ///< the union of the anchors' kinds
+  Bitboard squares = 0;   ///< the anchor squares
+  std::array<std::vector<uint16_t>, 64> by_square;  ///< variant numbers by anchor square
+  std::vector<cql6::Kinds> anchor_kinds;  ///< by variant (0: no anchor)
+  std::vector<uint16_t> rest;             ///< variants without an anchor: always evaluated
+};
+
+void anchor_conjuncts(const Node& v, std::vector<const Node*>& out) {
+  if (v.kind == Kind::kCompound || v.kind == Kind::kAnd) {
+    for (const Node& k : v.kids) anchor_conjuncts(k, out);
+    return;
+  }
+  out.push_back(&v);
+}
+
+bool leaves_state(const Node& n) {
+  if (n.kind == Kind::kLine || n.kind == Kind::kPathFilter || cql6_values::has_side_effect(n)) return true;
+  for (const Node& k : n.kids)
+    if (leaves_state(k)) return true;
+  return false;
+}
+
+/// The anchors of transform `n` on this thread (made once per node and search), or null
+/// when they do not pay (few variants) or may not be used (a variant with an effect).
+const Anchors* anchors_of(const Node& n) {
+  constexpr size_t kMinVariants = 8;
+  if (n.kids.size() < kMinVariants || n.kids.size() > 4096) return nullptr;
+  thread_local uint64_t search = 0;
+  thread_local std::vector<std::pair<const Node*, std::unique_ptr<Anchors>>> cache;
+  if (search != cql6_values::search_serial()) {
+    search = cql6_values::search_serial();
+    cache.clear();
+  }
+  for (const auto& [node, a] : cache)
+    if (node == &n) return a.get();
+  auto a = std::make_unique<Anchors>();
+  a->anchor_kinds.assign(n.kids.size(), 0);
+  bool usable = true;
+  for (size_t i = 0; i < n.kids.size() && usable; ++i) {
+    const Node& v = n.kids[i];
+    if (leaves_state(v)) {
+      usable = false;
+      break;
+    }
+    std::vector<const Node*> members;
+    anchor_conjuncts(v, members);
+    const Node* best = nullptr;
+    for (const Node* m : members)
+      if (m->kind == Kind::kDesignator && std::popcount(m->squares) == 1 && m->kinds &&
+          (!best || std::popcount(m->kinds) < std::popcount(best->kinds)))
+        best = m;
+    if (!best) {
+      a->rest.push_back(uint16_t(i));
+      continue;
+    }
+    const int s = std::countr_zero(best->squares);
+    a->by_square[size_t(s)].push_back(uint16_t(i));
+    a->anchor_kinds[i] = best->kinds;
+    a->kinds |= best->kinds;
+    a->squares |= best->squares;
+  }
+  if (!usable) a.reset();
+  if (cache.size() >= 256) cache.clear();
+  cache.emplace_back(&n, std::move(a));
+  return cache.back().second.get();
+}
+
 /// Transform orbits (kTransform after compile): kids are the variants; lo..hi counts.
 int64_t variants_matching(const Node& n, const Ctx& c, bool all) {
   int64_t k = 0;
+  if (const Anchors* a = anchors_of(n)) {
+    for (const uint16_t i : a->rest)
+      if (match(n.kids[i], c) && (++k, !all)) return 1;
+    for (Bitboard s = kinds_bb(*c.pos, a->kinds) & a->squares; s;) {
+      const int sq = chess::pop_lsb(s);
+      for (const uint16_t i : a->by_square[size_t(sq)])
+        if ((kinds_bb(*c.pos, a->anchor_kinds[i]) & (Bitboard(1) << sq)) && match(n.kids[i], c) && (++k, !all))
+          return 1;
+    }
+    return k;
+  }
   for (const Node& v : n.kids)
     if (match(v, c) && (++k, !all)) return 1;
   return k;

@@ -15,6 +15,7 @@
 #include "chess/bitboard.h"
 #include "chess/position.h"
 #include "db/record_view.h"
+#include "eval/cql6_compare.h"
 #include "eval/cql6_functions.h"
 #include "eval/node.h"
 #include "eval/cql6_path.h"
@@ -103,6 +104,10 @@ struct GameView {
   std::vector<std::array<uint8_t, 64>> ids;  // per ply: square -> piece identity (0 = empty)
   std::vector<std::array<uint8_t, 65>> where;  // per ply: identity -> square (64 = gone)
   std::vector<uint64_t> boards;  // per ply: a hash of the piece placement (echo, same board)
+  // per piece identity (line mode): the plies from which it stands on a square (64: gone),
+  // (ply, square) in ply order, the first at ply 0; made once per game (timeline())
+  std::vector<std::vector<std::pair<uint32_t, uint8_t>>> timelines;
+  bool has_null = false;  // the line has a null move (made with timelines)
   // With `variations` (tree mode) every position of the game tree is a node, numbered in
   // CQL 6.2's order (depth first, the main continuation before the variations: the main line
   // is 0..its plies, so positionid = ply there); the vectors above are then by node, and
@@ -253,6 +258,7 @@ GameView* view(const Ctx& c) {
       v.game = t_game;
       v.ids.clear();
       v.where.clear();
+      v.timelines.clear();
       v.boards.clear();
       if (!build_tree(v, c)) {
         v.positions.clear();
@@ -277,6 +283,7 @@ GameView* view(const Ctx& c) {
     v.positions.assign(1, *c.start);
     v.ids.clear();
     v.where.clear();
+    v.timelines.clear();
     v.boards.clear();
   }
   return &v;
@@ -338,16 +345,62 @@ const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
 /// The square of piece identity `id` at `ply` (64 when it is gone).
 int square_of(GameView& v, uint32_t ply, int64_t id) {
   if (id < 1 || id > 64 || !ids_at(v, ply)) return 64;
-  if (v.where.empty()) v.where.reserve(v.total + 1);
-  while (v.where.size() <= ply) {
+  if (v.where.empty()) {
+    v.where.reserve(v.total + 1);
     std::array<uint8_t, 65> w;
     w.fill(64);
-    const std::array<uint8_t, 64>& ids = v.ids[v.where.size()];
+    const std::array<uint8_t, 64>& ids = v.ids[0];
     for (int s = 0; s < 64; ++s)
       if (ids[size_t(s)]) w[ids[size_t(s)]] = uint8_t(s);
     v.where.push_back(w);
   }
+  // each node's table from the one before it (its parent in tree mode): only the squares the
+  // move touched change
+  while (v.where.size() <= ply) {
+    const size_t k = v.where.size();
+    const size_t before = v.tree ? v.parent[k] : k - 1;
+    const Move m = v.tree ? v.in_move[k] : v.base[before];
+    std::array<uint8_t, 65> w = v.where[before];
+    if (m != Move::null() && m != Move::none()) {
+      std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
+      if (m.kind() == Move::EN_PASSANT) {
+        touched[2] = m.to_sq() ^ 8;
+      } else if (m.kind() == Move::CASTLING) {
+        const chess::CastlingRight cr =
+            chess::castling_right(position_at(v, uint32_t(before))->side_to_move(), m.to_sq() > m.from_sq());
+        touched[2] = Position::castling_king_to(cr);
+        touched[3] = Position::castling_rook_to(cr);
+      }
+      const std::array<uint8_t, 64>& was = v.ids[before];
+      const std::array<uint8_t, 64>& now = v.ids[k];
+      for (const int s : touched)
+        if (s < 64 && was[size_t(s)]) w[was[size_t(s)]] = 64;
+      for (const int s : touched)
+        if (s < 64 && now[size_t(s)]) w[now[size_t(s)]] = uint8_t(s);
+    }
+    v.where.push_back(w);
+  }
   return v.where[ply][size_t(id)];
+}
+
+/// The timeline of piece identity `id` (1..64) on a line (not tree mode): the plies from
+/// which it stands on a square (64: gone), first at ply 0. Made for every identity at once,
+/// once per game.
+const std::vector<std::pair<uint32_t, uint8_t>>& timeline(GameView& v, int64_t id) {
+  if (v.timelines.empty()) {
+    square_of(v, v.total, 1);  // every ply's squares
+    v.timelines.assign(65, {});
+    for (size_t k = 1; k <= 64; ++k) v.timelines[k].emplace_back(0, v.where[0][k]);
+    v.has_null = false;
+    for (uint32_t p = 1; p <= v.total; ++p) {
+      if (v.base[p - 1] == Move::null()) v.has_null = true;
+      const std::array<uint8_t, 65>& was = v.where[p - 1];
+      const std::array<uint8_t, 65>& now = v.where[p];
+      for (size_t k = 1; k <= 64; ++k)
+        if (was[k] != now[k]) v.timelines[k].emplace_back(p, now[k]);
+    }
+  }
+  return v.timelines[size_t(id >= 1 && id <= 64 ? id : 0)];
 }
 
 /// A hash of the piece placement at `ply` (equal placements, equal hashes).
@@ -562,6 +615,565 @@ bool assign(const Node& n, const Ctx& c) {
 
 // ---- loops, find, echo
 
+/// True if the value of `n` depends only on the position it is evaluated at (no variable,
+/// no `~~` group, no side effect): `find` may then remember it per ply for the game.
+bool position_only(const Node& n) {
+  switch (n.kind) {
+    case Kind::kVar: case Kind::kMatchGroup: case Kind::kDictGet: case Kind::kIsBound:
+      return false;
+    default: break;
+  }
+  if (has_side_effect(n)) return false;
+  for (const Node& k : n.kids)
+    if (!position_only(k)) return false;
+  return true;
+}
+
+// ---- prechecks: conjuncts of a `find`, `echo` or loop body decided before the body is run
+//
+// `find` and `echo` evaluate their body at many positions of a game (echo: every pair), a
+// square or piece loop at every element of its set. Most
+// bodies open with cheap conjuncts that reject most positions: `sidetomove ==
+// source:sidetomove`, `s < t`, `N1 == Start:N2`, a dash moving piece E. A conjunct of the
+// body's leading part without effects is a precheck when one side of it is known without
+// running the evaluator at that position: the same for the whole walk (`source:...`,
+// `Start:N2`, a number), remembered per position for the game (a filter of the position
+// alone), a piece variable's square (from the per-ply piece identities), or the position's
+// own id (echo's target); in a loop, the element itself (`x`) or its piece's square at a fixed
+// position (`P:x`, `x != P:x`). A position (element) a precheck rejects is skipped; every other
+// runs the whole body as before, so the answer and the effects are the same.
+
+/// Where a precheck operand's value comes from at a position of the walk.
+enum class Source : uint8_t {
+  kFixed,  ///< the same at every position of one walk: evaluated once per walk
+  kPure,   ///< a filter of the position alone: remembered per position for the game
+  kPiece,  ///< a piece variable the body does not write: its square there
+  kNode,   ///< echo's target variable: the position's own id
+  kHere,   ///< anything else without effects: evaluated at the position
+  // a square or piece loop's walk over its elements (squares 0..63)
+  kElement,    ///< the loop variable: the element's square
+  kElementAt,  ///< `P:x`, x the loop variable, P a position the body does not write: the
+               ///< square of x's piece at P (a square loop: the element's square)
+};
+
+struct Operand {
+  Source source = Source::kHere;
+  const Node* node = nullptr;
+  uint32_t column = 0;  ///< kPure: its column in Plan's memo
+};
+
+struct Precheck {
+  enum class What : uint8_t { kCompare, kCondition, kDash } what = What::kCondition;
+  bool set_mode = false;  ///< kCompare: two sets compared as sets (`==`, `!=`)
+  cql6::Cmp op = cql6::Cmp::kEq;
+  Operand a, b;           ///< kCompare: both; kCondition: a; kDash: its from and to sets (node null: none)
+  const Node* member = nullptr;
+};
+
+/// Per thread, per `find` body of the game being matched: its result at each ply (-1 =
+/// not evaluated yet). Makes `find` from every position of a game one evaluation per ply.
+struct FindMemo {
+  uint64_t game = 0;
+  std::vector<int8_t> at;
+};
+
+/// The prechecks of one `find` / `echo` / loop node, with the per-game memo of its kPure
+/// operands; for `find`, whether its body depends on its position alone and its memo.
+struct Plan {
+  bool body_pure = false;  ///< find: the body depends on its position alone (memo below)
+  FindMemo memo;
+  std::vector<Precheck> checks;
+  bool has_here = false;  ///< some operand is evaluated at the position (echo binds s t first)
+  uint32_t columns = 0;
+  uint64_t game = 0;
+  uint32_t size = 0;
+  std::vector<int8_t> known;  ///< column * size + node: -1 not yet, 0 no value, 1 value
+  std::vector<int64_t> values;
+};
+
+/// Kinds that leave state behind for other filters (the last line's length, a path's count):
+/// a prefix holding one must run in order.
+bool leaves_state(Kind k) { return k == Kind::kLine || k == Kind::kPathFilter; }
+
+/// True if `n` has no effect and leaves no state behind (evaluating it early, or not at all,
+/// changes nothing the body or a later filter sees).
+bool stateless(const Node& n) {
+  if (leaves_state(n.kind)) return false;
+  if (has_side_effect(n)) return false;
+  for (const Node& k : n.kids)
+    if (!stateless(k)) return false;
+  return true;
+}
+
+bool has(const std::vector<int64_t>& slots, int64_t s) { return std::find(slots.begin(), slots.end(), s) != slots.end(); }
+
+/// The variable slots the body writes (assignments, loops, echo, unbind; not dictionaries).
+void written_vars(const Node& n, std::vector<int64_t>& out) {
+  const auto add = [&](const Node& v) {
+    if (v.kind == Kind::kVar && !(v.flags & cql6::kVarDictionary)) out.push_back(v.value);
+  };
+  switch (n.kind) {
+    case Kind::kAssign: case Kind::kPieceAssign: case Kind::kSquareLoop: case Kind::kPieceLoop:
+    case Kind::kUnbind:
+      if (!n.kids.empty()) add(n.kids[0]);
+      break;
+    case Kind::kEcho:
+      if (n.kids.size() > 1) add(n.kids[0]), add(n.kids[1]);
+      break;
+    default: break;
+  }
+  for (const Node& k : n.kids) written_vars(k, out);
+}
+
+/// True if `n` has the same value wherever it is evaluated at one given position during the
+/// walk: stateless, and reading no variable the body writes, no dictionary, no `~~` group and
+/// no path state.
+bool closed(const Node& n, const std::vector<int64_t>& written) {
+  switch (n.kind) {
+    case Kind::kVar:
+      if ((n.flags & cql6::kVarDictionary) || has(written, n.value)) return false;
+      break;
+    case Kind::kDictGet: case Kind::kMatchGroup: case Kind::kPathCount: case Kind::kPathStart:
+    case Kind::kPathLastPosition: case Kind::kPathMax:
+      return false;
+    default:
+      if (leaves_state(n.kind) || has_side_effect(n)) return false;
+      break;
+  }
+  for (const Node& k : n.kids)
+    if (!closed(k, written)) return false;
+  return true;
+}
+
+/// What the plan of one node is built from: the variables the body writes, and for `echo`
+/// its source and target variables.
+struct PlanInput {
+  std::vector<int64_t> written;
+  int64_t source = -1, target = -1;  ///< echo: slots of s and t (-1: find)
+  int64_t element = -1;              ///< a loop: the slot of its variable
+};
+
+/// Where `x`'s value comes from at the positions of a walk; false when it cannot be a precheck
+/// operand (it has an effect).
+bool classify(const Node& x, const PlanInput& in, Plan& plan, Operand& out) {
+  out.node = &x;
+  if (!stateless(x)) return false;
+  const auto is_var = [](const Node& v) { return v.kind == Kind::kVar && !(v.flags & cql6::kVarDictionary); };
+  if (x.kind == Kind::kNumber || (x.kind == Kind::kDesignator && (x.kinds & cql6::kAllKinds) == cql6::kAllKinds)) {
+    out.source = Source::kFixed;  // a number, a square designator (any piece or none: `a1`)
+  } else if (in.element >= 0 && is_var(x) && x.value == in.element) {
+    out.source = Source::kElement;
+  } else if (in.element >= 0 && x.kind == Kind::kAt && x.kids.size() == 2 && is_var(x.kids[0]) &&
+             is_var(x.kids[1]) && x.kids[1].value == in.element && !has(in.written, x.kids[0].value)) {
+    out.source = Source::kElementAt;
+  } else if (is_var(x)) {
+    if (x.value == in.target) out.source = Source::kNode;
+    else if (x.value == in.source) out.source = Source::kFixed;
+    else if (has(in.written, x.value)) out.source = Source::kHere;
+    else out.source = (x.flags & cql6::kVarPiece) ? Source::kPiece : Source::kFixed;
+  } else if (x.kind == Kind::kAt && x.kids.size() == 2 && x.kids[0].kind == Kind::kVar &&
+             !(x.kids[0].flags & cql6::kVarDictionary) && x.kids[0].value != in.target &&
+             !has(in.written, x.kids[0].value) && closed(x.kids[1], in.written)) {
+    out.source = Source::kFixed;  // `s:f`, `Start:N2`: f at a position fixed for the walk
+  } else if (position_only(x) && closed(x, in.written)) {
+    if (in.element >= 0) {
+      out.source = Source::kFixed;  // a loop stays at one position
+    } else {
+      out.source = Source::kPure;
+      out.column = plan.columns++;
+    }
+  } else {
+    out.source = Source::kHere;
+    plan.has_here = true;
+  }
+  return true;
+}
+
+/// The conjuncts of `body` in evaluation order (compounds and `and` flattened).
+void conjuncts(const Node& body, std::vector<const Node*>& out) {
+  if (body.kind == Kind::kCompound || body.kind == Kind::kAnd) {
+    for (const Node& k : body.kids) conjuncts(k, out);
+    return;
+  }
+  out.push_back(&body);
+}
+
+/// The prechecks of `body` (a find's or echo's). Only the leading conjuncts count: those
+/// before the first one with an effect or leaving state (skipping a position must not skip
+/// an effect the full body would have had).
+void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
+  constexpr size_t kMaxChecks = 8;
+  std::vector<const Node*> members;
+  conjuncts(body, members);
+  for (const Node* m : members) {
+    if (!stateless(*m)) break;
+    if (plan.checks.size() == kMaxChecks) break;
+    Precheck p;
+    p.member = m;
+    if (m->kind == Kind::kCompare && m->kids.size() == 2 && m->kids[0].type != Type::kString &&
+        m->kids[1].type != Type::kString) {
+      const Plan saved = plan;
+      p.what = Precheck::What::kCompare;
+      p.op = m->ops[0];
+      p.set_mode = m->kids[0].type == Type::kSet && m->kids[1].type == Type::kSet &&
+                   (p.op == cql6::Cmp::kEq || p.op == cql6::Cmp::kNe);
+      if (!classify(m->kids[0], in, plan, p.a) || !classify(m->kids[1], in, plan, p.b)) {
+        plan = saved;
+        continue;
+      }
+      if (p.a.source == Source::kHere && p.b.source == Source::kHere) {  // nothing saved
+        plan = saved;
+        continue;
+      }
+      plan.checks.push_back(p);
+    } else if (m->kind == Kind::kDash && in.element >= 0) {
+      continue;  // a loop stays at one position: the dash runs in the body
+    } else if (m->kind == Kind::kDash && !m->kids.empty() && !(m->flags & cql6::kDashCount)) {
+      p.what = Precheck::What::kDash;
+      // its from (to) set, when a variable the body does not write
+      const auto side = [&](const Node& x) {
+        if (x.kind == Kind::kVar && !(x.flags & cql6::kVarDictionary) && !has(in.written, x.value) &&
+            x.value != in.target && x.value != in.source)
+          return Operand{(x.flags & cql6::kVarPiece) ? Source::kPiece : Source::kFixed, &x, 0};
+        return Operand{Source::kHere, nullptr, 0};
+      };
+      p.a = side(m->kids[0]);
+      // a capture's to square is the captured piece's (en passant: not the move's)
+      if (m->kids.size() > 1 && !(m->flags & cql6::kDashCapture)) p.b = side(m->kids[1]);
+      plan.checks.push_back(p);
+    } else {
+      const Plan saved = plan;
+      p.what = Precheck::What::kCondition;
+      if (!classify(*m, in, plan, p.a) || p.a.source == Source::kHere || p.a.source == Source::kNode ||
+          p.a.source == Source::kElement) {
+        plan = saved;
+        continue;
+      }
+      plan.checks.push_back(p);
+    }
+  }
+}
+
+thread_local int t_walks = 0;  // walks alive on this thread (their plans must stay)
+
+/// The plan of `find` / `echo` / loop node `n` (made once per node, thread and search).
+Plan& plan_of(const Node& n) {
+  thread_local uint64_t search = 0;
+  thread_local std::unordered_map<const Node*, std::unique_ptr<Plan>> plans;
+  if (search != t_search && t_walks == 0) {  // a later query's node may reuse an address
+    search = t_search;
+    plans.clear();
+  }
+  const Node* const key = &n;
+  auto it = plans.find(key);
+  if (it != plans.end()) return *it->second;
+  auto plan = std::make_unique<Plan>();
+  PlanInput in;
+  const Node* body = &n.kids[0];
+  if (n.kind == Kind::kEcho) {
+    body = &n.kids[2];
+    in.source = n.kids[0].value;
+    in.target = n.kids[1].value;
+  } else if (n.kind == Kind::kSquareLoop || n.kind == Kind::kPieceLoop) {
+    body = &n.kids[2];
+    in.element = n.kids[0].value;
+  }
+  if (n.kind == Kind::kFind) plan->body_pure = position_only(*body);
+  written_vars(*body, in.written);
+  if (in.element >= 0) {  // a loop whose body writes its variable keeps the plain walk
+    if (!has(in.written, in.element)) {
+      in.written.push_back(in.element);
+      make_plan(*body, in, *plan);
+    }
+    return *plans.emplace(key, std::move(plan)).first->second;
+  }
+  // echo: a body that writes its own variables keeps the plain walk; the target variable
+  // changes at each position, as if the body wrote it
+  if (!has(in.written, in.source) && !has(in.written, in.target)) {
+    if (in.target >= 0) in.written.push_back(in.target);
+    make_plan(*body, in, *plan);
+  }
+  return *plans.emplace(key, std::move(plan)).first->second;
+}
+
+/// The move played from node `i` of `v` (none at the end of its line).
+Move next_move(const GameView& v, uint32_t i) {
+  if (v.tree) return v.chain_end[i] > i ? v.next[i] : Move::none();
+  return i < v.total ? v.base[i] : Move::none();
+}
+
+/// One walk of a `find` or `echo` (from the position `c`) with its plan's prechecks.
+class Walk {
+ public:
+  /// `c`: the walk's position (echo: with its source variable bound); `echo`: the echo node
+  /// (its variables are bound before an operand is evaluated at a target), or null.
+  /// A loop's walk (over its elements, squares 0..63): `ids` the piece identities at `c` for a
+  /// piece loop, null for a square loop; the loop binds its variable before may_match().
+  Walk(Plan& plan, GameView& v, const Ctx& c, const Node* echo, bool loop = false,
+       const std::array<uint8_t, 64>* ids = nullptr)
+      : plan_(plan), v_(v), c_(c), echo_(echo), loop_(loop), ids_(ids) {
+    ++t_walks;
+    if (plan.checks.empty()) return;
+    if (plan.columns && (plan.game != t_game || plan.size != v.total + 1)) {
+      plan.game = t_game;
+      plan.size = v.total + 1;
+      plan.known.assign(size_t(plan.columns) * plan.size, -1);
+      plan.values.assign(size_t(plan.columns) * plan.size, 0);
+    }
+    for (size_t k = 0; k < plan.checks.size() && k < fixed_.size(); ++k) {
+      const Precheck& p = plan.checks[k];
+      fixed_[k][0] = prepare(p, p.a);
+      fixed_[k][1] = prepare(p, p.b);
+      if (p.what == Precheck::What::kCondition && p.a.source == Source::kFixed && !fixed_[k][0].has)
+        never_ = true;  // a condition false for the whole walk
+      if (p.what == Precheck::What::kCompare && p.a.source == Source::kFixed &&
+          p.b.source == Source::kFixed && !holds(p, fixed_[k][0], fixed_[k][1]))
+        never_ = true;
+      if (p.what == Precheck::What::kCompare && !p.set_mode) narrow(p, fixed_[k][0], fixed_[k][1]);
+      if (v.tree || loop || jump_count_ == jumps_.size()) continue;
+      // jumps (a line): a piece variable equal to a fixed set, or moving (a dash from it)
+      if (p.what == Precheck::What::kCompare && p.set_mode && p.op == cql6::Cmp::kEq) {
+        if (p.a.source == Source::kPiece && p.b.source == Source::kFixed && fixed_[k][0].has)
+          jumps_[jump_count_++] = Jump{false, fixed_[k][0].v, uint64_t(fixed_[k][1].v)};
+        else if (p.b.source == Source::kPiece && p.a.source == Source::kFixed && fixed_[k][1].has)
+          jumps_[jump_count_++] = Jump{false, fixed_[k][1].v, uint64_t(fixed_[k][0].v)};
+      } else if (p.what == Precheck::What::kDash && p.a.node && p.a.source == Source::kPiece && fixed_[k][0].has) {
+        jumps_[jump_count_++] = Jump{true, fixed_[k][0].v, 0};
+      }
+    }
+  }
+
+  /// The first node >= `i` where the jumps allow a match (may_match() still decides there);
+  /// UINT32_MAX when none is left. On a line, from the pieces' timelines: a walk then visits
+  /// only the plies where its piece stands on the square asked, or moves.
+  uint32_t skip_to(uint32_t i) {
+    if (!jump_count_ || never_) return i;
+    for (;;) {
+      uint32_t j = i;
+      for (size_t k = 0; k < jump_count_ && j != UINT32_MAX; ++k) j = std::max(j, next_ok(jumps_[k], j));
+      if (j == i || j == UINT32_MAX) return j;
+      i = j;
+    }
+  }
+
+  ~Walk() { --t_walks; }
+  Walk(const Walk&) = delete;
+  Walk& operator=(const Walk&) = delete;
+
+  /// True if the plan has prechecks (else may_match() is always true).
+  bool active() const { return !plan_.checks.empty(); }
+  /// True if an operand is evaluated at the position itself (a loop binds its variable first).
+  bool reads_here() const { return plan_.has_here; }
+  /// The nodes the order prechecks leave (may_match() is false outside; empty when lo > hi).
+  uint32_t lo() const { return never_ ? 1 : lo_; }
+  uint32_t hi() const { return never_ ? 0 : hi_; }
+
+  /// True unless a precheck shows the body cannot match at node `i`.
+  bool may_match(uint32_t i) {
+    if (never_ || i < lo_ || i > hi_) return false;
+    here_made_ = false;
+    for (size_t k = 0; k < plan_.checks.size(); ++k) {
+      const Precheck& p = plan_.checks[k];
+      switch (p.what) {
+        case Precheck::What::kDash: {
+          const Move m = next_move(v_, i);
+          if (m == Move::none()) return false;
+          if (m == Move::null() || m.kind() == Move::CASTLING) break;
+          if ((p.member->flags & cql6::kDashPromote) && m.kind() != Move::PROMOTION) return false;
+          if (p.a.node) {
+            const Val from = value(p, p.a, fixed_[k][0], i);
+            if (!(uint64_t(from.v) & (uint64_t(1) << m.from_sq()))) return false;
+          }
+          if (p.b.node) {
+            const Val to = value(p, p.b, fixed_[k][1], i);
+            if (!(uint64_t(to.v) & (uint64_t(1) << m.to_sq()))) return false;
+          }
+          break;
+        }
+        case Precheck::What::kCondition:
+          if (!value(p, p.a, fixed_[k][0], i).has) return false;
+          break;
+        case Precheck::What::kCompare: {
+          const Val a = value(p, p.a, fixed_[k][0], i);
+          const Val b = value(p, p.b, fixed_[k][1], i);
+          if (!holds(p, a, b)) return false;
+          break;
+        }
+      }
+    }
+    return true;
+  }
+
+ private:
+  struct Val {
+    bool has = false;
+    int64_t v = 0;  // a number, or a set's squares
+  };
+
+  /// A value of operand `o` for precheck `p` (a condition: has = it matches).
+  static Val eval(const Precheck& p, const Operand& o, const Ctx& c) {
+    Val out;
+    if (p.what == Precheck::What::kCondition) {
+      out.has = cql6_eval::match(*o.node, c);
+    } else if (p.what == Precheck::What::kDash || p.set_mode) {
+      out.has = true;
+      out.v = int64_t(cql6_eval::squares(*o.node, c));
+    } else {
+      out.has = cql6_eval::number(*o.node, c, out.v);
+    }
+    return out;
+  }
+
+  /// What a walk knows of `o` before it starts (kFixed: its value; kPiece: its identity).
+  Val prepare(const Precheck& p, const Operand& o) {
+    if (!o.node) return {};
+    if (o.source == Source::kFixed) return eval(p, o, c_);
+    if (o.source == Source::kPiece) {
+      const Value& x = var(*o.node);
+      return Val{x.bound, x.bound ? x.num : 0};
+    }
+    if (o.source == Source::kElementAt) {  // the node of P
+      int64_t at = 0;
+      if (!position(o.node->kids[0], c_, at) || at < 0 || at > int64_t(v_.total)) return {};
+      if (ids_) square_of(v_, uint32_t(at), 1);  // makes the pieces' squares at P
+      return Val{true, at};
+    }
+    return {};
+  }
+
+  /// An order precheck between the node's id and a fixed number (`s < t`, `t >= 5`)
+  /// narrows the nodes the walk may match to a range.
+  void narrow(const Precheck& p, const Val& a, const Val& b) {
+    if (p.op == cql6::Cmp::kEq || p.op == cql6::Cmp::kNe) return;
+    const bool node_left = p.a.source == Source::kNode && p.b.source == Source::kFixed;
+    const bool node_right = p.b.source == Source::kNode && p.a.source == Source::kFixed;
+    if (!node_left && !node_right) return;
+    const Val& k = node_left ? b : a;
+    if (!k.has) {
+      never_ = true;
+      return;
+    }
+    // every operator but == and != holds on one side of a threshold: find which side
+    const int64_t key = k.v;
+    if (key < -(int64_t(1) << 40) || key > (int64_t(1) << 40)) return;
+    const auto fits = [&](int64_t x) {
+      return node_left ? cql6_eval::compare(x, p.op, key) : cql6_eval::compare(key, p.op, x);
+    };
+    const auto clamp = [](int64_t x) { return uint32_t(std::clamp<int64_t>(x, 0, int64_t(UINT32_MAX))); };
+    if (fits(key + 1) && !fits(key - 1)) {
+      const int64_t from = fits(key) ? key : key + 1;
+      if (from > int64_t(UINT32_MAX)) never_ = true;
+      else lo_ = std::max(lo_, clamp(from));
+    } else if (fits(key - 1) && !fits(key + 1)) {
+      const int64_t to = fits(key) ? key : key - 1;
+      if (to < 0) never_ = true;
+      else hi_ = std::min(hi_, clamp(to));
+    }
+  }
+
+  static bool holds(const Precheck& p, const Val& a, const Val& b) {
+    if (p.set_mode) return (a.v == b.v) == (p.op == cql6::Cmp::kEq);
+    return a.has && b.has && cql6_eval::compare(a.v, p.op, b.v);
+  }
+
+  Val value(const Precheck& p, const Operand& o, const Val& known, uint32_t i) {
+    switch (o.source) {
+      case Source::kFixed: return known;
+      case Source::kNode:
+        return Val{true, p.set_mode ? 0 : int64_t(i)};
+      case Source::kPiece: {
+        const int s = known.has ? square_of(v_, i, known.v) : 64;
+        const uint64_t bb = s < 64 ? uint64_t(1) << s : 0;
+        if (p.what == Precheck::What::kCondition) return Val{bb != 0, 0};
+        if (p.what == Precheck::What::kDash || p.set_mode) return Val{true, int64_t(bb)};
+        return Val{true, bb ? 1 : 0};
+      }
+      case Source::kPure: {
+        const size_t at = size_t(o.column) * plan_.size + i;
+        if (plan_.known[at] < 0) {
+          Ctx c;
+          if (!ctx_at(c_, i, c)) return {};
+          const Val x = eval(p, o, c);
+          plan_.known[at] = x.has;
+          plan_.values[at] = x.v;
+        }
+        return Val{plan_.known[at] == 1, plan_.values[at]};
+      }
+      case Source::kElement:
+      case Source::kElementAt: {
+        int s = int(i);
+        if (o.source == Source::kElementAt) {
+          if (!known.has) s = 64;
+          else if (ids_) s = size_t(known.v) < v_.where.size() ? v_.where[size_t(known.v)][(*ids_)[i]]
+                                                                 : square_of(v_, uint32_t(known.v), (*ids_)[i]);
+        }
+        const uint64_t bb = s < 64 ? uint64_t(1) << s : 0;
+        if (p.what == Precheck::What::kCondition) return Val{bb != 0, 0};
+        if (p.set_mode) return Val{true, int64_t(bb)};
+        if (o.source == Source::kElementAt && !known.has) return {};
+        return Val{true, bb ? 1 : 0};
+      }
+      case Source::kHere:
+        if (loop_) return eval(p, o, c_);  // the loop has bound its variable
+        if (!here_made_) {
+          if (!here_) here_.emplace();
+          if (!ctx_at(c_, i, *here_)) return {};
+          here_made_ = true;
+          if (echo_) {
+            Value& s = var(echo_->kids[0]);
+            s.bound = true;
+            s.num = node_of(c_, &v_);
+            Value& t = var(echo_->kids[1]);
+            t.bound = true;
+            t.num = i;
+          }
+        }
+        return eval(p, o, *here_);
+    }
+    return {};
+  }
+
+  /// A piece variable's condition known from its timeline: it moves from the position (a
+  /// dash from it), or its square set equals `squares` (set-mode `==`).
+  struct Jump {
+    bool moves = false;
+    int64_t id = 0;
+    uint64_t squares = 0;
+  };
+
+  uint32_t next_ok(const Jump& jump, uint32_t i) {
+    const std::vector<std::pair<uint32_t, uint8_t>>& line = timeline(v_, jump.id);
+    if (jump.moves && v_.has_null) return i;  // a null move "moves" the king: not in the timeline
+    auto it = std::upper_bound(line.begin(), line.end(), i,
+                               [](uint32_t ply, const std::pair<uint32_t, uint8_t>& e) { return ply < e.first; });
+    if (it == line.begin()) return i;
+    --it;  // the segment holding i
+    for (; it != line.end(); ++it) {
+      if (jump.moves) {  // it leaves its square at the next change (moved, or captured: a superset)
+        if (it->second == 64 || it + 1 == line.end()) return UINT32_MAX;
+        return std::max(i, (it + 1)->first - 1);
+      }
+      const uint64_t bb = it->second < 64 ? uint64_t(1) << it->second : 0;
+      if (bb == jump.squares) return std::max(i, it->first);
+    }
+    return UINT32_MAX;
+  }
+
+  Plan& plan_;
+  GameView& v_;
+  const Ctx& c_;
+  const Node* echo_;
+  bool loop_ = false;
+  const std::array<uint8_t, 64>* ids_ = nullptr;
+  bool never_ = false;
+  uint32_t lo_ = 0, hi_ = UINT32_MAX;  // nodes outside [lo_, hi_] fail an order precheck (`s < t`)
+  std::optional<Ctx> here_;  // the context of the node being checked, made for kHere operands
+  bool here_made_ = false;
+  std::array<std::array<Val, 2>, 8> fixed_{};
+  std::array<Jump, 8> jumps_{};
+  size_t jump_count_ = 0;
+};
+
 /// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
 /// the squares of the elements it matched for (CQL 6.2: the loop is a set filter). With
 /// `all`: stops at the first element it fails for; `every` says whether none failed (an
@@ -585,13 +1197,22 @@ uint64_t run_loop(const Node& n, const Ctx& c, bool& every) {
   Bitboard todo = set;
   if (n.kind == Kind::kPieceLoop) todo &= c.pos->pieces();
   uint64_t hits = 0;
+  // prechecks of the body (`P:x`, `x != P:x`): need the game's view
+  GameView* gv = todo ? view(c) : nullptr;
+  std::optional<Walk> walk;
+  if (gv) walk.emplace(plan_of(n), *gv, c, nullptr, true, n.kind == Kind::kPieceLoop ? &ids : nullptr);
+  const bool prechecks = walk && walk->active();
+  const bool bind_first = prechecks && walk->reads_here();  // an operand reads the variable
   for (Bitboard s = todo; s;) {
     const int sq = chess::pop_lsb(s);
-    Value& x = var(v);
-    x.bound = true;
-    if (n.kind == Kind::kPieceLoop) x.num = ids[size_t(sq)];
-    else x.set = Bitboard(1) << sq;
-    const bool hit = cql6_eval::match(n.kids[2], c);
+    bool hit = false;
+    if (!prechecks || bind_first || walk->may_match(uint32_t(sq))) {
+      Value& x = var(v);
+      x.bound = true;
+      if (n.kind == Kind::kPieceLoop) x.num = ids[size_t(sq)];
+      else x.set = Bitboard(1) << sq;
+      hit = (!bind_first || walk->may_match(uint32_t(sq))) && cql6_eval::match(n.kids[2], c);
+    }
     if (hit) hits |= Bitboard(1) << sq;
     if (!hit) every = false;
     if (all && !hit) break;
@@ -623,26 +1244,7 @@ bool piece_assign(const Node& n, const Ctx& c) {
   return true;
 }
 
-/// True if the value of `n` depends only on the position it is evaluated at (no variable,
-/// no `~~` group, no side effect): `find` may then remember it per ply for the game.
-bool position_only(const Node& n) {
-  switch (n.kind) {
-    case Kind::kVar: case Kind::kMatchGroup: case Kind::kDictGet: case Kind::kIsBound:
-      return false;
-    default: break;
-  }
-  if (has_side_effect(n)) return false;
-  for (const Node& k : n.kids)
-    if (!position_only(k)) return false;
-  return true;
-}
 
-/// Per thread, per `find` body of the game being matched: its result at each ply (-1 =
-/// not evaluated yet). Makes `find` from every position of a game one evaluation per ply.
-struct FindMemo {
-  uint64_t game = 0;
-  std::vector<int8_t> at;
-};
 
 /// The positions `find` counts from `c` (at most `stop` of them; CQL 6.2: the current
 /// position included, forward to the end of the line or back to its start).
@@ -651,22 +1253,10 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
   if (!v) return cql6_eval::match(n.kids[0], c) ? 1 : 0;
   const bool back = n.flags & cql6::kFindBackward;
   // the memo, when the body depends on its position alone (decided once per node)
-  // keyed by script and node: a later query's node may reuse a freed node's address
-  using Key = std::pair<int64_t, const Node*>;
-  thread_local std::map<Key, FindMemo> memos;
-  thread_local std::map<Key, bool> cacheable;
-  const Key key{t_script, &n};
-  auto known = cacheable.find(key);
-  if (known == cacheable.end()) {
-    if (cacheable.size() > 4096) {
-      cacheable.clear();
-      memos.clear();
-    }
-    known = cacheable.emplace(key, position_only(n.kids[0])).first;
-  }
+  Plan& plan = plan_of(n);
   FindMemo* memo = nullptr;
-  if (known->second) {
-    memo = &memos[key];
+  if (plan.body_pure) {
+    memo = &plan.memo;
     if (memo->game != t_game || memo->at.size() != size_t(v->total) + 1) {
       memo->game = t_game;
       memo->at.assign(size_t(v->total) + 1, -1);
@@ -675,14 +1265,23 @@ int64_t find_count(const Node& n, const Ctx& c, int64_t stop) {
   int64_t found = 0;
   const int64_t start = node_of(c, v);
   if (start < 0) return 0;
+  Walk walk(plan, *v, c, nullptr);
+  const bool prechecks = !memo && walk.active();
   // forward: the node and its descendants (tree mode: the subtree, numbered node..last_desc);
   // back: the node and its ancestors
   const int64_t last = v->tree ? int64_t(v->last_desc[size_t(start)]) : int64_t(v->total);
   for (int64_t ply = start; back ? ply >= 0 : ply <= last;
        ply = back ? (v->tree ? (ply == 0 ? -1 : int64_t(v->parent[size_t(ply)])) : ply - 1) : ply + 1) {
+    if (prechecks && !back) {  // the jumps of piece variables (a line)
+      const uint32_t j = walk.skip_to(uint32_t(ply));
+      if (j == UINT32_MAX || int64_t(j) > last) break;
+      ply = j;
+    }
     bool hit;
     if (memo && memo->at[size_t(ply)] >= 0) {
       hit = memo->at[size_t(ply)];
+    } else if (prechecks && !walk.may_match(uint32_t(ply))) {
+      hit = false;
     } else {
       Ctx at;
       if (!ctx_at(c, ply, at)) break;
@@ -711,6 +1310,7 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   if (!v) return false;
   const int64_t self = node_of(c, v);
   if (self < 0) return false;
+  if (v->total == 0) return false;  // no other position: nothing is bound
   bool any = false;
   const bool numeric = value && n.kids[2].type == Type::kNumber;
   bool has_value = false;
@@ -718,9 +1318,30 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   // targets with the source's placement can match, found by a per-game placement hash
   const bool same_board = n.flags & cql6::kEchoSameBoard;
   const uint64_t here = same_board ? board_at(*v, uint32_t(self)) : 0;
-  for (int64_t ply = 0; ply <= int64_t(v->total); ++ply) {
+  {  // the prechecks' fixed operands (`source:...`) read s
+    Value& s = var(n.kids[0]);
+    s.bound = true;
+    s.num = self;
+  }
+  Walk walk(plan_of(n), *v, c, &n);
+  const bool prechecks = walk.active();
+  const int64_t first = prechecks ? int64_t(walk.lo()) : 0;
+  const int64_t last = prechecks ? std::min<int64_t>(walk.hi(), v->total) : v->total;
+  bool skipped = first > 0 || last < int64_t(v->total);
+  for (int64_t ply = first; ply <= last; ++ply) {
+    if (prechecks) {  // the jumps of piece variables (a line)
+      const uint32_t j = walk.skip_to(uint32_t(ply));
+      if (int64_t(j) != ply) {
+        skipped = true;
+        if (j == UINT32_MAX || int64_t(j) > last) break;
+        ply = j;
+      }
+    }
     if (ply == self) continue;
-    if (same_board && board_at(*v, uint32_t(ply)) != here) continue;
+    if ((same_board && board_at(*v, uint32_t(ply)) != here) || (prechecks && !walk.may_match(uint32_t(ply)))) {
+      skipped = true;
+      continue;
+    }
     Ctx at;
     if (!ctx_at(c, ply, at)) break;
     Value& s = var(n.kids[0]);
@@ -740,16 +1361,13 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
       any = true;
     }
   }
-  if (same_board) {  // the variables as the full walk leaves them: s here, t the last other position
-    const int64_t last = int64_t(v->total) == self ? int64_t(v->total) - 1 : int64_t(v->total);
-    if (last >= 0) {
-      Value& s = var(n.kids[0]);
-      s.bound = true;
-      s.num = self;
-      Value& t = var(n.kids[1]);
-      t.bound = true;
-      t.num = last;
-    }
+  if (skipped) {  // the variables as the full walk leaves them: s here, t the last other position
+    Value& s = var(n.kids[0]);
+    s.bound = true;
+    s.num = self;
+    Value& t = var(n.kids[1]);
+    t.bound = true;
+    t.num = int64_t(v->total) == self ? int64_t(v->total) - 1 : int64_t(v->total);
   }
   return any;
 }
@@ -806,6 +1424,8 @@ bool tree_of(const Ctx& c, TreeRef& out, int64_t& node) {
 bool tree_ctx(const Ctx& c, int64_t node, Ctx& out) { return ctx_at(c, node, out); }
 
 void begin_search() { ++t_search; }
+
+uint64_t search_serial() { return t_search; }
 
 void begin_game() {
   ++t_game;

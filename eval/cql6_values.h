@@ -31,6 +31,11 @@ namespace eval::cql6_values {
 /// worker and search): every variable, persistent ones too, starts unbound.
 void begin_search();
 
+/// The serial of the calling thread's current search (begin_search()): a cache keyed by the
+/// address of a compiled node is valid within one search only (a later query's node may reuse
+/// the address).
+uint64_t search_serial();
+
 /// Marks the start of a new game on the calling thread (GameMatcher::match calls it): the
 /// non-persistent variables of every script are unbound and the game's positions forgotten.
 void begin_game();
