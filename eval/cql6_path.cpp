@@ -177,10 +177,16 @@ bool flags_may_fit(const Node& d, const Position& pos, Move m) {
   return flags_may_fit(d, m, [&]() -> const Position& { return pos; });
 }
 
-/// True if the dash `d` has no sets, no target and no flags: every move fits it.
+/// True if the dash `d` has no sets, no target and no flags: every move fits it, a null move
+/// when the side making it has a king (dash_fits(): from the king's square to itself).
 bool bare(const Node& d) {
   return d.kids[0].kind == Kind::kNone && d.kids[1].kind == Kind::kNone && d.kids[2].kind == Kind::kNone &&
          !(d.flags & (cql6::kDashCapture | cql6::kDashPromote | cql6::kDashPromoteText));
+}
+
+/// True if move `m` from `pos` is a null move a bare dash does not take (no king to move).
+bool null_unfit(const Position& pos, Move m) {
+  return m == Move::null() && !pos.pieces(pos.side_to_move(), chess::KING);
 }
 
 /// The searches running on this thread, innermost last (`pathcount` reads the innermost).
@@ -430,7 +436,7 @@ void merge(Search& s) {
 /// focused_parts()), then the rest of the path.
 void tree_step(Search& s, const Node& d, uint32_t head, uint32_t tail, unsigned parts) {
   const Move m = (*s.t.in_move)[tail];
-  const bool plain = bare(d);
+  const bool plain = bare(d) && m != Move::null();
   if (plain ? m == Move::none() : skippable(s, d) && !flags_may_fit(d, (*s.t.positions)[head], m)) return;
   Ctx hc;
   if (!plain) {
@@ -469,6 +475,7 @@ void tree_dash(Search& s, const Node& d) {
         if (const unsigned parts = tree_focused_parts(s, kids[i])) tree_step(s, d, from, kids[i], parts);
     return;
   }
+  if (!tree_focus(s, from)) return;  // every focused piece is gone: none moves below
   const uint32_t stop = (*s.t.last_desc)[from];
   for (uint32_t k = from + 1; k <= stop;) {
     const unsigned parts = tree_focused_parts(s, k);
@@ -494,13 +501,14 @@ void dash(Search& s, const Node& d) {
     // the first focused move along the line (from the start: only the move played there)
     while (k < s.start.moves_left && !(parts = focused_parts(s, k))) {
       if (from == 0) return;
+      if (!focus_at(s, k + 1)) return;  // every focused piece is gone: none moves again
       ++k;
     }
     if (k >= s.start.moves_left) return;
   }
   if ((s.path->flags & cql6::kPathPrimary) && secondary(s, k)) return;
   const Move m = s.start.moves[k];
-  const bool plain = bare(d);
+  const bool plain = bare(d) && m != Move::null();
   if (plain ? m == Move::none()
             : skippable(s, d) && !flags_may_fit(d, m, [&]() -> const Position& { return position_at(s, k); }))
     return;
@@ -589,6 +597,10 @@ void repeat_bare(Search& s, const Item& top) {
       const uint32_t to = least >= s.start.moves_left ? s.start.moves_left : next_fit(s, *skip, least);
       const int64_t more = int64_t(to) - int64_t(s.cur);  // moves added
       if (to >= s.start.moves_left || (con.hi >= 0 && seen + more > con.hi)) break;
+      bool stuck = false;  // a null move on the way the dash does not take: the way ends there
+      for (uint32_t k = s.cur; k + 1 < to && !stuck; ++k)
+        stuck = s.start.moves[k] == Move::null() && null_unfit(position_at(s, k), Move::null());
+      if (stuck) break;
       if ((s.steps += 2 * uint64_t(more - 1)) > kMaxSteps) break;
       seen += more - 1;  // the loop adds the last one
       s.count += more - 1;
@@ -605,9 +617,11 @@ void repeat_bare(Search& s, const Item& top) {
         s.stack.pop_back();
         break;
       }
+      if (null_unfit((*s.t.positions)[s.cur], (*s.t.in_move)[kids[0]])) break;
       s.cur = kids[0];
     } else {
       if (s.cur >= s.start.moves_left || (primary && secondary(s, s.cur))) break;
+      if (s.start.moves[s.cur] == Move::null() && null_unfit(position_at(s, s.cur), Move::null())) break;
       ++s.cur;
     }
     ++s.count;
