@@ -2,6 +2,8 @@
 // documentation's path pages and, where they are silent, its behaviour): a stack of
 // constituents still to match, tried depth first; a success at the end of the stack keeps
 // the longest way (or the largest `max`); `firstmatch` stops at the first success.
+// What it may leave out without changing an answer (facts per path node, a dash's move-level
+// tests) is in eval/cql6_path_facts.h.
 #include "eval/cql6_path.h"
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "chess/bitboard.h"
 #include "chess/position.h"
 #include "db/record_view.h"
+#include "eval/cql6_path_facts.h"
 #include "eval/cql6_values.h"
 
 namespace eval::cql6_path {
@@ -23,6 +26,7 @@ using chess::Position;
 using cql6::Kind;
 using cql6::Node;
 using cql6_eval::Ctx;
+using namespace cql6_path_facts;
 
 /// Upper bound of search steps per path evaluation (a pathological script: a group of
 /// position filters repeated without moves, nested repetitions over a long game). Past it
@@ -61,133 +65,6 @@ struct Search {
   int64_t best_max = 0;
   uint64_t steps = 0;
 };
-
-/// What a path's search may skip, worked out once per path node and game (the node of a later
-/// query may reuse a freed node's address, never within a game: PosCtx::game grows per thread).
-struct Facts {
-  const Node* path = nullptr;
-  uint64_t game = 0;
-  bool starts_dash = false;         // every way starts with a move dash (after pure holders)
-  const Node* first = nullptr;      // ... and always with this one (null: not known)
-  bool focus_pure = false;          // the focus has no side effect
-  bool first_pure = false;          // ... nor first's sets (and promotion text)
-  std::vector<const Node*> pure;    // dashes with promote / capture whose sets have no side effect
-};
-
-/// True if every way through the constituent `con` starts with a move dash.
-bool starts_with_dash(const Node& con) {
-  switch (con.kind) {
-    case Kind::kDash: return true;
-    case Kind::kPathChain: return !con.kids.empty() && starts_with_dash(con.kids[0]);
-    case Kind::kPathRepeat: return con.lo >= 1 && starts_with_dash(con.kids[0]);
-    default: return false;
-  }
-}
-
-/// The dash every way through `con` starts with, or null.
-const Node* first_dash(const Node& con) {
-  switch (con.kind) {
-    case Kind::kDash: return &con;
-    case Kind::kPathChain: return con.kids.empty() ? nullptr : first_dash(con.kids[0]);
-    case Kind::kPathRepeat: return con.lo >= 1 ? first_dash(con.kids[0]) : nullptr;
-    default: return nullptr;
-  }
-}
-
-/// True if evaluating `n` cannot change anything another evaluation sees (no assignment,
-/// loop, `~~`, sort, comment, nor a path: a path sets the status `pathcount` reads after it).
-bool pure(const Node& n) {
-  if (n.kind == Kind::kPathFilter || cql6_values::has_side_effect(n)) return false;
-  for (const Node& k : n.kids)
-    if (!pure(k)) return false;
-  return true;
-}
-
-/// Collects into `f` the promote / capture dashes of constituent `con` whose sets are pure.
-void collect_dashes(const Node& con, Facts& f) {
-  if (con.kind == Kind::kDash) {
-    if ((con.flags & (cql6::kDashCapture | cql6::kDashPromote)) && pure(con.kids[0]) && pure(con.kids[1]) &&
-        (con.kids.size() < 4 || pure(con.kids[3])))
-      f.pure.push_back(&con);
-    return;
-  }
-  if (con.kind == Kind::kPathChain || con.kind == Kind::kPathRepeat)
-    for (const Node& k : con.kids) collect_dashes(k, f);
-}
-
-const Facts& facts_of(const Node& n, uint64_t game) {
-  thread_local std::vector<std::unique_ptr<Facts>> known;
-  thread_local Facts scratch;
-  thread_local const Facts* last = nullptr;  // the last one asked for (most often asked again)
-  if (last && last->path == &n && last->game == game && game != 0) return *last;
-  Facts* f = nullptr;
-  if (game != 0) {
-    for (auto& k : known)
-      if (k->path == &n) f = k.get();
-    if (f && f->game == game) return *(last = f);
-    if (!f) {
-      if (known.size() > 64) {  // paths of earlier queries
-        known.clear();
-        last = nullptr;
-      }
-      known.push_back(std::make_unique<Facts>());
-      f = known.back().get();
-    }
-  } else {
-    f = &scratch;
-  }
-  f->path = &n;
-  f->game = game;
-  // holders before the first dash (tested at the start, consuming no move) are passed over
-  // when they have no side effect: the way still starts with that dash at the start
-  size_t j = 2;
-  while (j < n.kids.size() && n.kids[j].kind != Kind::kDash && n.kids[j].kind != Kind::kPathChain &&
-         n.kids[j].kind != Kind::kPathRepeat && pure(n.kids[j]))
-    ++j;
-  f->starts_dash = j < n.kids.size() && starts_with_dash(n.kids[j]);
-  f->first = j < n.kids.size() ? first_dash(n.kids[j]) : nullptr;
-  f->focus_pure = pure(n.kids[0]);
-  f->first_pure = f->first && pure(f->first->kids[0]) && pure(f->first->kids[1]) &&
-                  (f->first->kids.size() < 4 || pure(f->first->kids[3]));
-  f->pure.clear();
-  for (size_t i = 2; i < n.kids.size(); ++i) collect_dashes(n.kids[i], *f);
-  if (game != 0) last = f;
-  return *f;
-}
-
-/// True unless the move `m` surely does not fit the dash `d` for its promote / capture flags
-/// alone (as dash_fits() decides them; only asked for dashes whose sets are pure). `pos()`
-/// gives the position the move is played from (asked only for a capture).
-template <class Pos>
-bool flags_may_fit(const Node& d, Move m, Pos&& pos) {
-  if (m == Move::none()) return false;
-  if (m == Move::null()) return !(d.flags & (cql6::kDashCapture | cql6::kDashPromote));
-  if (d.flags & cql6::kDashPromote) {
-    if (m.kind() != Move::PROMOTION) return false;
-    const int t = m.promotion_type() - 1;
-    if (!(d.flags & cql6::kDashPromoteText) && !(d.kinds & ((1u << t) | (1u << (6 + t))))) return false;
-  }
-  if (d.flags & cql6::kDashCapture) {
-    if (m.kind() == Move::CASTLING) return false;
-    if (m.kind() != Move::EN_PASSANT && pos().piece_on(m.to_sq()) == chess::NO_PIECE) return false;
-  }
-  return true;
-}
-bool flags_may_fit(const Node& d, const Position& pos, Move m) {
-  return flags_may_fit(d, m, [&]() -> const Position& { return pos; });
-}
-
-/// True if the dash `d` has no sets, no target and no flags: every move fits it, a null move
-/// when the side making it has a king (dash_fits(): from the king's square to itself).
-bool bare(const Node& d) {
-  return d.kids[0].kind == Kind::kNone && d.kids[1].kind == Kind::kNone && d.kids[2].kind == Kind::kNone &&
-         !(d.flags & (cql6::kDashCapture | cql6::kDashPromote | cql6::kDashPromoteText));
-}
-
-/// True if move `m` from `pos` is a null move a bare dash does not take (no king to move).
-bool null_unfit(const Position& pos, Move m) {
-  return m == Move::null() && !pos.pieces(pos.side_to_move(), chess::KING);
-}
 
 /// The searches running on this thread, innermost last (`pathcount` reads the innermost).
 thread_local std::vector<Search*> t_running;
@@ -315,13 +192,6 @@ Ctx ctx_at(Search& s, uint32_t k) {
   n.past = s.start.past + k;
   n.next_secondary = false;
   return n;
-}
-
-/// The square of the piece `m` captures on `pos`, or 64.
-int captured_square(const Position& pos, Move m) {
-  if (m == Move::null() || m.kind() == Move::CASTLING) return 64;
-  if (m.kind() == Move::EN_PASSANT) return m.to_sq() ^ 8;
-  return pos.piece_on(m.to_sq()) != chess::NO_PIECE ? m.to_sq() : 64;
 }
 
 /// The focused squares after move `m` from `pos` (pieces keep their identity when they move,
@@ -546,10 +416,6 @@ bool rest_fails_here(Search& s, const Node& d) {
   return !flags_may_fit(d, s.start.moves[k], [&]() -> const Position& { return position_at(s, k); });
 }
 
-/// A repetition of a bare dash (`――*`, `―― {2,}`) in progress, without focus (`top`, popped):
-/// the same ways as compute()'s recursion (the rest first, then one more move), walked as a
-/// loop along the line (a tree: while the way does not branch). The rest is not tried where
-/// rest_fails_here(). At a branch of the tree the recursion takes over.
 /// The first index >= `at` (plies after the start, at >= 0) whose move may fit the dash `d`
 /// (skippable()) for its flags alone, or the line's end (s.start.moves_left). Tables of the
 /// line cache, made once per line and dash: every search of the line jumps by them.
@@ -575,6 +441,10 @@ uint32_t next_fit(Search& s, const Node& d, uint32_t at) {
   return i >= t->next.size() ? s.start.moves_left : t->next[i] - base;
 }
 
+/// A repetition of a bare dash (`――*`, `―― {2,}`) in progress, without focus (`top`, popped):
+/// the same ways as compute()'s recursion (the rest first, then one more move), walked as a
+/// loop along the line (a tree: while the way does not branch). The rest is not tried where
+/// rest_fails_here(). At a branch of the tree the recursion takes over.
 void repeat_bare(Search& s, const Item& top) {
   const Node& con = *top.con;
   const bool primary = s.path->flags & cql6::kPathPrimary;
@@ -691,30 +561,6 @@ Search& fresh_search() {
   s.tree = false;
   s.focus_made.clear();
   return s;
-}
-
-/// The squares a piece moving by `m` from `pos` leaves (a castling: the king's and the
-/// rook's; a null move: the mover's king, as dash_fits() reads it).
-Bitboard origins(const Position& pos, Move m) {
-  if (m == Move::null()) return pos.pieces(pos.side_to_move(), chess::KING);
-  if (m.kind() == Move::CASTLING) return chess::square_bb(m.from_sq()) | chess::square_bb(m.to_sq());
-  return chess::square_bb(m.from_sq());
-}
-
-/// The squares a dash's right set must hold for move `m` from `pos` to fit it (a capture
-/// dash: the captured piece's; a castling: the king's and the rook's destinations; a null
-/// move: the mover's king, as dash_fits() reads it).
-Bitboard destinations(const Position& pos, Move m, bool capture) {
-  if (m == Move::null()) return pos.pieces(pos.side_to_move(), chess::KING);
-  if (capture) {
-    const int cap = captured_square(pos, m);
-    return cap == 64 ? 0 : chess::square_bb(chess::Square(cap));
-  }
-  if (m.kind() == Move::CASTLING) {
-    const chess::CastlingRight cr = chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq());
-    return chess::square_bb(Position::castling_king_to(cr)) | chess::square_bb(Position::castling_rook_to(cr));
-  }
-  return chess::square_bb(m.to_sq());
 }
 
 /// True if path `n` surely does not match at `c` on a line (not a game tree), decided before its
