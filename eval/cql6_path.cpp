@@ -47,7 +47,7 @@ struct Item {
 /// follows every move from a position) by their node in the tree (cql6_values::TreeRef).
 struct Search {
   const Node* path = nullptr;
-  const struct Facts* facts = nullptr;         // facts_of(*path)
+  const Facts* facts = nullptr;                // facts(*path)
   Ctx start;
   struct LineCache* line = nullptr;            // positions of the line (position_at)
   std::vector<Bitboard> focus;                 // focus[k]: squares of focused pieces there
@@ -65,6 +65,21 @@ struct Search {
   int64_t best_max = 0;
   uint64_t steps = 0;
 };
+
+/// facts_of() of path `n`, the last answer of this thread kept here (asked twice per
+/// evaluation, by hopeless() and run(): plain thread-locals, no call). Every facts_of() call
+/// of this file goes through here, so the pointer kept is never one facts_of() has freed.
+const Facts& facts(const Node& n, uint64_t game) {
+  thread_local const Node* node = nullptr;
+  thread_local uint64_t serial = 0;
+  thread_local const Facts* known = nullptr;
+  if (game != 0 && node == &n && serial == game) return *known;
+  const Facts& f = facts_of(n, game);
+  node = game != 0 ? &n : nullptr;
+  serial = game;
+  known = &f;
+  return f;
+}
 
 /// The searches running on this thread, innermost last (`pathcount` reads the innermost).
 thread_local std::vector<Search*> t_running;
@@ -589,13 +604,13 @@ bool surely_fails(const Node& n, const Ctx& c, const Facts& f) {
 bool hopeless(const Node& n, const Ctx& c) {
   if (!c.pos) return true;
   if (c.record && c.record->has_variations()) return false;
-  return surely_fails(n, c, facts_of(n, c.game));
+  return surely_fails(n, c, facts(n, c.game));
 }
 
 /// Runs path `n` from `c`; true (with `s` holding the best way) when it matched.
 bool run(const Node& n, const Ctx& c, Search& s) {
   if (!c.pos) return false;
-  const Facts& facts = facts_of(n, c.game);
+  const Facts& facts = cql6_path::facts(n, c.game);
   int64_t node = 0;
   s.tree = c.record && c.record->has_variations() && cql6_values::tree_of(c, s.t, node);
   if (!s.tree && c.record && c.record->has_variations() && surely_fails(n, c, facts)) return false;
