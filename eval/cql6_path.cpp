@@ -123,6 +123,14 @@ Nest& nest_of(const Node& n, const Ctx& c, bool tree) {
 /// the whole game: every path evaluation of the line reads them (made on demand, forward
 /// from a position some evaluation started at). Per thread and nesting depth (a path inside
 /// a path's constituent has its own: resetting it never moves positions the outer one uses).
+/// A move of a line as a focus reads it (made once per line from its position): the squares
+/// it leaves and reaches (a castling: the king's), the captured piece's square (0: none) and
+/// a castling's rook squares.
+struct Step {
+  Bitboard from = 0, to = 0, cap = 0, rook_from = 0, rook_to = 0;
+  enum Kind : uint8_t { kMove, kCastling, kNull } kind = kMove;
+};
+
 struct LineCache {
   uint64_t game = 0;
   const Move* line = nullptr;   // the line's first move (Ctx::moves - Ctx::past)
@@ -130,6 +138,8 @@ struct LineCache {
   std::vector<Move> moves;      // a variation's moves (its buffer is reused by the next one)
   std::vector<Position> positions;
   std::vector<uint8_t> made;
+  std::vector<Step> steps;           // steps[i]: the move from index i (when step_made[i])
+  std::vector<uint8_t> step_made;
   /// Per promote / capture dash (skippable()): next[i] = the first index >= i (of those from
   /// `from` on) whose move may fit it for its flags (flags_may_fit()), or `length`.
   struct Next {
@@ -162,6 +172,8 @@ LineCache* enter_line(const Ctx& c, size_t depth) {
     l.positions.assign(size_t(length) + 1, Position());  // sized once: pointers stay valid
     l.made.assign(size_t(length) + 1, 0);
     l.nexts.clear();
+    l.steps.assign(size_t(length) + 1, Step());
+    l.step_made.assign(size_t(length) + 1, 0);
   }
   if (!l.made[c.past]) {
     l.positions[c.past] = *c.pos;
@@ -232,10 +244,56 @@ Bitboard focus_after(const Position& pos, Move m, Bitboard f) {
 }
 
 /// The focused squares at `k` plies after the start.
+/// The step of the move from `k` plies after the start (k < s.start.moves_left).
+const Step& step_at(Search& s, uint32_t k) {
+  LineCache& l = *s.line;
+  const size_t at = size_t(s.start.past) + k;
+  Step& st = l.steps[at];
+  if (!l.step_made[at]) {
+    const Move m = s.start.moves[k];
+    st = Step();
+    if (m == Move::null()) {
+      st.kind = Step::kNull;
+    } else if (m.kind() == Move::CASTLING) {
+      const Position& pos = position_at(s, k);
+      const chess::CastlingRight cr = chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq());
+      st.kind = Step::kCastling;
+      st.from = chess::square_bb(m.from_sq());
+      st.to = chess::square_bb(Position::castling_king_to(cr));
+      st.rook_from = chess::square_bb(m.to_sq());
+      st.rook_to = chess::square_bb(Position::castling_rook_to(cr));
+    } else {
+      const int cap = captured_square(position_at(s, k), m);
+      st.from = chess::square_bb(m.from_sq());
+      st.to = chess::square_bb(m.to_sq());
+      st.cap = cap == 64 ? 0 : chess::square_bb(chess::Square(cap));
+    }
+    l.step_made[at] = 1;
+  }
+  return st;
+}
+
+/// focus_after() by a line's step.
+Bitboard focus_after(const Step& st, Bitboard f) {
+  switch (st.kind) {
+    case Step::kNull: return f;
+    case Step::kCastling: {
+      const bool king = f & st.from, rook = f & st.rook_from;
+      f &= ~(st.from | st.rook_from);
+      if (king) f |= st.to;
+      if (rook) f |= st.rook_to;
+      return f;
+    }
+    default:
+      f &= ~st.cap;
+      return (f & st.from) ? (f & ~st.from) | st.to : f;
+  }
+}
+
 Bitboard focus_at(Search& s, uint32_t k) {
   while (s.focus.size() <= k) {
     const uint32_t j = uint32_t(s.focus.size() - 1);
-    s.focus.push_back(focus_after(position_at(s, j), s.start.moves[j], s.focus.back()));
+    s.focus.push_back(focus_after(step_at(s, j), s.focus.back()));
   }
   return s.focus[k];
 }
@@ -243,17 +301,15 @@ Bitboard focus_at(Search& s, uint32_t k) {
 /// Which parts of the move from `k` plies after the start are focused: bit 0 the moving
 /// piece (a castling: the king), bit 1 a castling's rook; 0 when the move is not in focus.
 unsigned focused_parts(Search& s, uint32_t k) {
-  const Move m = s.start.moves[k];
-  if (m == Move::null()) return 0;
   const Bitboard f = focus_at(s, k);
-  if (m.kind() == Move::CASTLING)
-    return ((f & chess::square_bb(m.from_sq())) ? 1u : 0u) | ((f & chess::square_bb(m.to_sq())) ? 2u : 0u);
-  if (f & chess::square_bb(m.from_sq())) return 3;
-  if (s.path->flags & cql6::kPathFocusCapture) {
-    const int cap = captured_square(position_at(s, k), m);
-    if (cap != 64 && (f & chess::square_bb(chess::Square(cap)))) return 3;
+  const Step& st = step_at(s, k);
+  switch (st.kind) {
+    case Step::kNull: return 0;
+    case Step::kCastling: return ((f & st.from) ? 1u : 0u) | ((f & st.rook_from) ? 2u : 0u);
+    default:
+      if (f & st.from) return 3;
+      return ((s.path->flags & cql6::kPathFocusCapture) && (f & st.cap)) ? 3 : 0;
   }
-  return 0;
 }
 
 /// Tree: the focused squares at node `k` (in the start's subtree).
