@@ -648,11 +648,16 @@ bool surely_fails(const Node& n, const Ctx& c, const Facts& f) {
   const Move m = c.moves[0];
   if (m == Move::none()) return true;
   if ((d->flags & (cql6::kDashCapture | cql6::kDashPromote)) && !flags_may_fit(*d, *c.pos, m)) return true;
-  if (d->kids[0].kind != Kind::kNone && !(cql6_eval::squares(d->kids[0], c) & origins(*c.pos, m))) return true;
-  if (d->kids[1].kind != Kind::kNone &&
-      !(cql6_eval::squares(d->kids[1], c) & destinations(*c.pos, m, d->flags & cql6::kDashCapture)))
-    return true;
-  return false;
+  // the sets: evaluated here and again by the search when the start is not refused, so only
+  // while they refuse at least one start in four (after 64 tries)
+  if (!f.first_early || (f.set_tries >= 64 && f.set_refusals * 4 < f.set_tries)) return false;
+  ++f.set_tries;
+  const bool refused =
+      (d->kids[0].kind != Kind::kNone && !(cql6_eval::squares(d->kids[0], c) & origins(*c.pos, m))) ||
+      (d->kids[1].kind != Kind::kNone &&
+       !(cql6_eval::squares(d->kids[1], c) & destinations(*c.pos, m, d->flags & cql6::kDashCapture)));
+  f.set_refusals += refused;
+  return refused;
 }
 
 /// True if path `n` surely does not match at `c`, found before a search is set up (a line:

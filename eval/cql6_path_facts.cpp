@@ -49,6 +49,16 @@ bool pure(const Node& n) {
   return true;
 }
 
+bool reads_path_state(const Node& n) {
+  switch (n.kind) {
+    case Kind::kPathCount: case Kind::kPathStart: case Kind::kPathLastPosition: case Kind::kPathMax: return true;
+    default: break;
+  }
+  for (const Node& k : n.kids)
+    if (reads_path_state(k)) return true;
+  return false;
+}
+
 const Facts& facts_of(const Node& n, uint64_t game) {
   thread_local std::vector<std::unique_ptr<Facts>> known;
   thread_local Facts scratch;
@@ -83,6 +93,7 @@ const Facts& facts_of(const Node& n, uint64_t game) {
   f->focus_pure = pure(n.kids[0]);
   f->first_pure = f->first && pure(f->first->kids[0]) && pure(f->first->kids[1]) &&
                   (f->first->kids.size() < 4 || pure(f->first->kids[3]));
+  f->first_early = f->first_pure && !reads_path_state(f->first->kids[0]) && !reads_path_state(f->first->kids[1]);
   f->pure.clear();
   for (size_t i = 2; i < n.kids.size(); ++i) collect_dashes(n.kids[i], *f);
   if (game != 0) last = f;

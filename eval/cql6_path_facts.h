@@ -30,7 +30,12 @@ struct Facts {
   const Node* first = nullptr;      // ... and always with this one (null: not known)
   bool focus_pure = false;          // the focus has no side effect
   bool first_pure = false;          // ... nor first's sets (and promotion text)
+  bool first_early = false;         // ... and they read no path state (`pathcount`, `pathstart`...:
+                                    // their values differ before the search is set up)
   std::vector<const Node*> pure;    // dashes with promote / capture whose sets have no side effect
+  // how often testing first's sets before the search refused a start (kept across games: when
+  // it seldom does, the test is only a second evaluation of the sets and is given up)
+  mutable uint64_t set_tries = 0, set_refusals = 0;
 };
 
 /// The facts of path `n` (cql6::Kind::kPathFilter) for game serial `game` (Ctx::game; 0:
@@ -45,6 +50,9 @@ const Node* first_dash(const Node& con);
 /// True if evaluating `n` cannot change anything another evaluation sees (no assignment,
 /// loop, `~~`, sort, comment, nor a path: a path sets the status `pathcount` reads after it).
 bool pure(const Node& n);
+/// True if `n` reads the state of a path search (`pathcount`, `pathstart`, `pathlastposition`,
+/// `pathmax`): inside a search it is that search's, before it another's.
+bool reads_path_state(const Node& n);
 
 /// True unless the move `m` surely does not fit the dash `d` for its promote / capture flags
 /// alone (as dash_fits() decides them; only asked for dashes whose sets are pure). `pos()`
