@@ -17,7 +17,8 @@
 // its sets have no side effect); a promote / capture dash with pure sets tests its flags on
 // the move before its sets; a bare dash (`――`) takes any move without a context; a bare dash
 // repeated (`――*`, `―― {2,}`) is a loop that jumps to the next move where the dash after it
-// may fit (per line and dash, a table made once per game).
+// may fit (per line and dash, a table made once per game); a focused dash stops once every
+// focused piece is gone. The facts these rest on: eval/cql6_path_facts.h.
 #pragma once
 
 #include <cstdint>
