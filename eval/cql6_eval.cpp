@@ -542,6 +542,48 @@ bool dash(const Node& n, const Ctx& c) {
   return dash_then(n, c, [&](const Ctx* at) { return !at || match(n.kids[2], *at); });
 }
 
+/// `from` (`from` true) or `to` read right after move `m` of `mover` (whose king stands on
+/// `king`): CQL 6.2's squares of the move; a null move goes from the king's square to itself;
+/// a castling, the king's and the rook's squares, inside a dash's target only those of the
+/// piece the dash's sets name (`R--(from)` after O-O is the rook's square).
+Bitboard move_end(Move m, chess::Color mover, Bitboard king, bool from) {
+  if (m == Move::none()) return 0;
+  if (m == Move::null()) return king;
+  if (m.kind() != Move::CASTLING) return chess::square_bb(from ? m.from_sq() : m.to_sq());
+  const chess::CastlingRight cr = chess::castling_right(mover, m.to_sq() > m.from_sq());
+  const Bitboard king_from = chess::square_bb(m.from_sq()), rook_from = chess::square_bb(m.to_sq());
+  const Bitboard king_to = chess::square_bb(Position::castling_king_to(cr));
+  const Bitboard rook_to = chess::square_bb(Position::castling_rook_to(cr));
+  bool by_king = true, by_rook = true;
+  if (t_dash_sets.active) {
+    by_king = (t_dash_sets.from & king_from) && (t_dash_sets.to & king_to);
+    by_rook = (t_dash_sets.from & rook_from) && (t_dash_sets.to & rook_to);
+    if (!by_king && !by_rook) by_king = by_rook = true;
+  }
+  if (from) return (by_king ? king_from : 0) | (by_rook ? rook_from : 0);
+  return (by_king ? king_to : 0) | (by_rook ? rook_to : 0);
+}
+
+// ---- (cql6_path speed, branch pathspeed) `--(from)` / `--(to)` without making the move
+
+/// The `from` / `to` node that is the whole target of dash `n` (`--(from)`), or null.
+const Node* from_to_target(const Node& n) {
+  if (n.kids.size() < 3 || n.kids[2].kind != Kind::kCompound || n.kids[2].kids.size() != 1) return nullptr;
+  const Node& t = n.kids[2].kids[0];
+  return t.kind == Kind::kFromSquare || t.kind == Kind::kToSquare ? &t : nullptr;
+}
+
+/// squares() of a dash whose target is only `from` or `to`: what the target reads at the
+/// position after the move (dash_then(), after_next()), found without copying the board and
+/// making the move (the sets are evaluated as often, in the same order: dash_fits(), DashScope).
+Bitboard dash_from_to(const Node& n, const Ctx& c, bool from) {
+  if (c.next == Move::none() || !dash_fits(n, c, c.next)) return 0;
+  const DashScope scope(n, c);
+  if (!c.moves) return 0;  // after_next() leaves no line: from / to read nothing
+  const chess::Color mover = c.pos->side_to_move();
+  return move_end(c.moves[0], mover, c.pos->pieces(mover, chess::KING), from);
+}
+
 // ---- line
 
 /// Positions of a forward line, made on demand, and the matcher's memos (per thread, one
@@ -1239,26 +1281,8 @@ uint64_t squares(const Node& n, const Ctx& c) {
     case Kind::kFromSquare:
     case Kind::kToSquare: {
       if (c.past == 0 || !c.moves) return 0;
-      const Move m = c.moves[-1];
-      if (m == Move::none()) return 0;
-      if (m == Move::null()) return pos.pieces(chess::Color(1 - pos.side_to_move()), chess::KING);  // CQL 6.2: king to king
-      if (m.kind() != Move::CASTLING)
-        return chess::square_bb(n.kind == Kind::kFromSquare ? m.from_sq() : m.to_sq());
-      // castling (CQL 6.2): the king's and the rook's squares; inside a dash's target only
-      // those of the piece the dash's sets name (`R--(from)` after O-O is the rook's square)
       const chess::Color mover = chess::Color(1 - pos.side_to_move());
-      const chess::CastlingRight cr = chess::castling_right(mover, m.to_sq() > m.from_sq());
-      const Bitboard king_from = chess::square_bb(m.from_sq()), rook_from = chess::square_bb(m.to_sq());
-      const Bitboard king_to = chess::square_bb(Position::castling_king_to(cr));
-      const Bitboard rook_to = chess::square_bb(Position::castling_rook_to(cr));
-      bool king = true, rook = true;
-      if (t_dash_sets.active) {
-        king = (t_dash_sets.from & king_from) && (t_dash_sets.to & king_to);
-        rook = (t_dash_sets.from & rook_from) && (t_dash_sets.to & rook_to);
-        if (!king && !rook) king = rook = true;
-      }
-      if (n.kind == Kind::kFromSquare) return (king ? king_from : 0) | (rook ? rook_from : 0);
-      return (king ? king_to : 0) | (rook ? rook_to : 0);
+      return move_end(c.moves[-1], mover, pos.pieces(mover, chess::KING), n.kind == Kind::kFromSquare);
     }
     case Kind::kTransform: {
       Bitboard out = 0;
@@ -1274,6 +1298,7 @@ uint64_t squares(const Node& n, const Ctx& c) {
       return n.kids.empty() ? 0 : squares(n.kids.back(), c);
     }
     case Kind::kDash: {  // `--(from)`: the target's squares after the move
+      if (const Node* end = from_to_target(n)) return dash_from_to(n, c, end->kind == Kind::kFromSquare);
       Bitboard out = 0;
       dash_then(n, c, [&](const Ctx* at) { return at && (out = squares(n.kids[2], *at)) != 0; });
       return out;

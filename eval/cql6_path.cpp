@@ -2,6 +2,8 @@
 // documentation's path pages and, where they are silent, its behaviour): a stack of
 // constituents still to match, tried depth first; a success at the end of the stack keeps
 // the longest way (or the largest `max`); `firstmatch` stops at the first success.
+// What it may leave out without changing an answer (facts per path node, a dash's move-level
+// tests) is in eval/cql6_path_facts.h.
 #include "eval/cql6_path.h"
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "chess/bitboard.h"
 #include "chess/position.h"
 #include "db/record_view.h"
+#include "eval/cql6_path_facts.h"
 #include "eval/cql6_values.h"
 
 namespace eval::cql6_path {
@@ -23,6 +26,7 @@ using chess::Position;
 using cql6::Kind;
 using cql6::Node;
 using cql6_eval::Ctx;
+using namespace cql6_path_facts;
 
 /// Upper bound of search steps per path evaluation (a pathological script: a group of
 /// position filters repeated without moves, nested repetitions over a long game). Past it
@@ -43,6 +47,7 @@ struct Item {
 /// follows every move from a position) by their node in the tree (cql6_values::TreeRef).
 struct Search {
   const Node* path = nullptr;
+  const Facts* facts = nullptr;                // facts(*path)
   Ctx start;
   struct LineCache* line = nullptr;            // positions of the line (position_at)
   std::vector<Bitboard> focus;                 // focus[k]: squares of focused pieces there
@@ -62,6 +67,21 @@ struct Search {
   cql6_values::CommentMark mark;      // the comments before the search
   cql6_values::CommentSpan best_comments;  // those the best way made (CQL 6.2 keeps only its)
 };
+
+/// facts_of() of path `n`, the last answer of this thread kept here (asked twice per
+/// evaluation, by hopeless() and run(): plain thread-locals, no call). Every facts_of() call
+/// of this file goes through here, so the pointer kept is never one facts_of() has freed.
+const Facts& facts(const Node& n, uint64_t game) {
+  thread_local const Node* node = nullptr;
+  thread_local uint64_t serial = 0;
+  thread_local const Facts* known = nullptr;
+  if (game != 0 && node == &n && serial == game) return *known;
+  const Facts& f = facts_of(n, game);
+  node = game != 0 ? &n : nullptr;
+  serial = game;
+  known = &f;
+  return f;
+}
 
 /// The searches running on this thread, innermost last (`pathcount` reads the innermost).
 thread_local std::vector<Search*> t_running;
@@ -105,6 +125,14 @@ Nest& nest_of(const Node& n, const Ctx& c, bool tree) {
 /// the whole game: every path evaluation of the line reads them (made on demand, forward
 /// from a position some evaluation started at). Per thread and nesting depth (a path inside
 /// a path's constituent has its own: resetting it never moves positions the outer one uses).
+/// A move of a line as a focus reads it (made once per line from its position): the squares
+/// it leaves and reaches (a castling: the king's), the captured piece's square (0: none) and
+/// a castling's rook squares.
+struct Step {
+  Bitboard from = 0, to = 0, cap = 0, rook_from = 0, rook_to = 0;
+  enum Kind : uint8_t { kMove, kCastling, kNull } kind = kMove;
+};
+
 struct LineCache {
   uint64_t game = 0;
   const Move* line = nullptr;   // the line's first move (Ctx::moves - Ctx::past)
@@ -112,6 +140,16 @@ struct LineCache {
   std::vector<Move> moves;      // a variation's moves (its buffer is reused by the next one)
   std::vector<Position> positions;
   std::vector<uint8_t> made;
+  std::vector<Step> steps;           // steps[i]: the move from index i (when step_made[i])
+  std::vector<uint8_t> step_made;
+  /// Per promote / capture dash (skippable()): next[i] = the first index >= i (of those from
+  /// `from` on) whose move may fit it for its flags (flags_may_fit()), or `length`.
+  struct Next {
+    const Node* dash = nullptr;
+    uint32_t from = 0;
+    std::vector<uint32_t> next;
+  };
+  std::vector<Next> nexts;
 };
 LineCache& line_cache(size_t depth) {
   thread_local std::vector<std::unique_ptr<LineCache>> pool;
@@ -135,6 +173,9 @@ LineCache* enter_line(const Ctx& c, size_t depth) {
     else l.moves.assign(line, line + length);
     l.positions.assign(size_t(length) + 1, Position());  // sized once: pointers stay valid
     l.made.assign(size_t(length) + 1, 0);
+    l.nexts.clear();
+    l.steps.assign(size_t(length) + 1, Step());
+    l.step_made.assign(size_t(length) + 1, 0);
   }
   if (!l.made[c.past]) {
     l.positions[c.past] = *c.pos;
@@ -182,13 +223,6 @@ Ctx ctx_at(Search& s, uint32_t k) {
   return n;
 }
 
-/// The square of the piece `m` captures on `pos`, or 64.
-int captured_square(const Position& pos, Move m) {
-  if (m == Move::null() || m.kind() == Move::CASTLING) return 64;
-  if (m.kind() == Move::EN_PASSANT) return m.to_sq() ^ 8;
-  return pos.piece_on(m.to_sq()) != chess::NO_PIECE ? m.to_sq() : 64;
-}
-
 /// The focused squares after move `m` from `pos` (pieces keep their identity when they move,
 /// castle or promote, and lose it when captured).
 Bitboard focus_after(const Position& pos, Move m, Bitboard f) {
@@ -212,10 +246,56 @@ Bitboard focus_after(const Position& pos, Move m, Bitboard f) {
 }
 
 /// The focused squares at `k` plies after the start.
+/// The step of the move from `k` plies after the start (k < s.start.moves_left).
+const Step& step_at(Search& s, uint32_t k) {
+  LineCache& l = *s.line;
+  const size_t at = size_t(s.start.past) + k;
+  Step& st = l.steps[at];
+  if (!l.step_made[at]) {
+    const Move m = s.start.moves[k];
+    st = Step();
+    if (m == Move::null()) {
+      st.kind = Step::kNull;
+    } else if (m.kind() == Move::CASTLING) {
+      const Position& pos = position_at(s, k);
+      const chess::CastlingRight cr = chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq());
+      st.kind = Step::kCastling;
+      st.from = chess::square_bb(m.from_sq());
+      st.to = chess::square_bb(Position::castling_king_to(cr));
+      st.rook_from = chess::square_bb(m.to_sq());
+      st.rook_to = chess::square_bb(Position::castling_rook_to(cr));
+    } else {
+      const int cap = captured_square(position_at(s, k), m);
+      st.from = chess::square_bb(m.from_sq());
+      st.to = chess::square_bb(m.to_sq());
+      st.cap = cap == 64 ? 0 : chess::square_bb(chess::Square(cap));
+    }
+    l.step_made[at] = 1;
+  }
+  return st;
+}
+
+/// focus_after() by a line's step.
+Bitboard focus_after(const Step& st, Bitboard f) {
+  switch (st.kind) {
+    case Step::kNull: return f;
+    case Step::kCastling: {
+      const bool king = f & st.from, rook = f & st.rook_from;
+      f &= ~(st.from | st.rook_from);
+      if (king) f |= st.to;
+      if (rook) f |= st.rook_to;
+      return f;
+    }
+    default:
+      f &= ~st.cap;
+      return (f & st.from) ? (f & ~st.from) | st.to : f;
+  }
+}
+
 Bitboard focus_at(Search& s, uint32_t k) {
   while (s.focus.size() <= k) {
     const uint32_t j = uint32_t(s.focus.size() - 1);
-    s.focus.push_back(focus_after(position_at(s, j), s.start.moves[j], s.focus.back()));
+    s.focus.push_back(focus_after(step_at(s, j), s.focus.back()));
   }
   return s.focus[k];
 }
@@ -223,17 +303,15 @@ Bitboard focus_at(Search& s, uint32_t k) {
 /// Which parts of the move from `k` plies after the start are focused: bit 0 the moving
 /// piece (a castling: the king), bit 1 a castling's rook; 0 when the move is not in focus.
 unsigned focused_parts(Search& s, uint32_t k) {
-  const Move m = s.start.moves[k];
-  if (m == Move::null()) return 0;
   const Bitboard f = focus_at(s, k);
-  if (m.kind() == Move::CASTLING)
-    return ((f & chess::square_bb(m.from_sq())) ? 1u : 0u) | ((f & chess::square_bb(m.to_sq())) ? 2u : 0u);
-  if (f & chess::square_bb(m.from_sq())) return 3;
-  if (s.path->flags & cql6::kPathFocusCapture) {
-    const int cap = captured_square(position_at(s, k), m);
-    if (cap != 64 && (f & chess::square_bb(chess::Square(cap)))) return 3;
+  const Step& st = step_at(s, k);
+  switch (st.kind) {
+    case Step::kNull: return 0;
+    case Step::kCastling: return ((f & st.from) ? 1u : 0u) | ((f & st.rook_from) ? 2u : 0u);
+    default:
+      if (f & st.from) return 3;
+      return ((s.path->flags & cql6::kPathFocusCapture) && (f & st.cap)) ? 3 : 0;
   }
-  return 0;
 }
 
 /// Tree: the focused squares at node `k` (in the start's subtree).
@@ -269,6 +347,14 @@ bool secondary(const Search& s, uint32_t k) { return !s.start.main_line && s.sta
 
 void compute(Search& s);
 
+/// True if `d` is a promote / capture dash whose flags may be tested before its sets (they
+/// have no side effect, so not evaluating them when the flags already fail changes nothing).
+bool skippable(const Search& s, const Node& d) {
+  if (!(d.flags & (cql6::kDashCapture | cql6::kDashPromote))) return false;
+  const std::vector<const Node*>& p = s.facts->pure;
+  return std::find(p.begin(), p.end(), &d) != p.end();
+}
+
 void merge(Search& s) {
   if (s.cur == (s.tree ? s.root : 0)) return;  // CQL 6.2: no path of length zero
   const Node& max = s.path->kids[1];
@@ -294,15 +380,21 @@ void merge(Search& s) {
 /// Tree: the dash `d` played by the move from node `head` to its child `tail` (`parts`: as
 /// focused_parts()), then the rest of the path.
 void tree_step(Search& s, const Node& d, uint32_t head, uint32_t tail, unsigned parts) {
-  const Ctx hc = ctx_at(s, head);
-  if (!cql6_eval::dash_fits(d, hc, (*s.t.in_move)[tail], parts)) return;
+  const Move m = (*s.t.in_move)[tail];
+  const bool plain = bare(d) && m != Move::null();
+  if (plain ? m == Move::none() : skippable(s, d) && !flags_may_fit(d, (*s.t.positions)[head], m)) return;
+  Ctx hc;
+  if (!plain) {
+    hc = ctx_at(s, head);
+    if (!cql6_eval::dash_fits(d, hc, m, parts)) return;
+  }
   const uint32_t saved = s.cur;
   s.cur = tail;
   ++s.count;
   bool hit = d.kids[2].kind == Kind::kNone;
   const cql6_values::CommentMark mark = cql6_values::comment_mark();
   if (!hit) {
-    const cql6_eval::DashScope scope(d, hc, (*s.t.in_move)[tail], parts);
+    const cql6_eval::DashScope scope(d, hc, m, parts);
     hit = cql6_eval::match(d.kids[2], ctx_at(s, tail));
   }
   if (hit) compute(s);
@@ -330,6 +422,7 @@ void tree_dash(Search& s, const Node& d) {
         if (const unsigned parts = tree_focused_parts(s, kids[i])) tree_step(s, d, from, kids[i], parts);
     return;
   }
+  if (!tree_focus(s, from)) return;  // every focused piece is gone: none moves below
   const uint32_t stop = (*s.t.last_desc)[from];
   for (uint32_t k = from + 1; k <= stop;) {
     const unsigned parts = tree_focused_parts(s, k);
@@ -355,25 +448,135 @@ void dash(Search& s, const Node& d) {
     // the first focused move along the line (from the start: only the move played there)
     while (k < s.start.moves_left && !(parts = focused_parts(s, k))) {
       if (from == 0) return;
+      if (!focus_at(s, k + 1)) return;  // every focused piece is gone: none moves again
       ++k;
     }
     if (k >= s.start.moves_left) return;
   }
   if ((s.path->flags & cql6::kPathPrimary) && secondary(s, k)) return;
   const Move m = s.start.moves[k];
-  if (!cql6_eval::dash_fits(d, ctx_at(s, k), m, parts)) return;
+  const bool plain = bare(d) && m != Move::null();
+  if (plain ? m == Move::none()
+            : skippable(s, d) && !flags_may_fit(d, m, [&]() -> const Position& { return position_at(s, k); }))
+    return;
+  Ctx head;
+  if (!plain) {
+    head = ctx_at(s, k);
+    if (!cql6_eval::dash_fits(d, head, m, parts)) return;
+  }
   s.cur = k + 1;
   ++s.count;
   bool hit = d.kids[2].kind == Kind::kNone;
   const cql6_values::CommentMark mark = cql6_values::comment_mark();
   if (!hit) {
-    const cql6_eval::DashScope scope(d, ctx_at(s, k), m, parts);
+    const cql6_eval::DashScope scope(d, head, m, parts);
     hit = cql6_eval::match(d.kids[2], ctx_at(s, s.cur));
   }
   if (hit) compute(s);
   cql6_values::comment_rewind(mark);  // this way's comments: kept by merge() if it is the best
   --s.count;
   s.cur = from;
+}
+
+/// True if the rest of the search (the stack) surely fails from the current position without
+/// evaluating anything: it starts with the promote / capture dash `d` (skippable()) and no
+/// move the dash would take from here passes its flags (no focus).
+bool rest_fails_here(Search& s, const Node& d) {
+  const bool primary = s.path->flags & cql6::kPathPrimary;
+  if (s.tree) {
+    const std::vector<uint32_t>& kids = (*s.t.children)[s.cur];
+    const Position& pos = (*s.t.positions)[s.cur];
+    for (size_t i = 0; i < kids.size() && !(primary && i > 0); ++i)
+      if (flags_may_fit(d, pos, (*s.t.in_move)[kids[i]])) return false;
+    return true;
+  }
+  const uint32_t k = s.cur;
+  if (k >= s.start.moves_left || (primary && secondary(s, k))) return true;
+  return !flags_may_fit(d, s.start.moves[k], [&]() -> const Position& { return position_at(s, k); });
+}
+
+/// The first index >= `at` (plies after the start, at >= 0) whose move may fit the dash `d`
+/// (skippable()) for its flags alone, or the line's end (s.start.moves_left). Tables of the
+/// line cache, made once per line and dash: every search of the line jumps by them.
+uint32_t next_fit(Search& s, const Node& d, uint32_t at) {
+  LineCache& l = *s.line;
+  LineCache::Next* t = nullptr;
+  for (LineCache::Next& x : l.nexts)
+    if (x.dash == &d) t = &x;
+  const uint32_t base = s.start.past;  // index of the start along the line
+  if (!t || t->from > base) {
+    if (!t) {
+      l.nexts.push_back(LineCache::Next{&d, 0, {}});
+      t = &l.nexts.back();
+    }
+    t->from = base;
+    t->next.assign(size_t(l.length) + 1, l.length);
+    for (uint32_t i = l.length; i-- > base;) {
+      const bool may = flags_may_fit(d, l.line[i], [&]() -> const Position& { return position_at(s, i - base); });
+      t->next[i] = may ? i : t->next[i + 1];
+    }
+  }
+  const size_t i = size_t(base) + at;
+  return i >= t->next.size() ? s.start.moves_left : t->next[i] - base;
+}
+
+/// A repetition of a bare dash (`――*`, `―― {2,}`) in progress, without focus (`top`, popped):
+/// the same ways as compute()'s recursion (the rest first, then one more move), walked as a
+/// loop along the line (a tree: while the way does not branch). The rest is not tried where
+/// rest_fails_here(). At a branch of the tree the recursion takes over.
+void repeat_bare(Search& s, const Item& top) {
+  const Node& con = *top.con;
+  const bool primary = s.path->flags & cql6::kPathPrimary;
+  const bool first_match = s.path->flags & cql6::kPathFirstMatch;
+  const Node* skip = nullptr;
+  if (!s.stack.empty() && !s.stack.back().repeating)
+    if (const Node* d = first_dash(*s.stack.back().con); d && skippable(s, *d)) skip = d;
+  const uint32_t cur0 = s.cur;
+  const int64_t count0 = s.count;
+  for (int64_t seen = top.seen;; ++seen) {
+    if (seen >= con.lo && !(skip && rest_fails_here(s, *skip))) compute(s);
+    if (first_match && s.found) break;
+    if (!(con.hi < 0 || seen < con.hi)) break;
+    if (seen == top.seen && seen > 0 && top.began == s.cur) break;  // no move in the last one
+    if ((s.steps += 2) > kMaxSteps) break;
+    if (skip && !s.tree && !(primary && secondary(s, s.cur))) {
+      // jump to the next position where the rest may start (with enough occurrences): the
+      // positions in between only add a move each (the rest fails there, trying nothing)
+      const uint32_t least = s.cur + uint32_t(std::max<int64_t>(1, con.lo - seen));
+      const uint32_t to = least >= s.start.moves_left ? s.start.moves_left : next_fit(s, *skip, least);
+      const int64_t more = int64_t(to) - int64_t(s.cur);  // moves added
+      if (to >= s.start.moves_left || (con.hi >= 0 && seen + more > con.hi)) break;
+      bool stuck = false;  // a null move on the way the dash does not take: the way ends there
+      for (uint32_t k = s.cur; k + 1 < to && !stuck; ++k)
+        stuck = s.start.moves[k] == Move::null() && null_unfit(position_at(s, k), Move::null());
+      if (stuck) break;
+      if ((s.steps += 2 * uint64_t(more - 1)) > kMaxSteps) break;
+      seen += more - 1;  // the loop adds the last one
+      s.count += more - 1;
+      s.cur = to - 1;
+    }
+    if (s.tree) {
+      const std::vector<uint32_t>& kids = (*s.t.children)[s.cur];
+      if (kids.empty()) break;
+      if (kids.size() > 1 && !primary) {  // a branch: every move from here, as compute() does
+        s.stack.push_back(Item{&con, true, seen + 1, s.cur});
+        s.stack.push_back(Item{&con.kids[0], false, 0, 0});
+        compute(s);
+        s.stack.pop_back();
+        s.stack.pop_back();
+        break;
+      }
+      if (null_unfit((*s.t.positions)[s.cur], (*s.t.in_move)[kids[0]])) break;
+      s.cur = kids[0];
+    } else {
+      if (s.cur >= s.start.moves_left || (primary && secondary(s, s.cur))) break;
+      if (s.start.moves[s.cur] == Move::null() && null_unfit(position_at(s, s.cur), Move::null())) break;
+      ++s.cur;
+    }
+    ++s.count;
+  }
+  s.cur = cur0;
+  s.count = count0;
 }
 
 void compute(Search& s) {
@@ -386,7 +589,9 @@ void compute(Search& s) {
   const Item top = s.stack.back();
   s.stack.pop_back();
   const Node& con = *top.con;
-  if (top.repeating) {
+  if (top.repeating && !s.focused && con.kids[0].kind == Kind::kDash && bare(con.kids[0])) {
+    repeat_bare(s, top);
+  } else if (top.repeating) {
     // CQL 6.2's repetition in progress: enough occurrences: the rest first; then one more
     // (not when the last occurrence consumed no move: it would repeat forever)
     if (top.seen >= con.lo) compute(s);
@@ -415,16 +620,6 @@ void compute(Search& s) {
   s.stack.push_back(top);
 }
 
-/// True if every way through the constituent `con` starts with a move dash.
-bool starts_with_dash(const Node& con) {
-  switch (con.kind) {
-    case Kind::kDash: return true;
-    case Kind::kPathChain: return !con.kids.empty() && starts_with_dash(con.kids[0]);
-    case Kind::kPathRepeat: return con.lo >= 1 && starts_with_dash(con.kids[0]);
-    default: return false;
-  }
-}
-
 /// The position value (positionid: the ply on a line, the node in a tree) of the best way's end.
 int64_t last_position(const Search& s) { return s.tree ? int64_t(s.best_cur) : int64_t(s.start.ply) + s.best_cur; }
 
@@ -451,11 +646,47 @@ Search& fresh_search() {
   return s;
 }
 
+/// True if path `n` surely does not match at `c` on a line (not a game tree), decided before its
+/// focus is evaluated (which then is not: only when it has no side effect): every way starts
+/// with a dash, and there is no move from here, or the first dash cannot take the move played
+/// here (its flags, its left set not holding the moving piece or its right set not the
+/// destination; only when its sets have no side effect either).
+bool surely_fails(const Node& n, const Ctx& c, const Facts& f) {
+  if (!f.starts_dash || !f.focus_pure) return false;
+  if (!c.moves || c.moves_left == 0) return true;
+  const Node* d = f.first;
+  if (!d || !f.first_pure) return false;
+  if ((n.flags & cql6::kPathPrimary) && !c.main_line && c.past == 0) return true;  // secondary()
+  const Move m = c.moves[0];
+  if (m == Move::none()) return true;
+  if ((d->flags & (cql6::kDashCapture | cql6::kDashPromote)) && !flags_may_fit(*d, *c.pos, m)) return true;
+  // the sets: evaluated here and again by the search when the start is not refused, so only
+  // while they refuse at least one start in four (after 64 tries)
+  if (!f.first_early || (f.set_tries >= 64 && f.set_refusals * 4 < f.set_tries)) return false;
+  ++f.set_tries;
+  const bool refused =
+      (d->kids[0].kind != Kind::kNone && !(cql6_eval::squares(d->kids[0], c) & origins(*c.pos, m))) ||
+      (d->kids[1].kind != Kind::kNone &&
+       !(cql6_eval::squares(d->kids[1], c) & destinations(*c.pos, m, d->flags & cql6::kDashCapture)));
+  f.set_refusals += refused;
+  return refused;
+}
+
+/// True if path `n` surely does not match at `c`, found before a search is set up (a line:
+/// surely_fails(); a game with variations is left to run(), which knows whether it is a tree).
+bool hopeless(const Node& n, const Ctx& c) {
+  if (!c.pos) return true;
+  if (c.record && c.record->has_variations()) return false;
+  return surely_fails(n, c, facts(n, c.game));
+}
+
 /// Runs path `n` from `c`; true (with `s` holding the best way) when it matched.
 bool run(const Node& n, const Ctx& c, Search& s) {
   if (!c.pos) return false;
+  const Facts& facts = cql6_path::facts(n, c.game);
   int64_t node = 0;
   s.tree = c.record && c.record->has_variations() && cql6_values::tree_of(c, s.t, node);
+  if (!s.tree && c.record && c.record->has_variations() && surely_fails(n, c, facts)) return false;
   s.root = s.tree ? uint32_t(node) : 0;
   const int64_t here = s.tree ? node : int64_t(c.ply);  // the position's key for nestban
   const bool nestban = (n.flags & cql6::kPathNestBan) && c.game != 0;
@@ -464,6 +695,7 @@ bool run(const Node& n, const Ctx& c, Search& s) {
     if (size_t(here) < nest.banned.size() && nest.banned[size_t(here)]) return false;
   }
   s.path = &n;
+  s.facts = &facts;
   s.start = c;
   if (s.tree) {
     s.start.node = node;
@@ -481,7 +713,7 @@ bool run(const Node& n, const Ctx& c, Search& s) {
       s.focus_made[0] = 1;
     }
     // from the start only a move played there can be the first focused move
-    if (n.kids.size() > 2 && starts_with_dash(n.kids[2])) {
+    if (facts.starts_dash) {
       bool any = false;
       if (s.tree) {
         for (uint32_t k : (*s.t.children)[s.root]) any = any || tree_focused_parts(s, k);
@@ -527,7 +759,7 @@ const Status* status(const Ctx& c) {
 bool match(const Node& n, const Ctx& c) {
   switch (n.kind) {
     case Kind::kPathFilter: {
-      return run(n, c, fresh_search());
+      return !hopeless(n, c) && run(n, c, fresh_search());
     }
     case Kind::kMovePrimary: {
       // the move that led here: a variation's first move is secondary, every other primary
@@ -554,6 +786,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
   switch (n.kind) {
     case Kind::kPathFilter: {
       if (n.flags & cql6::kPathLastPos) return cql6_path::position(n, c, out);
+      if (hopeless(n, c)) return false;
       Search& s = fresh_search();
       if (!run(n, c, s)) return false;
       out = n.kids[1].kind != Kind::kNone ? s.best_max : s.best_count;
@@ -592,6 +825,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
 bool position(const Node& n, const Ctx& c, int64_t& ply) {
   switch (n.kind) {
     case Kind::kPathFilter: {
+      if (hopeless(n, c)) return false;
       Search& s = fresh_search();
       if (!run(n, c, s)) return false;
       ply = last_position(s);

@@ -10,6 +10,15 @@
 // repetition tries the rest first, then one more); the path matches when some way consumes
 // at least one move, and its value is the largest number of moves consumed (counting only
 // moves of focused pieces with `focus`), or the largest `max` value at the end of a way.
+//
+// Work the search leaves out, never changing an answer (SPEC-NOTES "Published examples: path
+// and dashes", Saving work): a start whose first dash cannot take the move played there is
+// refused before the focus is evaluated (when the focus, the holders before that dash and
+// its sets have no side effect); a promote / capture dash with pure sets tests its flags on
+// the move before its sets; a bare dash (`――`) takes any move without a context; a bare dash
+// repeated (`――*`, `―― {2,}`) is a loop that jumps to the next move where the dash after it
+// may fit (per line and dash, a table made once per game); a focused dash stops once every
+// focused piece is gone. The facts these rest on: eval/cql6_path_facts.h.
 #pragma once
 
 #include <cstdint>
