@@ -418,9 +418,9 @@ const std::vector<std::pair<uint32_t, uint8_t>>& timeline(GameView& v, int64_t i
       const std::array<int, 4> touched = touched_squares(m, side_at(v, p - 1));
       for (const int sq : touched) {
         if (sq >= 64) continue;
-        for (const uint8_t id : {ids_was[size_t(sq)], ids_now[size_t(sq)]}) {
-          std::vector<std::pair<uint32_t, uint8_t>>& line = v.timelines[id];
-          if (id && was[id] != now[id] && line.back().first != p) line.emplace_back(p, now[id]);
+        for (const uint8_t piece : {ids_was[size_t(sq)], ids_now[size_t(sq)]}) {
+          std::vector<std::pair<uint32_t, uint8_t>>& line = v.timelines[piece];
+          if (piece && was[piece] != now[piece] && line.back().first != p) line.emplace_back(p, now[piece]);
         }
       }
     }
