@@ -15,6 +15,7 @@
 #include "chess/bitboard.h"
 #include "chess/movegen.h"
 #include "eval/cql6_path.h"
+#include "eval/cql6_path_facts.h"
 #include "db/record_view.h"
 #include "eval/cql6_values.h"
 #include "eval/node.h"
@@ -326,13 +327,6 @@ bool move_fits(const Position& pos, Move m, Bitboard from, Bitboard to) {
   return (from & chess::square_bb(m.from_sq())) && (to & chess::square_bb(m.to_sq()));
 }
 
-/// The square of the piece `m` captures, or 64 when it captures nothing.
-int capture_square(const Position& pos, Move m) {
-  if (m == Move::null() || m == Move::none() || m.kind() == Move::CASTLING) return 64;
-  if (m.kind() == Move::EN_PASSANT) return m.to_sq() ^ 8;
-  return pos.piece_on(m.to_sq()) != chess::NO_PIECE ? m.to_sq() : 64;
-}
-
 /// Calls `f(m)` for the pseudo-legal moves of the side to move (legal ones plus those leaving
 /// the king in check; castling only where legal) that may satisfy a move filter: a move
 /// other than castling only from a square of `origin` to one of `dest`, an en passant
@@ -403,7 +397,7 @@ bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from
   if ((f & cql6::kMoveEnPassant) && m.kind() != Move::EN_PASSANT) return false;
   if (!move_fits(before, m, from, to)) return false;
   if (n.kids[2].kind != Kind::kNone) {
-    const int cs = capture_square(before, m);
+    const int cs = cql6_path_facts::captured_square(before, m);
     if (cs == 64 || !(cap & chess::square_bb(Square(cs)))) return false;
   }
   if (n.kids[3].kind != Kind::kNone) {
@@ -418,7 +412,7 @@ bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from
 /// the captured piece's); a castling is the king's move (CQL 6.2). 64: none.
 int move_square(const Position& pos, Move m, uint8_t sub) {
   if (m == Move::null() || m == Move::none()) return 64;
-  if (sub == 3) return capture_square(pos, m);
+  if (sub == 3) return cql6_path_facts::captured_square(pos, m);
   if (sub == 1) return m.from_sq();
   if (m.kind() != Move::CASTLING) return m.to_sq();
   return Position::castling_king_to(chess::castling_right(pos.side_to_move(), m.to_sq() > m.from_sq()));
@@ -564,7 +558,7 @@ Bitboard move_end(Move m, chess::Color mover, Bitboard king, bool from) {
   return (by_king ? king_to : 0) | (by_rook ? rook_to : 0);
 }
 
-// ---- (cql6_path speed, branch pathspeed) `--(from)` / `--(to)` without making the move
+// ---- `--(from)` / `--(to)` without making the move
 
 /// The `from` / `to` node that is the whole target of dash `n` (`--(from)`), or null.
 const Node* from_to_target(const Node& n) {
@@ -1040,21 +1034,6 @@ struct Anchors {
   std::vector<uint16_t> rest;             ///< variants without an anchor: always evaluated
 };
 
-void anchor_conjuncts(const Node& v, std::vector<const Node*>& out) {
-  if (v.kind == Kind::kCompound || v.kind == Kind::kAnd) {
-    for (const Node& k : v.kids) anchor_conjuncts(k, out);
-    return;
-  }
-  out.push_back(&v);
-}
-
-bool leaves_state(const Node& n) {
-  if (n.kind == Kind::kLine || n.kind == Kind::kPathFilter || cql6_values::has_side_effect(n)) return true;
-  for (const Node& k : n.kids)
-    if (leaves_state(k)) return true;
-  return false;
-}
-
 /// The anchors of transform `n` on this thread (made once per node and search), or null
 /// when they do not pay (few variants) or may not be used (a variant with an effect).
 const Anchors* anchors_of(const Node& n) {
@@ -1073,12 +1052,12 @@ const Anchors* anchors_of(const Node& n) {
   bool usable = true;
   for (size_t i = 0; i < n.kids.size() && usable; ++i) {
     const Node& v = n.kids[i];
-    if (leaves_state(v)) {
+    if (!cql6_values::stateless(v)) {
       usable = false;
       break;
     }
     std::vector<const Node*> members;
-    anchor_conjuncts(v, members);
+    cql6_values::conjuncts(v, members);
     const Node* best = nullptr;
     for (const Node* m : members)
       if (m->kind == Kind::kDesignator && std::popcount(m->squares) == 1 && m->kinds &&
@@ -1160,7 +1139,7 @@ bool dash_fits(const Node& n, const Ctx& c, Move m, unsigned parts) {
     return (from & king) && (to & king);
   }
   if (n.flags & cql6::kDashCapture) {
-    const int cs = capture_square(*c.pos, m);
+    const int cs = cql6_path_facts::captured_square(*c.pos, m);
     if (cs == 64 || !(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(Square(cs)))) return false;
   } else {
     if (m.kind() == Move::CASTLING && parts != 3) {  // a path's focus: only the focused piece's squares

@@ -114,7 +114,7 @@ bool null_unfit(const Position& pos, Move m) {
 }
 
 int captured_square(const Position& pos, Move m) {
-  if (m == Move::null() || m.kind() == Move::CASTLING) return 64;
+  if (m == Move::null() || m == Move::none() || m.kind() == Move::CASTLING) return 64;
   if (m.kind() == Move::EN_PASSANT) return m.to_sq() ^ 8;
   return pos.piece_on(m.to_sq()) != chess::NO_PIECE ? m.to_sq() : 64;
 }

@@ -81,7 +81,8 @@ bool bare(const Node& d);
 /// True if move `m` from `pos` is a null move a bare dash does not take (no king to move).
 bool null_unfit(const Position& pos, Move m);
 
-/// The square (0..63) of the piece `m` captures on `pos`, or 64.
+/// The square (0..63) of the piece `m` captures on `pos`, or 64 (none for a null move, a
+/// castling or Move::none()). Also the evaluator's (eval/cql6_eval.cpp: dashes, `move capture`).
 int captured_square(const Position& pos, Move m);
 /// The squares a piece moving by `m` from `pos` leaves (a castling: the king's and the
 /// rook's; a null move: the mover's king, as dash_fits() reads it).

@@ -312,6 +312,21 @@ chess::Color side_at(const GameView& v, size_t k) {
   return chess::Color((int(v.positions[0].side_to_move()) + int(plies & 1)) & 1);
 }
 
+/// The squares move `m` (not null) of side `us` changes: from, to, and the captured pawn's
+/// square of an en passant capture or the king's and rook's destinations of a castling (64:
+/// none).
+std::array<int, 4> touched_squares(Move m, chess::Color us) {
+  std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
+  if (m.kind() == Move::EN_PASSANT) {
+    touched[2] = m.to_sq() ^ 8;
+  } else if (m.kind() == Move::CASTLING) {
+    const chess::CastlingRight cr = chess::castling_right(us, m.to_sq() > m.from_sq());
+    touched[2] = Position::castling_king_to(cr);
+    touched[3] = Position::castling_rook_to(cr);
+  }
+  return touched;
+}
+
 /// The piece identities at `ply` (CQL 6: a piece keeps its identity when it moves, a
 /// promoted pawn keeps the pawn's; a captured piece's identity is gone).
 const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
@@ -330,38 +345,22 @@ const std::array<uint8_t, 64>* ids_at(GameView& v, uint32_t ply) {
     std::array<uint8_t, 64> next = v.ids[k];
     const Move m = v.tree ? v.in_move[v.ids.size()] : v.base[k];
     if (m != Move::null() && m != Move::none()) {
-      const int from = m.from_sq(), to = m.to_sq();
+      // from, to, then the en passant pawn's square or the castling king's and rook's
+      const std::array<int, 4> t = touched_squares(m, side_at(v, k));
       if (m.kind() == Move::CASTLING) {
-        const chess::Color us = side_at(v, k);
-        const chess::CastlingRight cr = chess::castling_right(us, to > from);
-        const uint8_t king = next[size_t(from)], rook = next[size_t(to)];
-        next[size_t(from)] = next[size_t(to)] = 0;
-        next[size_t(Position::castling_king_to(cr))] = king;
-        next[size_t(Position::castling_rook_to(cr))] = rook;
+        const uint8_t king = next[size_t(t[0])], rook = next[size_t(t[1])];
+        next[size_t(t[0])] = next[size_t(t[1])] = 0;
+        next[size_t(t[2])] = king;
+        next[size_t(t[3])] = rook;
       } else {
-        if (m.kind() == Move::EN_PASSANT) next[size_t(to ^ 8)] = 0;
-        next[size_t(to)] = next[size_t(from)];
-        next[size_t(from)] = 0;
+        if (m.kind() == Move::EN_PASSANT) next[size_t(t[2])] = 0;
+        next[size_t(t[1])] = next[size_t(t[0])];
+        next[size_t(t[0])] = 0;
       }
     }
     v.ids.push_back(next);
   }
   return &v.ids[ply];
-}
-
-/// The squares move `m` (not null) of side `us` changes: from, to, and the captured pawn's
-/// square of an en passant capture or the king's and rook's destinations of a castling (64:
-/// none).
-std::array<int, 4> touched_squares(Move m, chess::Color us) {
-  std::array<int, 4> touched{m.from_sq(), m.to_sq(), 64, 64};
-  if (m.kind() == Move::EN_PASSANT) {
-    touched[2] = m.to_sq() ^ 8;
-  } else if (m.kind() == Move::CASTLING) {
-    const chess::CastlingRight cr = chess::castling_right(us, m.to_sq() > m.from_sq());
-    touched[2] = Position::castling_king_to(cr);
-    touched[3] = Position::castling_rook_to(cr);
-  }
-  return touched;
 }
 
 /// The square of piece identity `id` at `ply` (64 when it is gone).
@@ -740,18 +739,13 @@ struct Plan {
   std::vector<int64_t> values;
 };
 
-/// Kinds that leave state behind for other filters (the last line's length, a path's count):
-/// a prefix holding one must run in order.
-bool leaves_state(Kind k) { return k == Kind::kLine || k == Kind::kPathFilter; }
-
-/// True if `n` has no effect and leaves no state behind (evaluating it early, or not at all,
-/// changes nothing the body or a later filter sees).
-bool stateless(const Node& n) {
-  if (leaves_state(n.kind)) return false;
-  if (has_side_effect(n)) return false;
+/// True if `n` or a node below it leaves state behind for other filters (`line`: the last
+/// line's length; `path`: a path's count): a prefix holding one must run in order.
+bool leaves_state(const Node& n) {
+  if (n.kind == Kind::kLine || n.kind == Kind::kPathFilter) return true;
   for (const Node& k : n.kids)
-    if (!stateless(k)) return false;
-  return true;
+    if (leaves_state(k)) return true;
+  return false;
 }
 
 bool has(const std::vector<int64_t>& slots, int64_t s) { return std::find(slots.begin(), slots.end(), s) != slots.end(); }
@@ -774,24 +768,27 @@ void written_vars(const Node& n, std::vector<int64_t>& out) {
   for (const Node& k : n.kids) written_vars(k, out);
 }
 
-/// True if `n` has the same value wherever it is evaluated at one given position during the
-/// walk: stateless, and reading no variable the body writes, no dictionary, no `~~` group and
-/// no path state.
-bool closed(const Node& n, const std::vector<int64_t>& written) {
+/// True if `n` or a node below it reads what a walk's body may change: a variable the body
+/// writes, a dictionary, a `~~` group or a path's state.
+bool reads_changing(const Node& n, const std::vector<int64_t>& written) {
   switch (n.kind) {
     case Kind::kVar:
-      if ((n.flags & cql6::kVarDictionary) || has(written, n.value)) return false;
+      if ((n.flags & cql6::kVarDictionary) || has(written, n.value)) return true;
       break;
     case Kind::kDictGet: case Kind::kMatchGroup: case Kind::kPathCount: case Kind::kPathStart:
     case Kind::kPathLastPosition: case Kind::kPathMax:
-      return false;
-    default:
-      if (leaves_state(n.kind) || has_side_effect(n)) return false;
-      break;
+      return true;
+    default: break;
   }
   for (const Node& k : n.kids)
-    if (!closed(k, written)) return false;
-  return true;
+    if (reads_changing(k, written)) return true;
+  return false;
+}
+
+/// True if `n` has the same value wherever it is evaluated at one given position during the
+/// walk: stateless, and reading nothing the body may change.
+bool closed(const Node& n, const std::vector<int64_t>& written) {
+  return stateless(n) && !reads_changing(n, written);
 }
 
 /// What the plan of one node is built from: the variables the body writes, and for `echo`
@@ -803,8 +800,8 @@ struct PlanInput {
 };
 
 /// Where `x`'s value comes from at the positions of a walk; false when it cannot be a precheck
-/// operand (it has an effect).
-bool classify(const Node& x, const PlanInput& in, Plan& plan, Operand& out) {
+/// operand (it has an effect). accept() gives a kPure operand its memo column.
+bool classify(const Node& x, const PlanInput& in, Operand& out) {
   out.node = &x;
   if (!stateless(x)) return false;
   const auto is_var = [](const Node& v) { return v.kind == Kind::kVar && !(v.flags & cql6::kVarDictionary); };
@@ -825,26 +822,22 @@ bool classify(const Node& x, const PlanInput& in, Plan& plan, Operand& out) {
              !has(in.written, x.kids[0].value) && closed(x.kids[1], in.written)) {
     out.source = Source::kFixed;  // `s:f`, `Start:N2`: f at a position fixed for the walk
   } else if (position_only(x) && closed(x, in.written)) {
-    if (in.element >= 0) {
-      out.source = Source::kFixed;  // a loop stays at one position
-    } else {
-      out.source = Source::kPure;
-      out.column = plan.columns++;
-    }
+    out.source = in.element >= 0 ? Source::kFixed : Source::kPure;  // a loop stays at one position
   } else {
     out.source = Source::kHere;
-    plan.has_here = true;
   }
   return true;
 }
 
-/// The conjuncts of `body` in evaluation order (compounds and `and` flattened).
-void conjuncts(const Node& body, std::vector<const Node*>& out) {
-  if (body.kind == Kind::kCompound || body.kind == Kind::kAnd) {
-    for (const Node& k : body.kids) conjuncts(k, out);
-    return;
+/// Adds precheck `p` to `plan`: its kPure operands get their memo columns, and a kHere
+/// operand makes the walk bind its variables before checking.
+void accept(Plan& plan, Precheck p) {
+  for (Operand* o : {&p.a, &p.b}) {
+    if (!o->node) continue;
+    if (o->source == Source::kPure) o->column = plan.columns++;
+    if (o->source == Source::kHere) plan.has_here = true;
   }
-  out.push_back(&body);
+  plan.checks.push_back(p);
 }
 
 /// The prechecks of `body` (a find's or echo's). Only the leading conjuncts count: those
@@ -861,30 +854,19 @@ void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
     p.member = m;
     if (m->kind == Kind::kCompare && m->kids.size() == 2 && m->kids[0].type != Type::kString &&
         m->kids[1].type != Type::kString) {
-      const Plan saved = plan;
       p.what = Precheck::What::kCompare;
       p.op = m->ops[0];
       p.set_mode = m->kids[0].type == Type::kSet && m->kids[1].type == Type::kSet &&
                    (p.op == cql6::Cmp::kEq || p.op == cql6::Cmp::kNe);
-      if (!classify(m->kids[0], in, plan, p.a) || !classify(m->kids[1], in, plan, p.b)) {
-        plan = saved;
-        continue;
-      }
-      if (p.a.source == Source::kHere && p.b.source == Source::kHere) {  // nothing saved
-        plan = saved;
-        continue;
-      }
-      plan.checks.push_back(p);
+      if (!classify(m->kids[0], in, p.a) || !classify(m->kids[1], in, p.b)) continue;
+      if (p.a.source == Source::kHere && p.b.source == Source::kHere) continue;  // nothing saved
+      accept(plan, p);
     } else if (m->kind == Kind::kIntersect && m->kids.size() == 2) {
-      const Plan saved = plan;  // `T & a1` as a condition: the two sets meet
-      p.what = Precheck::What::kMeet;
+      p.what = Precheck::What::kMeet;  // `T & a1` as a condition: the two sets meet
       p.set_mode = true;
-      if (!classify(m->kids[0], in, plan, p.a) || !classify(m->kids[1], in, plan, p.b) ||
-          (p.a.source == Source::kHere && p.b.source == Source::kHere)) {
-        plan = saved;
-        continue;
-      }
-      plan.checks.push_back(p);
+      if (!classify(m->kids[0], in, p.a) || !classify(m->kids[1], in, p.b)) continue;
+      if (p.a.source == Source::kHere && p.b.source == Source::kHere) continue;
+      accept(plan, p);
     } else if (m->kind == Kind::kDash && in.element >= 0) {
       continue;  // a loop stays at one position: the dash runs in the body
     } else if (m->kind == Kind::kDash && !m->kids.empty() && !(m->flags & cql6::kDashCount)) {
@@ -899,16 +881,13 @@ void make_plan(const Node& body, const PlanInput& in, Plan& plan) {
       p.a = side(m->kids[0]);
       // a capture's to square is the captured piece's (en passant: not the move's)
       if (m->kids.size() > 1 && !(m->flags & cql6::kDashCapture)) p.b = side(m->kids[1]);
-      plan.checks.push_back(p);
+      accept(plan, p);
     } else {
-      const Plan saved = plan;
       p.what = Precheck::What::kCondition;
-      if (!classify(*m, in, plan, p.a) || p.a.source == Source::kHere || p.a.source == Source::kNode ||
-          p.a.source == Source::kElement) {
-        plan = saved;
+      if (!classify(*m, in, p.a) || p.a.source == Source::kHere || p.a.source == Source::kNode ||
+          p.a.source == Source::kElement)
         continue;
-      }
-      plan.checks.push_back(p);
+      accept(plan, p);
     }
   }
 }
@@ -1311,8 +1290,6 @@ bool piece_assign(const Node& n, const Ctx& c) {
   x.num = id;
   return true;
 }
-
-
 
 /// The positions `find` counts from `c` (at most `stop` of them; CQL 6.2: the current
 /// position included, forward to the end of the line or back to its start).
@@ -2102,6 +2079,16 @@ bool match(const Node& n, const Ctx& c) {
       return cql6_values::number(n, c, v);
     }
   }
+}
+
+bool stateless(const Node& n) { return !has_side_effect(n) && !leaves_state(n); }
+
+void conjuncts(const Node& body, std::vector<const Node*>& out) {
+  if (body.kind == Kind::kCompound || body.kind == Kind::kAnd) {
+    for (const Node& k : body.kids) conjuncts(k, out);
+    return;
+  }
+  out.push_back(&body);
 }
 
 bool has_side_effect(const Node& n) {

@@ -129,6 +129,15 @@ bool header_text(const cql6::Node& n, const cql6_eval::Ctx& c);
 /// and echo binding their variables, `~~` setting its groups, sort, comment, settag).
 bool has_side_effect(const cql6::Node& n);
 
+/// True if `n` has no effect and leaves no state behind (no has_side_effect(), no `line` or
+/// `path` below it, whose last length / count later filters read): evaluating it early, or
+/// not at all, changes nothing another filter sees.
+bool stateless(const cql6::Node& n);
+
+/// The conjuncts of `body` in evaluation order: a compound's filters and `and`'s operands,
+/// flattened (any other filter is its only conjunct).
+void conjuncts(const cql6::Node& body, std::vector<const cql6::Node*>& out);
+
 /// Throws cql6::Error at a `~~` whose literal pattern is not a valid regular expression.
 void check_patterns(const cql6::Node& n);
 
