@@ -393,25 +393,23 @@ int main(int argc, char** argv) {
       check_c += pos.key();
     }
     best_c = std::min(best_c, std::chrono::duration<double>(Clock::now() - start).count());
+    // the piece code, read by `decode(pos, in)`: plain, then through the fast target tables
+    const auto replay_piece_codes = [&](auto&& decode, uint64_t& check) {
+      for (size_t g = 0; g < piece_codes.size(); ++g) {
+        chess::Position pos;
+        chess::UndoInfo undo;
+        PieceBitsIn in{piece_codes[g].words.data()};
+        const size_t n = indexes[g].size();
+        for (size_t i = 0; i < n; ++i) db::play_stored(pos, decode(pos, in), undo, uint32_t(i + 1));
+        check += pos.key();
+      }
+    };
     start = Clock::now();
-    for (size_t g = 0; g < piece_codes.size(); ++g) {
-      chess::Position pos;
-      chess::UndoInfo undo;
-      PieceBitsIn in{piece_codes[g].words.data()};
-      const size_t n = indexes[g].size();
-      for (size_t i = 0; i < n; ++i) db::play_stored(pos, get_piece_code(pos, in), undo, uint32_t(i + 1));
-      check_d += pos.key();
-    }
+    replay_piece_codes([](const chess::Position& pos, PieceBitsIn& in) { return get_piece_code(pos, in); }, check_d);
     best_d = std::min(best_d, std::chrono::duration<double>(Clock::now() - start).count());
     start = Clock::now();
-    for (size_t g = 0; g < piece_codes.size(); ++g) {
-      chess::Position pos;
-      chess::UndoInfo undo;
-      PieceBitsIn in{piece_codes[g].words.data()};
-      const size_t n = indexes[g].size();
-      for (size_t i = 0; i < n; ++i) db::play_stored(pos, get_piece_code_fast(fast, pos, in), undo, uint32_t(i + 1));
-      check_e += pos.key();
-    }
+    replay_piece_codes(
+        [&](const chess::Position& pos, PieceBitsIn& in) { return get_piece_code_fast(fast, pos, in); }, check_e);
     best_e = std::min(best_e, std::chrono::duration<double>(Clock::now() - start).count());
     start = Clock::now();
     for (const std::vector<chess::Move>& moves : plain_moves) {
