@@ -218,7 +218,21 @@ std::vector<std::optional<Xf>> transforms_of(cql6::TransformKind k) {
   return out;
 }
 
+bool same_but_directions(const Node& a, const Node& b, std::vector<size_t>& path,
+                         std::vector<std::vector<size_t>>& where);
+
+/// True if `a` and `b` are the same filter (every field but the script location).
+bool same_filter(const Node& a, const Node& b) {
+  std::vector<size_t> path;
+  std::vector<std::vector<size_t>> where;
+  return same_but_directions(a, b, path, where) && where.empty();
+}
+
 /// `n` with every transform filter expanded into its variants (kids of the kTransform node).
+/// A variant equal to an earlier one is dropped when that cannot be seen: the transform
+/// counts no variants (no range, not a number: its value is "some variant matches" or the
+/// union of their sets) and the variant is stateless (cql6_values::stateless), so a second
+/// evaluation gives the first one's answer (`flip {light A == A}` keeps 2 of its 8).
 /// Throws when no variant is left.
 Node expand(const Node& n) {
   Node out = n;
@@ -232,6 +246,13 @@ Node expand(const Node& n) {
       continue;
     }
     if (std::optional<Node> v = transformed(inner, *t)) out.kids.push_back(std::move(*v));
+  }
+  if (!(n.flags & cql6::kHasRange) && n.type != Type::kNumber && cql6_values::stateless(inner)) {
+    std::vector<Node> distinct;
+    for (Node& v : out.kids)
+      if (std::none_of(distinct.begin(), distinct.end(), [&](const Node& d) { return same_filter(d, v); }))
+        distinct.push_back(std::move(v));
+    out.kids = std::move(distinct);
   }
   if (out.kids.empty()) throw cql6::Error(n.loc, "this transform leaves no square to any of its designators");
   return out;
@@ -605,8 +626,38 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
   }
 }
 
+/// The piece kinds (and kEmptyKind) a square of the set filter `n` may hold: a designator's
+/// kinds, narrowed by `&`, widened by `|`; a square of `a -> b` or `a <- b` is one of `a`.
+/// Any other filter may give any square.
+cql6::Kinds kinds_bound(const Node& n) {
+  switch (n.kind) {
+    case Kind::kDesignator: return n.kinds & cql6::kAllKinds;
+    case Kind::kIntersect: return kinds_bound(n.kids[0]) & kinds_bound(n.kids[1]);
+    case Kind::kUnion: return kinds_bound(n.kids[0]) | kinds_bound(n.kids[1]);
+    case Kind::kAttacks: case Kind::kAttackedBy: return kinds_bound(n.kids[0]);
+    default: return cql6::kAllKinds;
+  }
+}
+
+/// True if a piece of a square of `attackers` attacking a square of `targets` puts a king
+/// in check: the targets hold only kings of one colour and the attackers only pieces of the
+/// other. Game positions are legal, so that king's side is to move and in check.
+bool attack_is_check(const Node& attackers, const Node& targets) {
+  constexpr cql6::Kinds kWhiteKing = 1u << 5, kBlackKing = 1u << 11;
+  const cql6::Kinds a = kinds_bound(attackers), t = kinds_bound(targets);
+  if (!a || !t) return false;
+  return (!(t & ~kBlackKing) && !(a & ~cql6::kWhiteKinds)) || (!(t & ~kWhiteKing) && !(a & ~cql6::kBlackKinds));
+}
+
 /// The same for a set filter that matched (it is not empty).
 void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
+  if ((n.kind == Kind::kAttacks && attack_is_check(n.kids[0], n.kids[1])) ||
+      (n.kind == Kind::kAttackedBy && attack_is_check(n.kids[1], n.kids[0]))) {
+    bool unused = false;
+    Node check;
+    check.kind = Kind::kCheck;
+    if (std::optional<eval::Node> op = exact_op(check, unused)) out.push_back(std::move(*op));
+  }
   switch (n.kind) {
     case Kind::kDesignator: {
       bool unused = false;

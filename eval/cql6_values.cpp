@@ -106,6 +106,9 @@ struct GameView {
   std::vector<std::array<uint8_t, 64>> ids;  // per ply: square -> piece identity (0 = empty)
   std::vector<std::array<uint8_t, 65>> where;  // per ply: identity -> square (64 = gone)
   std::vector<uint64_t> boards;  // per ply: a hash of the piece placement (echo, same board)
+  // per ply: the next ply with the same placement hash (UINT32_MAX: none), and the first ply
+  // with it (made with every board by same_board_chains)
+  std::vector<uint32_t> same_next, same_first;
   // per piece identity (line mode): the plies from which it stands on a square (64: gone),
   // (ply, square) in ply order, the first at ply 0; made once per game (timeline())
   std::vector<std::vector<std::pair<uint32_t, uint8_t>>> timelines;
@@ -131,6 +134,17 @@ struct GameView {
   // move to its first child, moves[-1] = the move that led to it, also at a variation's start)
   std::vector<Move> line_moves;
   std::vector<uint32_t> line_index;  // by node: its entry in line_moves
+
+  /// Drops what was derived from the last game's positions (identities, timelines, board
+  /// hashes and their chains): a new game, or a new tree, starts.
+  void forget_derived() {
+    ids.clear();
+    where.clear();
+    timelines.clear();
+    boards.clear();
+    same_next.clear();
+    same_first.clear();
+  }
 };
 
 thread_local GameView t_view;
@@ -258,10 +272,7 @@ GameView* view(const Ctx& c) {
     GameView& v = t_view;
     if (v.game != t_game || !v.tree) {
       v.game = t_game;
-      v.ids.clear();
-      v.where.clear();
-      v.timelines.clear();
-      v.boards.clear();
+      v.forget_derived();
       if (!build_tree(v, c)) {
         v.positions.clear();
         v.total = 0;
@@ -283,10 +294,7 @@ GameView* view(const Ctx& c) {
     v.base = base;
     v.total = total;
     v.positions.assign(1, *c.start);
-    v.ids.clear();
-    v.where.clear();
-    v.timelines.clear();
-    v.boards.clear();
+    v.forget_derived();
   }
   return &v;
 }
@@ -442,6 +450,38 @@ uint64_t board_at(GameView& v, uint32_t ply) {
     v.boards.push_back(h);
   }
   return v.boards[ply];
+}
+
+/// Links the plies 0..total of `v` with equal placement hashes (GameView::same_next,
+/// same_first), so that an echo over the same board visits only them: one pass over the
+/// game instead of one per source.
+void same_board_chains(GameView& v) {
+  if (!v.same_next.empty()) return;
+  board_at(v, v.total);
+  const uint32_t n = uint32_t(v.boards.size());
+  // an open-addressing table of the plies seen so far by hash (few games repeat a placement)
+  thread_local std::vector<uint32_t> slots;
+  size_t size = 16;
+  while (size < 2 * size_t(n)) size *= 2;
+  slots.assign(size, UINT32_MAX);
+  v.same_next.assign(n, UINT32_MAX);
+  v.same_first.assign(n, 0);
+  thread_local std::vector<uint32_t> last;  // per chain's first ply: its last ply so far
+  last.resize(n);
+  for (uint32_t ply = 0; ply < n; ++ply) {
+    const uint64_t h = v.boards[ply];
+    size_t i = size_t(h ^ (h >> 29)) & (size - 1);
+    while (slots[i] != UINT32_MAX && v.boards[slots[i]] != h) i = (i + 1) & (size - 1);
+    if (slots[i] == UINT32_MAX) {
+      slots[i] = ply;
+      v.same_first[ply] = ply;
+    } else {
+      const uint32_t first = slots[i];
+      v.same_first[ply] = first;
+      v.same_next[last[first]] = ply;
+    }
+    last[v.same_first[ply]] = ply;
+  }
 }
 
 /// The ply path (eval/match_location.h) of node `node` of the game tree `v`: from the root,
@@ -1363,6 +1403,11 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   // targets with the source's placement can match, found by a per-game placement hash
   const bool same_board = n.flags & cql6::kEchoSameBoard;
   const uint64_t here = same_board ? board_at(*v, uint32_t(self)) : 0;
+  uint32_t chain = 0;  // same board: the next ply with the source's placement to visit
+  if (same_board) {
+    same_board_chains(*v);
+    chain = v->same_first[size_t(self)];
+  }
   {  // the prechecks' fixed operands (`source:...`) read s
     Value& s = var(n.kids[0]);
     s.bound = true;
@@ -1374,6 +1419,15 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   const int64_t last = prechecks ? std::min<int64_t>(walk.hi(), v->total) : v->total;
   bool skipped = first > 0 || last < int64_t(v->total);
   for (int64_t ply = first; ply <= last; ++ply) {
+    if (same_board) {  // straight to the next ply with the source's placement
+      while (chain != UINT32_MAX && int64_t(chain) < ply) chain = v->same_next[chain];
+      if (chain == UINT32_MAX || int64_t(chain) > last) {
+        skipped = true;
+        break;
+      }
+      if (int64_t(chain) != ply) skipped = true;
+      ply = chain;
+    }
     if (prechecks) {  // the jumps of piece variables (a line)
       const uint32_t j = walk.skip_to(uint32_t(ply));
       if (int64_t(j) != ply) {

@@ -607,7 +607,10 @@ std::string Condition::describe() const {
     }
     case CondOp::kFinalMate: return "final position mate";
     case CondOp::kFinalStalemate: return "final position stalemate";
-    case CondOp::kAnyCheck: return "some check";
+    case CondOp::kAnyCheck: {
+      const cond::Checks* count = std::get_if<cond::Checks>(&payload);
+      return count ? "at least " + std::to_string(count->at_least) + " positions in check" : "some check";
+    }
     case CondOp::kDoubleCheck: return "some double check";
     case CondOp::kPromotion: return "promotion to " + mask_text(as<cond::Promotion>().pieces);
     case CondOp::kEnPassant: return "en passant played";
