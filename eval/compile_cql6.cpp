@@ -532,6 +532,21 @@ void path_facts(const Node& con, bool& first, std::vector<eval::Node>& here) {
       for (const Node& k : con.kids) path_facts(k, first, here);
       return;
     case Kind::kPathRepeat:
+      if (con.lo >= 2 && con.kids[0].kind == Kind::kDash && con.kids[0].kids[2].kind != Kind::kNone) {
+        // `(―― check){m,}`: each repetition plays a move to another position of the line,
+        // where the target holds; a target implying check makes m positions in check (a
+        // planner hint: Op::kCheck counting them in range.lo, planner/condition.cpp)
+        std::vector<eval::Node> target;
+        implied_by(con.kids[0].kids[2], target);
+        if (std::any_of(target.begin(), target.end(),
+                        [](const eval::Node& k) { return k.op == Op::kCheck && !k.negate && k.d.empty(); }))
+          elsewhere([&](std::vector<eval::Node>& v) {
+            eval::Node checks;
+            checks.op = Op::kCheck;
+            checks.range.lo = con.lo;
+            v.push_back(std::move(checks));
+          });
+      }
       if (con.lo >= 1) path_facts(con.kids[0], first, here);
       else first = false;
       return;
@@ -599,6 +614,9 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
     }
     case Kind::kCompare:
       if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
+      return;
+    case Kind::kSort:  // matches when its number has a value: a path's, only where it matches
+      if (n.kids[0].kind == Kind::kPathFilter) implied_by(n.kids[0], out);
       return;
     case Kind::kTransform: {
       if (n.flags & cql6::kHasRange) return;  // a count range may admit zero
@@ -1030,6 +1048,17 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   std::vector<eval::Node> nodes, hints;
   bool pure = true;
   const bool local = effects_are_local(script.body);
+  // The planner's hints decide games only (Op::kCql6's hint list prunes no position: the ply
+  // windows read only the tested ops). A game matches where every top-level filter matches,
+  // so without state that outlives a game (persistent variables, dictionaries) or a
+  // `message` (printed wherever it runs), a filter after a side effect gives hints too.
+  bool contained = true;
+  for (const cql6::Node& n : script.body)
+    visit(n, [&](const cql6::Node& k) {
+      if (k.kind == Kind::kVar && (k.flags & (cql6::kVarPersistent | cql6::kVarDictionary))) contained = false;
+      if (k.kind == Kind::kDictGet || k.kind == Kind::kDictAssign || (k.kind == Kind::kComment && k.sub == 1))
+        contained = false;
+    });
   for (const cql6::Node& n : h.conditions)
     if (!is_header_condition(n)) root.kids.push_back(expand(n));
   for (const cql6::Node& n : script.body) {
@@ -1043,6 +1072,8 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
       bool unused = false;
       if (std::optional<eval::Node> op = exact_op(e, unused)) nodes.push_back(std::move(*op));
       else implied_by(e, hints);  // conditions for the planner only (cql6_node), not tested here
+    } else if (contained) {
+      implied_by(e, hints);
     }
     root.kids.push_back(std::move(e));
   }

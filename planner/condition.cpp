@@ -150,6 +150,13 @@ Condition derive_node(const Node& n, size_t max_variants) {
     case Op::kMate: return leaf(CondOp::kFinalMate);
     case Op::kStalemate: return leaf(CondOp::kFinalStalemate);
     case Op::kCheck:
+      // a CQL 6 hint counting positions in check (eval/compile_cql6.cpp path_facts: range.lo)
+      if (n.d.empty() && n.range.lo >= 2 && n.range.lo != INT64_MIN) {
+        Condition c = leaf(CondOp::kAnyCheck);
+        c.set(cond::Checks{n.range.lo});
+        return c;
+      }
+      [[fallthrough]];
     case Op::kContactCheck:
       return n.d.empty() ? leaf(CondOp::kAnyCheck) : all_of({leaf(CondOp::kAnyCheck), ever(n.d[0])});
     case Op::kDoubleCheck:  // with a designator: two of its pieces check, so one stands on its squares
