@@ -615,6 +615,16 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
     case Kind::kCompare:
       if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
       return;
+    case Kind::kSquareLoop:
+    case Kind::kPieceLoop:
+      // without kLoopAll a set: it matches when some element of its set made the body match
+      // here, so both the set's conditions and the body's hold (implied_by reads no variable;
+      // a `forall` of an empty set matches without its body: nothing)
+      if (!(n.flags & cql6::kLoopAll)) {
+        implied_by_set(n.kids[1], out);
+        implied_by(n.kids[2], out);
+      }
+      return;
     case Kind::kSort:  // matches when its number has a value: a path's, only where it matches
       if (n.kids[0].kind == Kind::kPathFilter) implied_by(n.kids[0], out);
       return;
@@ -669,6 +679,13 @@ bool attack_is_check(const Node& attackers, const Node& targets) {
 
 /// The same for a set filter that matched (it is not empty).
 void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
+  if (n.kind == Kind::kMateKind) {  // the participants of a pure or model mate: a mate here
+    bool unused = false;
+    Node mate;
+    mate.kind = Kind::kMate;
+    if (std::optional<eval::Node> op = exact_op(mate, unused)) out.push_back(std::move(*op));
+    return;
+  }
   if ((n.kind == Kind::kAttacks && attack_is_check(n.kids[0], n.kids[1])) ||
       (n.kind == Kind::kAttackedBy && attack_is_check(n.kids[1], n.kids[0]))) {
     bool unused = false;
