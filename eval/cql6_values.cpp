@@ -777,6 +777,10 @@ struct Plan {
   uint32_t size = 0;
   std::vector<int8_t> known;  ///< column * size + node: -1 not yet, 0 no value, 1 value
   std::vector<int64_t> values;
+  /// By column of a condition of the position alone (`variation`, `btm`): per node, the
+  /// first node at or after it where the condition holds (UINT32_MAX: none); empty until a
+  /// walk of this game needs it (Walk::skip_to).
+  std::vector<std::vector<uint32_t>> next_true;
 };
 
 /// True if `n` or a node below it leaves state behind for other filters (`line`: the last
@@ -997,6 +1001,7 @@ class Walk {
       plan.size = v.total + 1;
       plan.known.assign(size_t(plan.columns) * plan.size, -1);
       plan.values.assign(size_t(plan.columns) * plan.size, 0);
+      plan.next_true.assign(plan.columns, {});
     }
     for (size_t k = 0; k < plan.checks.size() && k < fixed_.size(); ++k) {
       const Precheck& p = plan.checks[k];
@@ -1008,6 +1013,21 @@ class Walk {
           p.b.source == Source::kFixed && !holds(p, fixed_[k][0], fixed_[k][1]))
         never_ = true;
       if (p.what == Precheck::What::kCompare && !p.set_mode) narrow(p, fixed_[k][0], fixed_[k][1]);
+      if (p.what == Precheck::What::kCondition && p.a.source == Source::kPure && !loop && !never_ &&
+          cond_count_ < conds_.size()) {
+        // jumps over the nodes where a condition of the position alone fails: decided once
+        // for the game at every node (the walks of a game visit them all between them)
+        std::vector<uint32_t>& next = plan.next_true[p.a.column];
+        if (next.size() != plan.size) {
+          next.assign(plan.size, UINT32_MAX);
+          uint32_t after = UINT32_MAX;
+          for (uint32_t i = plan.size; i-- > 0;) {
+            if (value(p, p.a, fixed_[k][0], i).has) after = i;
+            next[i] = after;
+          }
+        }
+        conds_[cond_count_++] = &next;
+      }
       if (v.tree || loop || jump_count_ == jumps_.size()) continue;
       // jumps (a line): a piece variable equal to a fixed set, or moving (a dash from it)
       const bool meet = p.what == Precheck::What::kMeet;
@@ -1026,9 +1046,11 @@ class Walk {
   /// UINT32_MAX when none is left. On a line, from the pieces' timelines: a walk then visits
   /// only the plies where its piece stands on the square asked, or moves.
   uint32_t skip_to(uint32_t i) {
-    if (!jump_count_ || never_) return i;
+    if ((!jump_count_ && !cond_count_) || never_) return i;
     for (;;) {
       uint32_t j = i;
+      for (size_t k = 0; k < cond_count_ && j != UINT32_MAX; ++k)
+        j = j < conds_[k]->size() ? (*conds_[k])[j] : UINT32_MAX;
       for (size_t k = 0; k < jump_count_ && j != UINT32_MAX; ++k) j = std::max(j, next_ok(jumps_[k], j));
       if (j == i || j == UINT32_MAX) return j;
       i = j;
@@ -1259,6 +1281,8 @@ class Walk {
   std::array<std::array<Val, 2>, 8> fixed_{};
   std::array<Jump, 8> jumps_{};
   size_t jump_count_ = 0;
+  std::array<const std::vector<uint32_t>*, 4> conds_{};  // Plan::next_true of its conditions
+  size_t cond_count_ = 0;
 };
 
 /// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
