@@ -101,8 +101,14 @@ std::vector<uint32_t> HeaderStore::sql_candidates(const std::string& where,
     while (query.step()) ids.push_back(uint32_t(query.column_int64(0)));
     return ids;
   }
-  db::sqlite::Statement query(
-      sql_, "SELECT g.id FROM games g WHERE (" + where + ") AND g.id BETWEEN ? AND ? ORDER BY g.id");
+  // From game 1 the id bounds select (nearly) every row: `+g.id` keeps SQLite from taking
+  // them for a rowid range scan. g.result, in no index, keeps it from answering from a
+  // covering index: for a player filter alone it read the Black side through the whole
+  // segment of games_seg_white (covering) instead of seeking games_seg_black (56-86 ms
+  // against 15-20 ms at 344k games).
+  const std::string id_column = first_id <= 1 ? "+g.id" : "g.id";
+  db::sqlite::Statement query(sql_, "SELECT g.id, g.result FROM games g WHERE (" + where + ") AND " + id_column +
+                                        " BETWEEN ? AND ? ORDER BY g.id");
   const int next = query.bind_all(params);
   query.bind(next, int64_t(first_id));
   query.bind(next + 1, int64_t(game_count));
