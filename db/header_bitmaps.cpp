@@ -141,11 +141,20 @@ HeaderValues header_values(const GameHeader& header) {
 // ---- the builder -------------------------------------------------------------------------
 
 struct HeaderBitmapsBuilder::Columns {
-  std::array<std::unordered_map<int32_t, std::vector<uint32_t>>, kHeaderColumns> ids;
-  // The vector of the previous game's value per column: games come in runs of one year,
-  // one event's Elos..., so most lookups are skipped.
-  std::array<int32_t, kHeaderColumns> last_value{};
-  std::array<std::vector<uint32_t>*, kHeaderColumns> last{};
+  /// Values 0..kDense-1 (every Elo, year and code of real games) index a vector directly:
+  /// no hashing on the writer thread; others (none, negative, huge) go to a map.
+  static constexpr int32_t kDense = 4096;
+  std::array<std::vector<std::vector<uint32_t>>, kHeaderColumns> dense;
+  std::array<std::unordered_map<int32_t, std::vector<uint32_t>>, kHeaderColumns> other;
+
+  std::vector<uint32_t>& ids(size_t column, int32_t value) {
+    if (value >= 0 && value < kDense) {
+      auto& d = dense[column];
+      if (d.empty()) d.resize(size_t(kDense));
+      return d[size_t(value)];
+    }
+    return other[column][value];
+  }
 };
 
 HeaderBitmapsBuilder::HeaderBitmapsBuilder() : columns_(std::make_unique<Columns>()) {}
@@ -154,24 +163,21 @@ HeaderBitmapsBuilder::HeaderBitmapsBuilder(HeaderBitmapsBuilder&&) noexcept = de
 HeaderBitmapsBuilder& HeaderBitmapsBuilder::operator=(HeaderBitmapsBuilder&&) noexcept = default;
 
 void HeaderBitmapsBuilder::add(uint32_t id, const HeaderValues& values) {
-  Columns& c = *columns_;
-  for (size_t i = 0; i < size_t(kHeaderColumns); ++i) {
-    if (!c.last[i] || c.last_value[i] != values[i]) {
-      c.last[i] = &c.ids[i][values[i]];
-      c.last_value[i] = values[i];
-    }
-    c.last[i]->push_back(id);
-  }
+  for (size_t i = 0; i < size_t(kHeaderColumns); ++i) columns_->ids(i, values[i]).push_back(id);
 }
 
 void HeaderBitmapsBuilder::write(const std::filesystem::path& dir, uint32_t first, uint32_t last) const {
   std::array<std::map<int32_t, Roaring>, kHeaderColumns> bitmaps;
-  for (size_t i = 0; i < size_t(kHeaderColumns); ++i)
-    for (const auto& [value, ids] : columns_->ids[i]) {
-      Roaring r(ids.size(), ids.data());
-      r.runOptimize();
-      bitmaps[i].emplace(value, std::move(r));
-    }
+  auto put = [&](size_t column, int32_t value, const std::vector<uint32_t>& ids) {
+    if (ids.empty()) return;
+    Roaring r(ids.size(), ids.data());
+    r.runOptimize();
+    bitmaps[column].emplace(value, std::move(r));
+  };
+  for (size_t i = 0; i < size_t(kHeaderColumns); ++i) {
+    for (size_t v = 0; v < columns_->dense[i].size(); ++v) put(i, int32_t(v), columns_->dense[i][v]);
+    for (const auto& [value, ids] : columns_->other[i]) put(i, value, ids);
+  }
   write_file(header_bitmaps_path(dir, first), segment_bytes(first, last, bitmaps));
 }
 
