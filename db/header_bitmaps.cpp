@@ -39,9 +39,12 @@ uint32_t read_u32(const char* p) {
   return v;  // little-endian hosts only, as the posting files
 }
 
-/// FNV-1a (32 bits) of `n` bytes at `p`: a bitmap's checksum.
-uint32_t checksum(const char* p, size_t n) {
-  uint32_t h = 2166136261u;
+/// FNV-1a (32 bits) of the column number, the 4 bytes of `value` and the `n` bytes at `p`:
+/// the checksum of a bitmap and of the column and value it belongs to (one changed byte
+/// always changes it).
+uint32_t checksum(size_t column, int32_t value, const char* p, size_t n) {
+  uint32_t h = (2166136261u ^ uint8_t(column)) * 16777619u;
+  for (int i = 0; i < 4; ++i) h = (h ^ uint8_t(uint32_t(value) >> (8 * i))) * 16777619u;
   for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(p[i])) * 16777619u;
   return h;
 }
@@ -84,8 +87,8 @@ std::string segment_bytes(uint32_t first, uint32_t last,
   }
   size_t offset = kHeaderBytes + entries * kEntryBytes;
   std::string data;
-  for (const auto& column : bitmaps)
-    for (const auto& [value, set] : column) {
+  for (size_t c = 0; c < bitmaps.size(); ++c)
+    for (const auto& [value, set] : bitmaps[c]) {
       const size_t n = set.getSizeInBytes(true);
       const size_t at = data.size();
       data.resize(at + n);
@@ -93,7 +96,7 @@ std::string segment_bytes(uint32_t first, uint32_t last,
       append_u32(out, uint32_t(value));
       append_u32(out, uint32_t(offset + at));
       append_u32(out, uint32_t(n));
-      append_u32(out, checksum(data.data() + at, n));
+      append_u32(out, checksum(c, value, data.data() + at, n));
     }
   if (offset + data.size() > UINT32_MAX) throw std::runtime_error("header bitmap segment over 4 GB");
   out += data;
@@ -218,20 +221,29 @@ struct HeaderBitmapsAccess {
         entries[i] = entry;
       }
     }
+    // The bitmaps follow the table back to back, in its order, to the end of the file: a
+    // changed entry count or offset cannot drop or shift a bitmap unnoticed.
+    size_t next = at;
+    for (const auto& column : seg.entries)
+      for (const HeaderBitmaps::Entry& e : column) {
+        if (e.offset != next) throw damaged("bitmaps out of place");
+        next += e.length;
+      }
+    if (next != b.size()) throw damaged("bitmaps out of place");
     seg.map = std::move(map);
     return seg;
   }
 
-  /// The bitmap of `e` in `seg`, checked: its bytes match the entry's checksum, its values
+  /// The bitmap of `e` in `seg`, checked: it and its value match the entry's checksum, its values
   /// ascend and lie in the segment's games (CRoaring's readSafe checks byte bounds only);
   /// rebuilt from them so that its containers are well-formed. Throws FormatError when
   /// damaged.
-  static Roaring read(const HeaderBitmaps::Segment& seg, const HeaderBitmaps::Entry& e) {
+  static Roaring read(const HeaderBitmaps::Segment& seg, size_t column, const HeaderBitmaps::Entry& e) {
     bool valid = false;
     Roaring out;
     const char* bytes = seg.map->data() + e.offset;
     try {
-      if (checksum(bytes, e.length) == e.checksum) {
+      if (checksum(column, e.value, bytes, e.length) == e.checksum) {
         out = Roaring::readSafe(bytes, e.length);
         std::vector<uint32_t> ids(out.cardinality());
         if (!ids.empty()) out.toUint32Array(ids.data());
@@ -310,7 +322,7 @@ std::vector<uint32_t> HeaderBitmaps::select(const std::vector<BitmapTerm>& terms
         const auto& entries = seg.entries[size_t(r.column)];
         auto it = std::lower_bound(entries.begin(), entries.end(), r.lo,
                                    [](const Entry& e, int32_t v) { return e.value < v; });
-        for (; it != entries.end() && it->value <= r.hi; ++it) parts.push_back(HeaderBitmapsAccess::read(seg, *it));
+        for (; it != entries.end() && it->value <= r.hi; ++it) parts.push_back(HeaderBitmapsAccess::read(seg, size_t(r.column), *it));
       }
     }
     std::vector<const Roaring*> in;
@@ -342,7 +354,7 @@ std::vector<std::string> HeaderBitmaps::check(uint64_t& bitmaps) const {
       Roaring all;
       try {
         for (const Entry& e : seg.entries[size_t(c)]) {
-          const Roaring r = HeaderBitmapsAccess::read(seg, e);
+          const Roaring r = HeaderBitmapsAccess::read(seg, size_t(c), e);
           games += r.cardinality();
           all |= r;
           ++bitmaps;
@@ -459,7 +471,7 @@ HeaderBitmapsUpdate update_header_bitmaps(const Database& database, bool rebuild
     std::array<std::map<int32_t, Roaring>, kHeaderColumns> bitmaps;
     for (const HeaderBitmaps::Segment* seg : {&a, &b})
       for (size_t c = 0; c < size_t(kHeaderColumns); ++c)
-        for (const HeaderBitmaps::Entry& e : seg->entries[c]) bitmaps[c][e.value] |= HeaderBitmapsAccess::read(*seg, e);
+        for (const HeaderBitmaps::Entry& e : seg->entries[c]) bitmaps[c][e.value] |= HeaderBitmapsAccess::read(*seg, c, e);
     for (auto& column : bitmaps)
       for (auto& [value, set] : column) set.runOptimize();
     const uint32_t merged_first = a.first, merged_last = b.last;

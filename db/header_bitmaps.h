@@ -23,9 +23,11 @@
 //   uint32 format version, first, last (games first..last), column count C (= 4)
 //   uint32 entry count of each column (C of them)
 //   the entries of column 0, then of column 1, ...: int32 value, uint32 offset (from the
-//     start of the file), uint32 length, uint32 FNV-1a of the bitmap's bytes; sorted by
+//     start of the file), uint32 length, uint32 FNV-1a of the column number (1 byte),
+//     the value's 4 bytes and the bitmap's bytes; sorted by
 //     value within a column, values distinct
-//   the bitmaps, each in CRoaring's portable serialisation, run-optimised
+//   the bitmaps, each in CRoaring's portable serialisation, run-optimised, back to back in
+//     the order of the table and up to the end of the file
 // Every game of first..last is in exactly one bitmap of each column.
 //
 // Values (header_values()):
