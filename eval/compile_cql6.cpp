@@ -218,7 +218,21 @@ std::vector<std::optional<Xf>> transforms_of(cql6::TransformKind k) {
   return out;
 }
 
+bool same_but_directions(const Node& a, const Node& b, std::vector<size_t>& path,
+                         std::vector<std::vector<size_t>>& where);
+
+/// True if `a` and `b` are the same filter (every field but the script location).
+bool same_filter(const Node& a, const Node& b) {
+  std::vector<size_t> path;
+  std::vector<std::vector<size_t>> where;
+  return same_but_directions(a, b, path, where) && where.empty();
+}
+
 /// `n` with every transform filter expanded into its variants (kids of the kTransform node).
+/// A variant equal to an earlier one is dropped when that cannot be seen: the transform
+/// counts no variants (no range, not a number: its value is "some variant matches" or the
+/// union of their sets) and the variant is stateless (cql6_values::stateless), so a second
+/// evaluation gives the first one's answer (`flip {light A == A}` keeps 2 of its 8).
 /// Throws when no variant is left.
 Node expand(const Node& n) {
   Node out = n;
@@ -232,6 +246,13 @@ Node expand(const Node& n) {
       continue;
     }
     if (std::optional<Node> v = transformed(inner, *t)) out.kids.push_back(std::move(*v));
+  }
+  if (!(n.flags & cql6::kHasRange) && n.type != Type::kNumber && cql6_values::stateless(inner)) {
+    std::vector<Node> distinct;
+    for (Node& v : out.kids)
+      if (std::none_of(distinct.begin(), distinct.end(), [&](const Node& d) { return same_filter(d, v); }))
+        distinct.push_back(std::move(v));
+    out.kids = std::move(distinct);
   }
   if (out.kids.empty()) throw cql6::Error(n.loc, "this transform leaves no square to any of its designators");
   return out;
@@ -511,6 +532,21 @@ void path_facts(const Node& con, bool& first, std::vector<eval::Node>& here) {
       for (const Node& k : con.kids) path_facts(k, first, here);
       return;
     case Kind::kPathRepeat:
+      if (con.lo >= 2 && con.kids[0].kind == Kind::kDash && con.kids[0].kids[2].kind != Kind::kNone) {
+        // `(―― check){m,}`: each repetition plays a move to another position of the line,
+        // where the target holds; a target implying check makes m positions in check (a
+        // planner hint: Op::kCheck counting them in range.lo, planner/condition.cpp)
+        std::vector<eval::Node> target;
+        implied_by(con.kids[0].kids[2], target);
+        if (std::any_of(target.begin(), target.end(),
+                        [](const eval::Node& k) { return k.op == Op::kCheck && !k.negate && k.d.empty(); }))
+          elsewhere([&](std::vector<eval::Node>& v) {
+            eval::Node checks;
+            checks.op = Op::kCheck;
+            checks.range.lo = con.lo;
+            v.push_back(std::move(checks));
+          });
+      }
       if (con.lo >= 1) path_facts(con.kids[0], first, here);
       else first = false;
       return;
@@ -579,6 +615,19 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
     case Kind::kCompare:
       if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
       return;
+    case Kind::kSquareLoop:
+    case Kind::kPieceLoop:
+      // without kLoopAll a set: it matches when some element of its set made the body match
+      // here, so both the set's conditions and the body's hold (implied_by reads no variable;
+      // a `forall` of an empty set matches without its body: nothing)
+      if (!(n.flags & cql6::kLoopAll)) {
+        implied_by_set(n.kids[1], out);
+        implied_by(n.kids[2], out);
+      }
+      return;
+    case Kind::kSort:  // matches when its number has a value: a path's, only where it matches
+      if (n.kids[0].kind == Kind::kPathFilter) implied_by(n.kids[0], out);
+      return;
     case Kind::kTransform: {
       if (n.flags & cql6::kHasRange) return;  // a count range may admit zero
       std::vector<std::shared_ptr<const PositionList>> lists;
@@ -605,8 +654,45 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
   }
 }
 
+/// The piece kinds (and kEmptyKind) a square of the set filter `n` may hold: a designator's
+/// kinds, narrowed by `&`, widened by `|`; a square of `a -> b` or `a <- b` is one of `a`.
+/// Any other filter may give any square.
+cql6::Kinds kinds_bound(const Node& n) {
+  switch (n.kind) {
+    case Kind::kDesignator: return n.kinds & cql6::kAllKinds;
+    case Kind::kIntersect: return kinds_bound(n.kids[0]) & kinds_bound(n.kids[1]);
+    case Kind::kUnion: return kinds_bound(n.kids[0]) | kinds_bound(n.kids[1]);
+    case Kind::kAttacks: case Kind::kAttackedBy: return kinds_bound(n.kids[0]);
+    default: return cql6::kAllKinds;
+  }
+}
+
+/// True if a piece of a square of `attackers` attacking a square of `targets` puts a king
+/// in check: the targets hold only kings of one colour and the attackers only pieces of the
+/// other. Game positions are legal, so that king's side is to move and in check.
+bool attack_is_check(const Node& attackers, const Node& targets) {
+  constexpr cql6::Kinds kWhiteKing = 1u << 5, kBlackKing = 1u << 11;
+  const cql6::Kinds a = kinds_bound(attackers), t = kinds_bound(targets);
+  if (!a || !t) return false;
+  return (!(t & ~kBlackKing) && !(a & ~cql6::kWhiteKinds)) || (!(t & ~kWhiteKing) && !(a & ~cql6::kBlackKinds));
+}
+
 /// The same for a set filter that matched (it is not empty).
 void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
+  if (n.kind == Kind::kMateKind) {  // the participants of a pure or model mate: a mate here
+    bool unused = false;
+    Node mate;
+    mate.kind = Kind::kMate;
+    if (std::optional<eval::Node> op = exact_op(mate, unused)) out.push_back(std::move(*op));
+    return;
+  }
+  if ((n.kind == Kind::kAttacks && attack_is_check(n.kids[0], n.kids[1])) ||
+      (n.kind == Kind::kAttackedBy && attack_is_check(n.kids[1], n.kids[0]))) {
+    bool unused = false;
+    Node check;
+    check.kind = Kind::kCheck;
+    if (std::optional<eval::Node> op = exact_op(check, unused)) out.push_back(std::move(*op));
+  }
   switch (n.kind) {
     case Kind::kDesignator: {
       bool unused = false;
@@ -979,6 +1065,17 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   std::vector<eval::Node> nodes, hints;
   bool pure = true;
   const bool local = effects_are_local(script.body);
+  // The planner's hints decide games only (Op::kCql6's hint list prunes no position: the ply
+  // windows read only the tested ops). A game matches where every top-level filter matches,
+  // so without state that outlives a game (persistent variables, dictionaries) or a
+  // `message` (printed wherever it runs), a filter after a side effect gives hints too.
+  bool contained = true;
+  for (const cql6::Node& n : script.body)
+    visit(n, [&](const cql6::Node& k) {
+      if (k.kind == Kind::kVar && (k.flags & (cql6::kVarPersistent | cql6::kVarDictionary))) contained = false;
+      if (k.kind == Kind::kDictGet || k.kind == Kind::kDictAssign || (k.kind == Kind::kComment && k.sub == 1))
+        contained = false;
+    });
   for (const cql6::Node& n : h.conditions)
     if (!is_header_condition(n)) root.kids.push_back(expand(n));
   for (const cql6::Node& n : script.body) {
@@ -992,6 +1089,8 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
       bool unused = false;
       if (std::optional<eval::Node> op = exact_op(e, unused)) nodes.push_back(std::move(*op));
       else implied_by(e, hints);  // conditions for the planner only (cql6_node), not tested here
+    } else if (contained) {
+      implied_by(e, hints);
     }
     root.kids.push_back(std::move(e));
   }

@@ -106,6 +106,9 @@ struct GameView {
   std::vector<std::array<uint8_t, 64>> ids;  // per ply: square -> piece identity (0 = empty)
   std::vector<std::array<uint8_t, 65>> where;  // per ply: identity -> square (64 = gone)
   std::vector<uint64_t> boards;  // per ply: a hash of the piece placement (echo, same board)
+  // per ply: the next ply with the same placement hash (UINT32_MAX: none), and the first ply
+  // with it (made with every board by same_board_chains)
+  std::vector<uint32_t> same_next, same_first;
   // per piece identity (line mode): the plies from which it stands on a square (64: gone),
   // (ply, square) in ply order, the first at ply 0; made once per game (timeline())
   std::vector<std::vector<std::pair<uint32_t, uint8_t>>> timelines;
@@ -131,6 +134,17 @@ struct GameView {
   // move to its first child, moves[-1] = the move that led to it, also at a variation's start)
   std::vector<Move> line_moves;
   std::vector<uint32_t> line_index;  // by node: its entry in line_moves
+
+  /// Drops what was derived from the last game's positions (identities, timelines, board
+  /// hashes and their chains): a new game, or a new tree, starts.
+  void forget_derived() {
+    ids.clear();
+    where.clear();
+    timelines.clear();
+    boards.clear();
+    same_next.clear();
+    same_first.clear();
+  }
 };
 
 thread_local GameView t_view;
@@ -258,10 +272,7 @@ GameView* view(const Ctx& c) {
     GameView& v = t_view;
     if (v.game != t_game || !v.tree) {
       v.game = t_game;
-      v.ids.clear();
-      v.where.clear();
-      v.timelines.clear();
-      v.boards.clear();
+      v.forget_derived();
       if (!build_tree(v, c)) {
         v.positions.clear();
         v.total = 0;
@@ -283,10 +294,7 @@ GameView* view(const Ctx& c) {
     v.base = base;
     v.total = total;
     v.positions.assign(1, *c.start);
-    v.ids.clear();
-    v.where.clear();
-    v.timelines.clear();
-    v.boards.clear();
+    v.forget_derived();
   }
   return &v;
 }
@@ -442,6 +450,38 @@ uint64_t board_at(GameView& v, uint32_t ply) {
     v.boards.push_back(h);
   }
   return v.boards[ply];
+}
+
+/// Links the plies 0..total of `v` with equal placement hashes (GameView::same_next,
+/// same_first), so that an echo over the same board visits only them: one pass over the
+/// game instead of one per source.
+void same_board_chains(GameView& v) {
+  if (!v.same_next.empty()) return;
+  board_at(v, v.total);
+  const uint32_t n = uint32_t(v.boards.size());
+  // an open-addressing table of the plies seen so far by hash (few games repeat a placement)
+  thread_local std::vector<uint32_t> slots;
+  size_t size = 16;
+  while (size < 2 * size_t(n)) size *= 2;
+  slots.assign(size, UINT32_MAX);
+  v.same_next.assign(n, UINT32_MAX);
+  v.same_first.assign(n, 0);
+  thread_local std::vector<uint32_t> last;  // per chain's first ply: its last ply so far
+  last.resize(n);
+  for (uint32_t ply = 0; ply < n; ++ply) {
+    const uint64_t h = v.boards[ply];
+    size_t i = size_t(h ^ (h >> 29)) & (size - 1);
+    while (slots[i] != UINT32_MAX && v.boards[slots[i]] != h) i = (i + 1) & (size - 1);
+    if (slots[i] == UINT32_MAX) {
+      slots[i] = ply;
+      v.same_first[ply] = ply;
+    } else {
+      const uint32_t first = slots[i];
+      v.same_first[ply] = first;
+      v.same_next[last[first]] = ply;
+    }
+    last[v.same_first[ply]] = ply;
+  }
 }
 
 /// The ply path (eval/match_location.h) of node `node` of the game tree `v`: from the root,
@@ -737,6 +777,10 @@ struct Plan {
   uint32_t size = 0;
   std::vector<int8_t> known;  ///< column * size + node: -1 not yet, 0 no value, 1 value
   std::vector<int64_t> values;
+  /// By column of a condition of the position alone (`variation`, `btm`): per node, the
+  /// first node at or after it where the condition holds (UINT32_MAX: none); empty until a
+  /// walk of this game needs it (Walk::skip_to).
+  std::vector<std::vector<uint32_t>> next_true;
 };
 
 /// True if `n` or a node below it leaves state behind for other filters (`line`: the last
@@ -957,6 +1001,7 @@ class Walk {
       plan.size = v.total + 1;
       plan.known.assign(size_t(plan.columns) * plan.size, -1);
       plan.values.assign(size_t(plan.columns) * plan.size, 0);
+      plan.next_true.assign(plan.columns, {});
     }
     for (size_t k = 0; k < plan.checks.size() && k < fixed_.size(); ++k) {
       const Precheck& p = plan.checks[k];
@@ -968,6 +1013,21 @@ class Walk {
           p.b.source == Source::kFixed && !holds(p, fixed_[k][0], fixed_[k][1]))
         never_ = true;
       if (p.what == Precheck::What::kCompare && !p.set_mode) narrow(p, fixed_[k][0], fixed_[k][1]);
+      if (p.what == Precheck::What::kCondition && p.a.source == Source::kPure && !loop && !never_ &&
+          cond_count_ < conds_.size()) {
+        // jumps over the nodes where a condition of the position alone fails: decided once
+        // for the game at every node (the walks of a game visit them all between them)
+        std::vector<uint32_t>& next = plan.next_true[p.a.column];
+        if (next.size() != plan.size) {
+          next.assign(plan.size, UINT32_MAX);
+          uint32_t after = UINT32_MAX;
+          for (uint32_t i = plan.size; i-- > 0;) {
+            if (value(p, p.a, fixed_[k][0], i).has) after = i;
+            next[i] = after;
+          }
+        }
+        conds_[cond_count_++] = &next;
+      }
       if (v.tree || loop || jump_count_ == jumps_.size()) continue;
       // jumps (a line): a piece variable equal to a fixed set, or moving (a dash from it)
       const bool meet = p.what == Precheck::What::kMeet;
@@ -986,9 +1046,11 @@ class Walk {
   /// UINT32_MAX when none is left. On a line, from the pieces' timelines: a walk then visits
   /// only the plies where its piece stands on the square asked, or moves.
   uint32_t skip_to(uint32_t i) {
-    if (!jump_count_ || never_) return i;
+    if ((!jump_count_ && !cond_count_) || never_) return i;
     for (;;) {
       uint32_t j = i;
+      for (size_t k = 0; k < cond_count_ && j != UINT32_MAX; ++k)
+        j = j < conds_[k]->size() ? (*conds_[k])[j] : UINT32_MAX;
       for (size_t k = 0; k < jump_count_ && j != UINT32_MAX; ++k) j = std::max(j, next_ok(jumps_[k], j));
       if (j == i || j == UINT32_MAX) return j;
       i = j;
@@ -1219,6 +1281,8 @@ class Walk {
   std::array<std::array<Val, 2>, 8> fixed_{};
   std::array<Jump, 8> jumps_{};
   size_t jump_count_ = 0;
+  std::array<const std::vector<uint32_t>*, 4> conds_{};  // Plan::next_true of its conditions
+  size_t cond_count_ = 0;
 };
 
 /// Runs loop `n` at `c`. Without `all`: the body runs for every element and the result is
@@ -1363,6 +1427,11 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   // targets with the source's placement can match, found by a per-game placement hash
   const bool same_board = n.flags & cql6::kEchoSameBoard;
   const uint64_t here = same_board ? board_at(*v, uint32_t(self)) : 0;
+  uint32_t chain = 0;  // same board: the next ply with the source's placement to visit
+  if (same_board) {
+    same_board_chains(*v);
+    chain = v->same_first[size_t(self)];
+  }
   {  // the prechecks' fixed operands (`source:...`) read s
     Value& s = var(n.kids[0]);
     s.bound = true;
@@ -1374,6 +1443,15 @@ bool echo(const Node& n, const Ctx& c, int64_t* value = nullptr) {
   const int64_t last = prechecks ? std::min<int64_t>(walk.hi(), v->total) : v->total;
   bool skipped = first > 0 || last < int64_t(v->total);
   for (int64_t ply = first; ply <= last; ++ply) {
+    if (same_board) {  // straight to the next ply with the source's placement
+      while (chain != UINT32_MAX && int64_t(chain) < ply) chain = v->same_next[chain];
+      if (chain == UINT32_MAX || int64_t(chain) > last) {
+        skipped = true;
+        break;
+      }
+      if (int64_t(chain) != ply) skipped = true;
+      ply = chain;
+    }
     if (prechecks) {  // the jumps of piece variables (a line)
       const uint32_t j = walk.skip_to(uint32_t(ply));
       if (int64_t(j) != ply) {

@@ -150,6 +150,13 @@ Condition derive_node(const Node& n, size_t max_variants) {
     case Op::kMate: return leaf(CondOp::kFinalMate);
     case Op::kStalemate: return leaf(CondOp::kFinalStalemate);
     case Op::kCheck:
+      // a CQL 6 hint counting positions in check (eval/compile_cql6.cpp path_facts: range.lo)
+      if (n.d.empty() && n.range.lo >= 2 && n.range.lo != INT64_MIN) {
+        Condition c = leaf(CondOp::kAnyCheck);
+        c.set(cond::Checks{n.range.lo});
+        return c;
+      }
+      [[fallthrough]];
     case Op::kContactCheck:
       return n.d.empty() ? leaf(CondOp::kAnyCheck) : all_of({leaf(CondOp::kAnyCheck), ever(n.d[0])});
     case Op::kDoubleCheck:  // with a designator: two of its pieces check, so one stands on its squares
@@ -607,7 +614,10 @@ std::string Condition::describe() const {
     }
     case CondOp::kFinalMate: return "final position mate";
     case CondOp::kFinalStalemate: return "final position stalemate";
-    case CondOp::kAnyCheck: return "some check";
+    case CondOp::kAnyCheck: {
+      const cond::Checks* count = std::get_if<cond::Checks>(&payload);
+      return count ? "at least " + std::to_string(count->at_least) + " positions in check" : "some check";
+    }
     case CondOp::kDoubleCheck: return "some double check";
     case CondOp::kPromotion: return "promotion to " + mask_text(as<cond::Promotion>().pieces);
     case CondOp::kEnPassant: return "en passant played";

@@ -37,7 +37,8 @@ enum class CondOp : uint8_t {
                   ///< `pieces` in [lo, hi]
   kFinalMate,     ///< the final position is mate (or a null move makes it unknowable)
   kFinalStalemate,///< the final position is stalemate (or null moves)
-  kAnyCheck,      ///< some position has the side to move in check
+  kAnyCheck,      ///< some position has the side to move in check; with a Checks payload, at
+                  ///< least Checks::at_least main-line positions do
   kDoubleCheck,   ///< some position has the side to move in double check (either colour:
                   ///< Signature::double_checks != 0; colour-blind, so :flipcolor needs nothing)
   kPromotion,     ///< payload: Promotion; a promotion to one of its kinds was played
@@ -120,6 +121,12 @@ struct FinalSide {
   chess::Color side = chess::WHITE;
   bool or_null_moves = false;  ///< a game with null moves also holds
 };
+/// kAnyCheck with a count (Plan::make: `matchcount m` over positions in check): at least
+/// `at_least` main-line positions have the side to move in check. Signature::checks counts
+/// them per side, each saturating at sig::kMaxChecks (a saturated side may have any more).
+struct Checks {
+  int64_t at_least = 1;
+};
 /// kSameRun: which runs count.
 struct SameRun {
   bool last_only = false;      ///< the last material run only (the final position)
@@ -131,7 +138,7 @@ struct SameRun {
 using CondPayload = std::variant<cond::None, cond::PieceSquares, cond::RunMaterial, cond::Window,
                                  cond::Castling, cond::Promotion, cond::FenMaterial,
                                  cond::HomePawns, cond::Results, cond::Elo, cond::FinalSide,
-                                 cond::SameRun>;
+                                 cond::SameRun, cond::Checks>;
 
 /// A node of a necessary condition.
 struct Condition {

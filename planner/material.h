@@ -85,7 +85,12 @@ std::optional<bool> shared_field_test(const Condition& c, const S& s, const eval
       return false;
     }
     case CondOp::kHasMove: return s.plies > 0;
-    case CondOp::kAnyCheck: return s.checks[chess::WHITE] + s.checks[chess::BLACK] > 0;
+    case CondOp::kAnyCheck: {
+      const cond::Checks* count = std::get_if<cond::Checks>(&c.payload);
+      const int64_t white = s.checks[chess::WHITE], black = s.checks[chess::BLACK];
+      if (!count) return white + black > 0;
+      return white + black >= count->at_least || white >= sig::kMaxChecks || black >= sig::kMaxChecks;
+    }
     case CondOp::kDoubleCheck: return s.double_checks != 0;
     case CondOp::kPlyWindow: {
       const eval::IntRange& r = c.as<cond::Window>().range;

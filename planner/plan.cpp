@@ -7,6 +7,39 @@
 
 namespace planner {
 
+namespace {
+
+bool checks_where_matched(const eval::PositionList& list);
+
+/// True if `n`, a conjunct of a list, holds only where the side to move is in check: `check`
+/// itself, a CQL 6 filter whose hints for its own position include one (Op::kCql6's hint
+/// list), or a disjunction each of whose lists does. Nested lists of other ops (lines,
+/// sequences, a CQL 6 constituent's conditions elsewhere) may hold at other positions: no.
+bool checks_here(const eval::Node& n) {
+  if (n.negate) return false;
+  switch (n.op) {
+    case eval::Op::kCheck: return true;
+    case eval::Op::kCql6: return !n.lists.empty() && checks_where_matched(*n.lists[0]);
+    case eval::Op::kOr:
+      if (n.lists.empty()) return false;
+      for (const auto& l : n.lists)
+        if (!checks_where_matched(*l)) return false;
+      return true;
+    default: return false;
+  }
+}
+
+/// True if every position where `list` matches has the side to move in check (each variant
+/// has a conjunct for which checks_here holds).
+bool checks_where_matched(const eval::PositionList& list) {
+  if (list.negated || list.variants.empty()) return false;
+  for (const std::vector<eval::Node>& variant : list.variants)
+    if (std::none_of(variant.begin(), variant.end(), checks_here)) return false;
+  return true;
+}
+
+}  // namespace
+
 Plan Plan::make(const eval::Program& program) {
   Plan plan;
   for (const eval::Alternative& alt : program.alternatives()) {
@@ -24,7 +57,16 @@ Plan Plan::make(const eval::Program& program) {
         Condition has_variations;
         has_variations.op = CondOp::kHasVariations;
         switch (alt.scopes[i]) {
-          case eval::LineScope::kMainLine: c.kids.push_back(derive(*alt.lists[i])); break;
+          case eval::LineScope::kMainLine:
+            c.kids.push_back(derive(*alt.lists[i]));
+            // `matchcount m` over positions in check: m main-line positions in check
+            if (alt.counts[i].lo >= 2 && checks_where_matched(*alt.lists[i])) {
+              Condition checks;
+              checks.op = CondOp::kAnyCheck;
+              checks.set(cond::Checks{alt.counts[i].lo});
+              c.kids.push_back(std::move(checks));
+            }
+            break;
           case eval::LineScope::kVariationsOnly: c.kids.push_back(has_variations); break;
           case eval::LineScope::kAll: {
             Condition either;
