@@ -96,6 +96,8 @@ int main(int argc, char** argv) {
   std::printf("  wall time         %.2f s = stream %.2f s + finish %.2f s (index builds, checkpoint, catch-ups)\n",
               s.seconds, s.stream_seconds, s.finish_seconds);
   std::printf("  posting index     %.2f s for %llu games\n", s.postings.seconds, (unsigned long long)s.postings.added);
+  std::printf("  header bitmaps    %.2f s for %llu games\n", s.header_bitmaps.seconds,
+              (unsigned long long)s.header_bitmaps.added);
   std::printf("  games/s           %.0f (stream alone %.0f)\n", double(s.games_read) / s.seconds,
               double(s.games_read) / s.stream_seconds);
   std::printf("  plies/s           %.0f\n", double(s.plies) / s.seconds);
@@ -156,7 +158,8 @@ int main(int argc, char** argv) {
   const uint64_t position_facts = bytes_of(dir, "positions-facts");
   const uint64_t postings = bytes_of(dir, "postings");
   const uint64_t signatures = info.games_bytes - info.move_record_bytes - info.annotation_bytes;
-  const uint64_t total = info.games_bytes + info.headers_bytes + positions + postings;
+  const uint64_t header_bitmaps = db::header_bitmaps_bytes(dir);
+  const uint64_t total = info.games_bytes + info.headers_bytes + positions + postings + header_bitmaps;
   const double pgn = double(s.input_bytes);
   auto line = [&](const char* name, uint64_t bytes) {
     std::printf("    %-28s %8.1f MiB %7.1f bytes/game %6.1f%% of the PGN\n", name, double(bytes) / (1 << 20),
@@ -173,6 +176,7 @@ int main(int argc, char** argv) {
   line("  segments", positions - position_facts);
   line("  facts", position_facts);
   line("postings", postings);
+  line("header bitmaps", header_bitmaps);
   line("total", total);
   for (const auto& [reason, n] : s.reasons)
     std::printf("  rejected          %llu x %s\n", (unsigned long long)n, reason.c_str());

@@ -29,6 +29,7 @@
 #include "cli/conventions.h"
 #include "cli/options.h"
 #include "db/database.h"
+#include "db/header_bitmaps.h"
 #include "query/open_database.h"
 #include "db/errors.h"
 #include "db/game_reader.h"
@@ -58,6 +59,7 @@ struct CheckReport {
   uint64_t variation_moves = 0; ///< variation moves replayed
   uint32_t signatures = 0;      ///< signatures equal to the recomputed ones
   uint32_t postings = 0;        ///< postings read from postings.bin
+  std::string header_bitmaps_note;  ///< what the check of the header bitmaps found
   std::string positions_note;   ///< what the check of the position index found
   std::vector<Damage> damaged;  ///< in the order found
   std::vector<std::string> warnings;  ///< indexes behind the games (exit 0)
@@ -261,6 +263,33 @@ void check_postings(const std::filesystem::path& dir, uint32_t games, CheckRepor
   }
 }
 
+/// Checks the header bitmaps of `dir` (db/header_bitmaps.h): missing or behind is only a
+/// warning (header filters then read SQL); a damaged file or bitmap is damage.
+void check_header_bitmaps(const std::filesystem::path& dir, uint32_t games, CheckReport& report) {
+  const std::filesystem::path path = dir / db::kHeaderBitmapsFile;
+  auto damaged = [&](const std::string& reason) { report.damaged.push_back({0, reason}); };
+  std::optional<db::HeaderBitmaps> bitmaps;
+  try {
+    bitmaps = db::HeaderBitmaps::open(dir);
+  } catch (const db::FormatError& e) {
+    return damaged(e.what());
+  }
+  if (!bitmaps) {
+    report.header_bitmaps_note = "missing or of another version (year, Elo and ECO filters read headers.sqlite; "
+                                 "`cqldb check --repair` or the next import builds them)";
+    if (games) report.warnings.push_back(behind_warning(path, 0, games));
+    return;
+  }
+  if (bitmaps->covered() > games)
+    return damaged(path.string() + ": covers games 1.." + std::to_string(bitmaps->covered()) +
+                   " but the database has " + std::to_string(games) + " (rebuild with `cqldb reindex`)");
+  if (bitmaps->covered() < games) report.warnings.push_back(behind_warning(path, bitmaps->covered(), games));
+  uint64_t read = 0;
+  for (const std::string& problem : bitmaps->check(read)) damaged(problem);
+  report.header_bitmaps_note = with_commas(read) + " bitmaps of " + std::to_string(bitmaps->segments()) +
+                               " segment(s) read, covering " + with_commas(bitmaps->covered()) + " games";
+}
+
 /// Checks the position index of `dir` (index/position_index.h): a missing one is only
 /// reported (queries then replay); an unreadable or incomplete one, or a damaged block, is
 /// damage.
@@ -323,6 +352,9 @@ int run_check(const std::vector<std::string>& args) {
     const sig::PostingsUpdate postings = sig::update_postings(database, /*rebuild=*/false);
     std::printf("repair: posting index covers %s games (%s added)\n", with_commas(postings.covered).c_str(),
                 with_commas(postings.added).c_str());
+    const db::HeaderBitmapsUpdate bitmaps = db::update_header_bitmaps(database);
+    std::printf("repair: header bitmaps cover %s games (%s added)\n", with_commas(bitmaps.covered).c_str(),
+                with_commas(bitmaps.added).c_str());
     if (std::filesystem::exists(std::filesystem::path(db_dir) / posindex::kManifestFile)) {
       const posindex::PositionIndexUpdate positions = posindex::update_position_index(database);
       std::printf("repair: position index covers %s games (%s added)\n", with_commas(positions.covered).c_str(),
@@ -334,6 +366,7 @@ int run_check(const std::vector<std::string>& args) {
   CheckReport report;
   check_games(reader, report);
   check_postings(db_dir, reader.game_count(), report);
+  check_header_bitmaps(db_dir, reader.game_count(), report);
   check_positions(db_dir, reader.game_count(), report);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -347,6 +380,8 @@ int run_check(const std::vector<std::string>& args) {
               with_commas(report.signatures).c_str(), with_commas(games).c_str());
   std::printf("  postings:   %s postings read from %s\n", with_commas(report.postings).c_str(),
               sig::kPostingsFile);
+  if (!report.header_bitmaps_note.empty())
+    std::printf("  header bitmaps: %s\n", report.header_bitmaps_note.c_str());
   if (!report.positions_note.empty()) std::printf("  positions:  %s\n", report.positions_note.c_str());
   for (const std::string& w : report.warnings) std::printf("warning: %s\n", w.c_str());
   if (report.damaged.empty()) {

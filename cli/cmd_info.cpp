@@ -59,12 +59,13 @@ int run_info(const std::vector<std::string>& args) {
   std::unique_ptr<query::Store> store = query::Store::open(db_dir, true);
   std::vector<query::ShardInfo> shards;
   db::DatabaseInfo info = store->info(&shards);
-  uint64_t postings_bytes = 0, total = 0;
+  uint64_t postings_bytes = 0, header_bitmaps_bytes = 0, total = 0;
   bool postings_current = true;
   for (const query::Store::Part& part : store->parts()) {
     const db::DatabaseInfo part_info = part.database->info();
     const DatabaseSize size = database_size(part.dir, part_info.games_bytes, part_info.headers_bytes);
     postings_bytes += size.postings_bytes;
+    header_bitmaps_bytes += size.header_bitmaps_bytes;
     total += size.total();
     // Opening checked the signature version; a posting index of another version is ignored.
     postings_current = postings_current && size.postings_bytes && sig::Postings::open(part.dir).has_value();
@@ -76,10 +77,11 @@ int run_info(const std::vector<std::string>& args) {
   if (info.warnings)
     for (const query::Store::Part& part : store->parts()) print_repairs(part.dir.string());
   std::printf("files imported:  %s\n", with_commas(info.files).c_str());
-  std::printf("size on disk:    %s (games.mdb %s, %s %s, postings.bin %s)\n",
+  std::printf("size on disk:    %s (games.mdb %s, %s %s, postings.bin %s, header bitmaps %s)\n",
               human_bytes(total).c_str(), human_bytes(info.games_bytes).c_str(), db::schema::kHeadersFile,
               human_bytes(info.headers_bytes).c_str(),
-              postings_bytes ? human_bytes(postings_bytes).c_str() : "missing: cqldb reindex --postings-only");
+              postings_bytes ? human_bytes(postings_bytes).c_str() : "missing: cqldb reindex --postings-only",
+              header_bitmaps_bytes ? human_bytes(header_bitmaps_bytes).c_str() : "missing: cqldb check --repair");
   if (info.games_with_clocks || info.games_with_evals || info.annotation_bytes)
     std::printf("annotations:     %s games with clocks, %s with evaluations (moves %s, "
                 "annotations %s in games.mdb)\n",
@@ -88,7 +90,8 @@ int run_info(const std::vector<std::string>& args) {
                 human_bytes(info.move_record_bytes).c_str(),
                 human_bytes(info.annotation_bytes).c_str());
   std::printf("bytes per game:  %.1f\n",
-              info.games ? info.bytes_per_game + double(postings_bytes) / double(info.games) : 0.0);
+              info.games ? info.bytes_per_game + double(postings_bytes + header_bitmaps_bytes) / double(info.games)
+                         : 0.0);
   std::printf("format version:  %u (game records %u, signatures %u, postings %s)\n", info.format_version,
               info.record_format_version, db::schema::kSignatureFormatVersion,
               postings_current ? std::to_string(sig::kPostingsFormatVersion).c_str()

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "query/open_database.h"
+#include "db/header_bitmaps.h"
 #include "index/postings.h"
 
 #include "query/sharded.h"
@@ -91,6 +92,7 @@ DatabaseSize database_size(const std::filesystem::path& dir, uint64_t games_byte
   size.games_bytes = games_bytes;
   size.headers_bytes = headers_bytes;
   size.postings_bytes = sig::postings_bytes(dir);  // postings.bin and its segments
+  size.header_bitmaps_bytes = db::header_bitmaps_bytes(dir);
   return size;
 }
 

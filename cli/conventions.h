@@ -59,12 +59,13 @@ struct DatabaseSize {
   uint64_t games_bytes = 0;     ///< games.mdb
   uint64_t headers_bytes = 0;   ///< the header store (db::schema::kHeadersFile) and its WAL
   uint64_t postings_bytes = 0;  ///< postings.bin; 0 when missing
-  /// The sum of the three.
-  uint64_t total() const { return games_bytes + headers_bytes + postings_bytes; }
+  uint64_t header_bitmaps_bytes = 0;  ///< header-bitmaps.bin and its segments; 0 when missing
+  /// The sum of the four.
+  uint64_t total() const { return games_bytes + headers_bytes + postings_bytes + header_bitmaps_bytes; }
 };
 
 /// Measures the database in `dir` from the stores' figures (games, headers) and the file
-/// size of postings.bin.
+/// sizes of postings.bin and the header bitmaps (db/header_bitmaps.h).
 DatabaseSize database_size(const std::filesystem::path& dir, uint64_t games_bytes,
                            uint64_t headers_bytes);
 

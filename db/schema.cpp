@@ -99,7 +99,7 @@ CREATE TABLE IF NOT EXISTS game_players(
   PRIMARY KEY(game_id, side)) WITHOUT ROWID;
 )sql";
 
-// Secondary indexes for header filters (player, Elo, year, ECO). They slow down inserts,
+// Secondary indexes for header filters (players). They slow down inserts,
 // so bulk loads drop them and build them once at the end (GameWriter::finish), in one
 // transaction. games.result has no index on purpose: with four values, a result filter
 // keeps a quarter to a half of the games, where a table scan beats any index. games.eco
@@ -107,7 +107,11 @@ CREATE TABLE IF NOT EXISTS game_players(
 // of game_openings (headers/filter_terms.cpp, header_filter.cpp), and the index cost 12
 // bytes a game; databases made before lose it at their next writer (ensure_match_tables).
 // The classified code's index is on games.opening_eco since game_openings became a view
-// (fold_game_openings); game_openings_eco was the index of the table before.
+// (fold_game_openings); game_openings_eco was the index of the table before. Issue 42: the
+// year, Elo and classified-code filters read per-value bitmaps instead
+// (db/header_bitmaps.h); the indexes games_year, games_white_elo, games_black_elo and
+// games_opening_eco (14.1 MB at players-344k) are no longer built, and a database that has
+// them loses them once its bitmaps cover every game (drop_bitmap_indexes).
 // The player indexes begin with the game's segment, id >> kPlayerSegmentBits (schema.h):
 // an import inserts only into the segments of its own ids, near the end of each index,
 // instead of into every player's run all over it, so an append costs what its games cost,
@@ -123,11 +127,7 @@ DROP INDEX IF EXISTS games_white_black;
 DROP INDEX IF EXISTS games_white;
 CREATE INDEX IF NOT EXISTS games_seg_black ON games(id >> 18, black_id);
 DROP INDEX IF EXISTS games_black;
-CREATE INDEX IF NOT EXISTS games_year ON games(year);
-CREATE INDEX IF NOT EXISTS games_white_elo ON games(white_elo) WHERE white_elo IS NOT NULL;
-CREATE INDEX IF NOT EXISTS games_black_elo ON games(black_elo) WHERE black_elo IS NOT NULL;
 DROP INDEX IF EXISTS games_eco;
-CREATE INDEX IF NOT EXISTS games_opening_eco ON games(opening_eco) WHERE opening_eco IS NOT NULL;
 )sql";
 
 constexpr const char* kDropIndexes = R"sql(
@@ -247,7 +247,6 @@ bool fold_game_openings(sqlite::Connection& db) {
   db.exec(
       "CREATE VIEW game_openings(game_id, eco, opening_id) AS "
       "SELECT id, opening_eco, opening_id FROM games WHERE opening_eco IS NOT NULL");
-  db.exec("CREATE INDEX IF NOT EXISTS games_opening_eco ON games(opening_eco) WHERE opening_eco IS NOT NULL");
   txn.commit();
   return true;
 }
@@ -297,8 +296,23 @@ void create_indexes(sqlite::Connection& db) {
 }
 
 bool has_indexes(sqlite::Connection& db) {
-  sqlite::Statement index(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_year'");
+  sqlite::Statement index(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_seg_black'");
   return index.step();
+}
+
+bool drop_bitmap_indexes(sqlite::Connection& db) {
+  {
+    sqlite::Statement any(db,
+                          "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name IN "
+                          "('games_year', 'games_white_elo', 'games_black_elo', 'games_opening_eco')");
+    if (!any.step()) return false;
+  }
+  sqlite::Transaction txn(db, sqlite::Begin::kImmediate);
+  db.exec(
+      "DROP INDEX IF EXISTS games_year; DROP INDEX IF EXISTS games_white_elo; "
+      "DROP INDEX IF EXISTS games_black_elo; DROP INDEX IF EXISTS games_opening_eco;");
+  txn.commit();
+  return true;
 }
 
 void drop_indexes(sqlite::Connection& db) {

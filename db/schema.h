@@ -38,14 +38,15 @@
 //         year/month/day ("??" for a NULL part; saves 10 bytes a game), year/month/day INT
 //         or NULL when unknown, round TEXT,
 //         result INT (ResultCode: 0 '*'/unknown, 1 white wins, 2 black wins, 3 draw),
-//         white_elo/black_elo INT or NULL (their indexes are partial: rated games only), eco TEXT or NULL, plies INT,
+//         white_elo/black_elo INT or NULL (no index: the header bitmaps answer Elo and year filters), eco TEXT or NULL, plies INT,
 //         fen TEXT or NULL (standard start), variant TEXT or NULL (standard chess))
 //   openings(id, name UNIQUE)     opening names of the ECO classification (issue 17 A)
 //   games.opening_eco, games.opening_id  the classified code of a game: the deepest named
 //                                position of the main line, else the [ECO] tag's code
 //                                (import/eco_classifier.h); opening_id NULL when only the
-//                                tag gave the code, both NULL without a code. Index
-//                                games_opening_eco (partial: classified games).
+//                                tag gave the code, both NULL without a code. No index:
+//                                the header bitmaps answer code filters (issue 42,
+//                                db/header_bitmaps.h).
 //   game_openings(game_id, eco, opening_id)  VIEW over those columns, one row per game with
 //                                a classified code: what :eco, filter eco= and the readers
 //                                name. games.eco keeps the tag as written. Before issue 23's
@@ -180,8 +181,7 @@ void add_site_suffix(sqlite::Connection& db);
 bool has_opening_columns(sqlite::Connection& db);
 /// Adds games.opening_eco and games.opening_id when missing; when game_openings is still
 /// a table, copies its rows into them, drops it (and its index game_openings_eco) and makes
-/// game_openings the view over the columns, with the index games_opening_eco, in one
-/// transaction. Returns true when it moved a table. Readers name game_openings as before;
+/// game_openings the view over the columns, in one transaction. Returns true when it moved a table. Readers name game_openings as before;
 /// a database opened read-only keeps its table until its next writer.
 bool fold_game_openings(sqlite::Connection& db);
 /// True when the tables of issue 17 A (openings, game_openings, player_data, game_players)
@@ -212,6 +212,11 @@ std::string player_segment_sql(std::string_view games_alias);
 std::string player_segments_sql(std::string_view max_id_sql);
 /// Creates the secondary indexes used by header filters, if missing (one transaction).
 void create_indexes(sqlite::Connection& db);
+/// Drops the indexes games_year, games_white_elo, games_black_elo and games_opening_eco of
+/// a database made before issue 42, whose filters the header bitmaps now answer
+/// (db/header_bitmaps.h: update_header_bitmaps calls it once they cover every game).
+/// Returns true when there was one to drop.
+bool drop_bitmap_indexes(sqlite::Connection& db);
 /// Drops the secondary indexes (before bulk-loading an empty database).
 void drop_indexes(sqlite::Connection& db);
 /// True when the secondary indexes exist (false after drop_indexes until create_indexes:

@@ -120,9 +120,40 @@ bool number_sql(std::string_view column, Op op, std::string_view value, HeaderCo
   return true;
 }
 
+/// The values of a column that `op` `value` selects (number_sql() has accepted them).
+db::ValueRange number_range(db::HeaderColumn column, Op op, std::string_view value) {
+  NumberRange r;
+  parse_number_range(value, r);
+  int64_t lo = db::kMinValue, hi = db::kMaxValue;
+  switch (op) {
+    case Op::kEq:
+      if (r.lo) lo = *r.lo;
+      if (r.hi) hi = *r.hi;
+      break;
+    case Op::kGe: lo = *r.lo; break;
+    case Op::kGt: lo = *r.lo + 1; break;
+    case Op::kLe: hi = *r.lo; break;
+    case Op::kLt: hi = *r.lo - 1; break;
+    case Op::kContains: break;
+  }
+  if (lo > hi || lo > db::kMaxValue || hi < db::kMinValue) return {column, 1, 0};  // no game
+  return {column, int32_t(std::max<int64_t>(lo, db::kMinValue)), int32_t(std::min<int64_t>(hi, db::kMaxValue))};
+}
+
+/// The header bitmap column of a games column, if it has one.
+std::optional<db::HeaderColumn> bitmap_column(std::string_view column) {
+  if (column == "g.year") return db::HeaderColumn::kYear;
+  if (column == "g.white_elo") return db::HeaderColumn::kWhiteElo;
+  if (column == "g.black_elo") return db::HeaderColumn::kBlackElo;
+  return std::nullopt;
+}
+
 bool build_number(const FilterKey& key, Op op, std::string_view value, HeaderCondition& c,
                   std::string& error) {
-  return number_sql(key.column, op, value, c, error);
+  if (!number_sql(key.column, op, value, c, error)) return false;
+  if (const std::optional<db::HeaderColumn> column = bitmap_column(key.column))
+    c.bitmap = {{number_range(*column, op, value)}};
+  return true;
 }
 
 /// Both players' Elo: the condition on white_elo AND on black_elo.
@@ -134,6 +165,8 @@ bool build_both_elo(const FilterKey&, Op op, std::string_view value, HeaderCondi
   c.sql = "(" + w.sql + " AND " + b.sql + ")";
   c.params = w.params;
   c.params.insert(c.params.end(), b.params.begin(), b.params.end());
+  c.bitmap = {{number_range(db::HeaderColumn::kWhiteElo, op, value)},
+              {number_range(db::HeaderColumn::kBlackElo, op, value)}};
   return true;
 }
 
@@ -190,6 +223,17 @@ bool build_eco(const FilterKey&, Op op, std::string_view value, HeaderCondition&
   }
   // The classified code (issue 17 A: game_openings, db/schema.h), not the tag as written.
   const char* kClassified = "g.id IN (SELECT game_id FROM game_openings WHERE ";
+  // The same on the header bitmaps: codes as db::eco_key() numbers, classified games only.
+  constexpr db::HeaderColumn kEco = db::HeaderColumn::kOpeningEco;
+  const int32_t lo_key = db::eco_key(lo), hi_key = db::eco_key(hi);
+  switch (op) {
+    case Op::kEq: c.bitmap = {{{kEco, lo_key, hi_key}}}; break;
+    case Op::kGe: c.bitmap = {{{kEco, lo_key, db::kMaxValue}}}; break;
+    case Op::kGt: c.bitmap = {{{kEco, hi_key + 1, db::kMaxValue}}}; break;
+    case Op::kLe: c.bitmap = {{{kEco, db::kMinValue, hi_key}}}; break;
+    case Op::kLt: c.bitmap = {{{kEco, db::kMinValue, lo_key - 1}}}; break;
+    case Op::kContains: break;
+  }
   switch (op) {
     case Op::kEq:
       c.sql = kClassified + std::string("eco BETWEEN ? AND ?)");
@@ -300,15 +344,24 @@ std::string filter_key_help() {
 }
 
 std::optional<HeaderFilter> compile_filter_terms(const std::vector<std::string>& terms, std::string& error) {
-  std::string where;
-  std::vector<SqlParam> params;
+  std::string where, rest;
+  std::vector<SqlParam> params, rest_params;
+  std::vector<db::BitmapTerm> bitmap;
   for (const std::string& term : terms) {
     HeaderCondition c;
     if (!parse_filter_term(term, c, error)) return std::nullopt;
     where += (where.empty() ? "(" : " AND (") + c.sql + ")";
     params.insert(params.end(), c.params.begin(), c.params.end());
+    if (!c.bitmap.empty()) {  // decided by the header bitmaps when the database has them
+      bitmap.insert(bitmap.end(), c.bitmap.begin(), c.bitmap.end());
+      continue;
+    }
+    rest += (rest.empty() ? "(" : " AND (") + c.sql + ")";
+    rest_params.insert(rest_params.end(), c.params.begin(), c.params.end());
   }
-  return HeaderFilter::from_where(std::move(where), std::move(params));
+  if (bitmap.empty()) return HeaderFilter::from_where(std::move(where), std::move(params));
+  return HeaderFilter::from_parts(std::move(where), std::move(params), std::move(bitmap), std::move(rest),
+                                  std::move(rest_params));
 }
 
 }  // namespace headers

@@ -24,6 +24,9 @@ using SqlParam = db::sqlite::Param;
 struct HeaderCondition {
   std::string sql;               ///< e.g. "g.year BETWEEN ? AND ?"
   std::vector<SqlParam> params;  ///< values for the placeholders, in order
+  /// The same condition on the header bitmaps (db/header_bitmaps.h), ANDed terms, when
+  /// they decide it exactly (year, Elo and ECO terms); empty otherwise.
+  std::vector<db::BitmapTerm> bitmap;
 };
 
 /// Parses one term such as `player=carlsen`, `elo>=2500`, `year=1990..2000`, `eco=B20..B99`,

@@ -401,10 +401,144 @@ std::string list_condition(std::vector<db::sqlite::Param>& params, const cql::Li
 
 }  // namespace
 
+namespace {
+
+/// `v` within the values a column can hold (kMinValue..kMaxValue).
+int32_t clamp_value(int64_t v) { return int32_t(std::clamp<int64_t>(v, db::kMinValue, db::kMaxValue)); }
+
+/// The values of `column` in the interval of `r` (kind Interval, no percentage or `end`:
+/// interval_sql() has refused those).
+db::ValueRange interval_range(db::HeaderColumn column, const cql::Range& r) {
+  db::ValueRange v{column, db::kMinValue, db::kMaxValue};
+  const int64_t lo = r.lo ? r.lo->value + (r.lo_strict ? 1 : 0) : int64_t(db::kMinValue);
+  const int64_t hi = r.hi ? r.hi->value - (r.hi_strict ? 1 : 0) : int64_t(db::kMaxValue);
+  if (lo > hi || lo > db::kMaxValue || hi < db::kMinValue) return {column, 1, 0};  // empty
+  v.lo = clamp_value(lo);
+  v.hi = clamp_value(hi);
+  return v;
+}
+
+/// One side's Elo in `r` as elo_sql() decides it (a missing Elo counts as 0).
+void add_elo_ranges(db::BitmapTerm& term, db::HeaderColumn column, const cql::Range& r) {
+  switch (r.kind) {
+    case cql::Range::Kind::Any:
+      term.push_back({column, 1, db::kMaxValue});
+      return;
+    case cql::Range::Kind::Missing:
+      term.push_back({column, db::kNoValue, db::kNoValue});
+      term.push_back({column, 0, 0});
+      return;
+    case cql::Range::Kind::Interval:
+      term.push_back(interval_range(column, r));
+      if (r.contains(0)) term.push_back({column, db::kNoValue, db::kNoValue});
+      return;
+  }
+}
+
+/// The year in `r` as year_sql() decides it.
+db::BitmapTerm year_term(const cql::Range& r) {
+  constexpr db::HeaderColumn kYear = db::HeaderColumn::kYear;
+  if (r.kind == cql::Range::Kind::Any) return {{kYear, db::kMinValue, db::kMaxValue}};
+  if (r.kind == cql::Range::Kind::Missing) return {{kYear, db::kNoValue, db::kNoValue}};
+  return {interval_range(kYear, r)};
+}
+
+/// Floor of a / 10000 (day keys are year * 10000 + month * 100 + day).
+int64_t year_of_day_key(int64_t key) { return key >= 0 ? key / 10000 : -((-key + 9999) / 10000); }
+
+/// The bitmap term of a top-level header keyword `item`, when the bitmaps can answer it:
+/// true with `exact` when the term decides it alone, false when it has none. `:date`'s term
+/// is the years its days can lie in (a superset: the SQL still decides the days).
+bool bitmap_term(const KeywordItem& item, bool flipped, db::BitmapTerm& term, bool& exact) {
+  using db::HeaderColumn;
+  const HeaderColumn white = flipped ? HeaderColumn::kBlackElo : HeaderColumn::kWhiteElo;
+  const HeaderColumn black = flipped ? HeaderColumn::kWhiteElo : HeaderColumn::kBlackElo;
+  exact = true;
+  switch (item.keyword) {
+    case Keyword::Year:
+      term = year_term(item.as<cql::CountArgs>().ranges.at(0));
+      return true;
+    case Keyword::Elo: {
+      const cql::Range& r = item.as<cql::CountArgs>().ranges.at(0);
+      add_elo_ranges(term, HeaderColumn::kWhiteElo, r);
+      add_elo_ranges(term, HeaderColumn::kBlackElo, r);
+      return true;
+    }
+    case Keyword::WhiteElo:
+      add_elo_ranges(term, white, item.as<cql::CountArgs>().ranges.at(0));
+      return true;
+    case Keyword::BlackElo:
+      add_elo_ranges(term, black, item.as<cql::CountArgs>().ranges.at(0));
+      return true;
+    case Keyword::Rating:
+    case Keyword::WhiteRating:
+    case Keyword::BlackRating: {
+      const auto& a = item.as<cql::RatingArgs>();
+      if (a.system != cql::RatingSystem::Elo) return false;
+      if (item.keyword != Keyword::BlackRating) add_elo_ranges(term, item.keyword == Keyword::Rating ? HeaderColumn::kWhiteElo : white, a.range);
+      if (item.keyword != Keyword::WhiteRating) add_elo_ranges(term, item.keyword == Keyword::Rating ? HeaderColumn::kBlackElo : black, a.range);
+      return true;
+    }
+    case Keyword::Eco: {
+      const auto& args = item.as<cql::EcoArgs>();
+      constexpr HeaderColumn kEco = HeaderColumn::kOpeningEco;
+      if (args.special == cql::Range::Kind::Any) term.push_back({kEco, db::kMinValue, db::kMaxValue});
+      else if (args.special == cql::Range::Kind::Missing) term.push_back({kEco, db::kNoValue, db::kNoValue});
+      else
+        for (const cql::EcoRange& e : args.ranges) term.push_back({kEco, int32_t(e.first), int32_t(e.last)});
+      return true;
+    }
+    case Keyword::Date: {
+      const cql::DateRange& r = item.as<cql::DateArgs>().range;
+      if (r.kind != cql::DateRange::Kind::Interval) return false;
+      const DayKeyInterval days = day_key_interval(r);
+      db::ValueRange years{HeaderColumn::kYear, db::kMinValue, db::kMaxValue};
+      if (days.lo) years.lo = clamp_value(year_of_day_key(*days.lo));
+      if (days.hi) years.hi = clamp_value(year_of_day_key(*days.hi));
+      term.push_back(years);
+      exact = false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
   HeaderFilter filter;
   filter.where_ = list_condition(filter.params_, match, color_flipped, false);
   filter.needs_ = match_data_needs(match);
+  // The same conditions again, item by item, for the header bitmaps: what they decide
+  // exactly leaves the rest's SQL. Only the match list's own items: a logical keyword's
+  // sub-lists stay SQL.
+  std::vector<db::BitmapTerm> terms;
+  std::vector<db::sqlite::Param> rest_params;
+  WhereBuilder rest(rest_params);
+  for (const cql::KeywordItem* item : match.keywords()) {
+    if (!(item->info().lists & cql::kInMatch)) continue;
+    db::BitmapTerm term;
+    bool exact = false;
+    if (!is_structural(item->keyword) && bitmap_term(*item, color_flipped, term, exact)) {
+      terms.push_back(std::move(term));
+      if (exact) continue;
+    }
+    if (is_structural(item->keyword)) {
+      std::string logic = logic_condition(rest_params, *item, color_flipped);
+      if (!logic.empty()) rest.add(logic);
+    } else {
+      add_condition(rest, *item, color_flipped);
+    }
+  }
+  if (!terms.empty()) {
+    filter.bitmap_terms_ = std::move(terms);
+    filter.rest_where_ = rest.take();
+    filter.rest_params_ = std::move(rest_params);
+  } else {
+    filter.rest_where_ = filter.where_;
+    filter.rest_params_ = filter.params_;
+  }
   return filter;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cql/ast.h"
+#include "db/header_bitmaps.h"
 #include "db/sqlite_statement.h"
 
 namespace headers {
@@ -33,6 +34,21 @@ class HeaderFilter {
     HeaderFilter f;
     f.where_ = std::move(where);
     f.params_ = std::move(params);
+    f.rest_where_ = f.where_;
+    f.rest_params_ = f.params_;
+    return f;
+  }
+
+  /// from_where(), and the same filter split for the header bitmaps (db/header_bitmaps.h):
+  /// `terms`, each a condition of `where` the bitmaps answer exactly (or a superset of one
+  /// that `rest_where` still tests), ANDed with `rest_where` (its parameters `rest_params`).
+  static HeaderFilter from_parts(std::string where, std::vector<db::sqlite::Param> params,
+                                 std::vector<db::BitmapTerm> terms, std::string rest_where,
+                                 std::vector<db::sqlite::Param> rest_params) {
+    HeaderFilter f = from_where(std::move(where), std::move(params));
+    f.bitmap_terms_ = std::move(terms);
+    f.rest_where_ = std::move(rest_where);
+    f.rest_params_ = std::move(rest_params);
     return f;
   }
 
@@ -45,6 +61,16 @@ class HeaderFilter {
   /// The values of the placeholders, in order.
   const std::vector<db::sqlite::Param>& params() const { return params_; }
 
+  /// The filter as bitmap terms ANDed with rest_sql(): the top-level conditions on the
+  /// year, the Elos and the classified ECO code (an intersection of unions of per-value
+  /// bitmaps; a `:date` adds a superset on the year). Empty when none: then rest_sql() is
+  /// where_sql(). HeaderStore::candidates uses it when the database has the bitmaps.
+  const std::vector<db::BitmapTerm>& bitmap_terms() const { return bitmap_terms_; }
+  /// The conditions the bitmap terms leave (empty: none), with `?` placeholders.
+  const std::string& rest_sql() const { return rest_where_; }
+  /// The values of rest_sql()'s placeholders, in order.
+  const std::vector<db::sqlite::Param>& rest_params() const { return rest_params_; }
+
   /// The data beyond the games table the clause reads (headers::MatchDataNeeds bits,
   /// headers/match_keywords.h); HeaderStore refuses a database that lacks it.
   uint32_t needs() const { return needs_; }
@@ -53,6 +79,9 @@ class HeaderFilter {
   std::string where_;                       // SQL condition over games g
   std::vector<db::sqlite::Param> params_;   // values for the `?` placeholders, in order
   uint32_t needs_ = 0;                      // MatchDataNeeds bits
+  std::vector<db::BitmapTerm> bitmap_terms_;   // ANDed with rest_where_ (bitmap_terms())
+  std::string rest_where_;                     // where_ without what the terms decide exactly
+  std::vector<db::sqlite::Param> rest_params_; // rest_where_'s parameters
 };
 
 }  // namespace headers

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "db/header_bitmaps.h"
 #include "db/sqlite_db.h"
 #include "headers/game_info.h"
 #include "headers/game_order.h"
@@ -46,11 +47,19 @@ class HeaderStore {
   /// Opens `db_dir`/headers.sqlite read-only.
   explicit HeaderStore(const std::filesystem::path& db_dir);
 
-  /// The ids (ascending) of games 1..game_count satisfying `filter`. With `within`
-  /// (ascending ids), only those games are asked about: a few are joined by id through a
-  /// temporary table, many are intersected after one scan.
+  /// The ids (ascending) of games 1..game_count satisfying `filter`. Its bitmap terms
+  /// (HeaderFilter::bitmap_terms) are answered by the header bitmaps (db/header_bitmaps.h)
+  /// when the database has them, and only the rest of the filter by SQL, asked about the
+  /// games they leave; without the bitmaps (or for games above what they cover) the whole
+  /// filter is SQL. With `within` (ascending ids), only those games are asked about: a few
+  /// are joined by id through a temporary table, many are intersected after one scan.
+  /// Throws db::FormatError when the bitmap file is damaged.
   std::vector<uint32_t> candidates(const HeaderFilter& filter, uint32_t game_count,
                                    const std::vector<uint32_t>* within = nullptr);
+
+  /// With false, candidates() answers every filter by SQL alone (the route of a database
+  /// without header bitmaps; tests compare both routes).
+  void use_header_bitmaps(bool use) { use_bitmaps_ = use; }
 
   /// GameInfo of games 1..game_count, indexed by game id (index 0 unused). One sequential
   /// scan; with `only` (ids), a lookup per id and the other entries left zero.
@@ -78,8 +87,20 @@ class HeaderStore {
   /// Throws db::FormatError when the database lacks data `filter` reads (needs()).
   void check_needs(const HeaderFilter& filter) const;
 
+  /// The games first_id..game_count satisfying the SQL `where` (with `params`), within
+  /// `within` when given: candidates() without the bitmaps.
+  std::vector<uint32_t> sql_candidates(const std::string& where, const std::vector<db::sqlite::Param>& params,
+                                       uint32_t game_count, const std::vector<uint32_t>* within,
+                                       uint32_t first_id);
+  /// The header bitmaps of the database, opened on first use; null when it has none.
+  const db::HeaderBitmaps* bitmaps();
+
+  std::filesystem::path dir_;
   db::sqlite::Connection sql_;
   bool has_match_data_ = false;  // meta kMetaMatchData present (db/schema.h)
+  bool use_bitmaps_ = true;      // use_header_bitmaps()
+  bool bitmaps_opened_ = false;  // bitmaps() has tried to open them
+  std::optional<db::HeaderBitmaps> bitmaps_;
 };
 
 }  // namespace headers

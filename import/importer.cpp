@@ -189,8 +189,10 @@ void build_games(const std::string& path, FilePipeline& p, const MovetextFilter&
 class BatchWriter {
  public:
   BatchWriter(db::GameWriter& writer, ImportSummary& summary, const ImportOptions& options,
-              sig::FreshPostings& postings, posindex::FreshPositions* positions)
-      : writer_(writer), summary_(summary), options_(options), postings_(postings), positions_(positions) {
+              sig::FreshPostings& postings, db::FreshHeaderBitmaps& header_bitmaps,
+              posindex::FreshPositions* positions)
+      : writer_(writer), summary_(summary), options_(options), postings_(postings),
+        header_bitmaps_(header_bitmaps), positions_(positions) {
     if (options_.stage_times) times_ = &summary_.writer_stages;
   }
 
@@ -222,6 +224,7 @@ class BatchWriter {
         uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
         db::StageLap lap(times_);
         postings_.add(id, g.posting_keys);
+        header_bitmaps_.add(id, db::header_values(g.header));
         lap.lap(db::Stage::kPostings);
         if (positions_)
           positions_->add(id, g.position_count, posindex::game_facts(g.header, g.positions.frontier, g.positions.flags));
@@ -266,6 +269,7 @@ class BatchWriter {
   const ImportOptions& options_;
   const uint32_t games_per_commit_ = commit_size(options_.games_per_commit, writer_.committed_games());
   sig::FreshPostings& postings_;
+  db::FreshHeaderBitmaps& header_bitmaps_;  // the header bitmaps of the stored games
   posindex::FreshPositions* positions_;  // nullptr: no position index update
   db::StageTimes* times_ = nullptr;      // ImportOptions::stage_times: summary_.writer_stages
 };
@@ -317,10 +321,11 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   ImportSummary summary;
   sig::FreshPostings fresh_postings;  // the postings of the stored games, built as they are stored
+  db::FreshHeaderBitmaps fresh_header_bitmaps;  // their header bitmaps (db/header_bitmaps.h), the same way
   // The position index entries of the stored games, complete segments written meanwhile.
   std::optional<posindex::FreshPositions> fresh_positions;
   if (options.position_index) fresh_positions.emplace(database, options.position_segment_games);
-  BatchWriter batch_writer(writer, summary, options, fresh_postings,
+  BatchWriter batch_writer(writer, summary, options, fresh_postings, fresh_header_bitmaps,
                            fresh_positions ? &*fresh_positions : nullptr);
   if (options.stage_times) writer.set_stage_times(&summary.writer_stages);
   struct Untime {  // the writer outlives this summary when an error is thrown
@@ -428,6 +433,7 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
   writer.finish();
   // The posting index catches up with the new games (still under the writer lock).
   summary.postings = sig::update_postings(database, /*rebuild=*/false, &fresh_postings);
+  summary.header_bitmaps = db::update_header_bitmaps(database, /*rebuild=*/false, &fresh_header_bitmaps);
   // Game sides join the player list and get their title tags (issue 17 A, headers/players.h).
   {
     db::sqlite::Connection sql(database.path() / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);

@@ -21,6 +21,7 @@
 #include "headers/players.h"
 #include "import/game_builder.h"
 #include "index/position_index.h"
+#include "db/header_bitmaps.h"
 #include "index/postings.h"
 
 namespace db {
@@ -110,6 +111,7 @@ struct ImportSummary {
   double finish_seconds = 0;  ///< part of it spent after the last game: index builds, checkpoint,
                               ///< postings
   sig::PostingsUpdate postings;  ///< the posting index catch-up at the end (index/postings.h)
+  db::HeaderBitmapsUpdate header_bitmaps;  ///< the header bitmaps' catch-up (db/header_bitmaps.h)
   headers::players::LinkCounts player_links;  ///< game sides linked to the player list (issue 17 A)
   posindex::PositionIndexUpdate positions;  ///< the position index catch-up after it
                                             ///< (index/position_index.h)

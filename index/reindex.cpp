@@ -204,6 +204,8 @@ ReindexSummary reindex(const std::filesystem::path& dir, const ReindexOptions& o
   if (!summary.interrupted) writer.mark_signatures_current();
   writer.finish();
   if (!summary.interrupted) summary.postings = update_postings(database, /*rebuild=*/true);
+  // The header bitmaps are read back from headers.sqlite (db/header_bitmaps.h).
+  if (!summary.interrupted) summary.header_bitmaps = db::update_header_bitmaps(database, /*rebuild=*/true);
   if (!summary.interrupted)
     summary.positions = posindex::update_position_index(database, /*rebuild=*/true, options.threads);
   summary.seconds = elapsed();

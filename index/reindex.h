@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "index/position_index.h"
+#include "db/header_bitmaps.h"
 #include "index/postings.h"
 
 namespace sig {
@@ -45,6 +46,7 @@ struct ReindexSummary {
   double seconds = 0;        ///< wall time
   std::vector<std::string> first_failures;  ///< "game ID: reason" for the first few failures
   PostingsUpdate postings;   ///< the posting index rebuilt at the end (index/postings.h)
+  db::HeaderBitmapsUpdate header_bitmaps;  ///< the header bitmaps rebuilt (db/header_bitmaps.h)
   posindex::PositionIndexUpdate positions;  ///< the position index rebuilt after it
                                             ///< (index/position_index.h)
 };

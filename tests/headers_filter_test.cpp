@@ -130,9 +130,15 @@ class HeaderFilterTest : public ::testing::Test {
     return headers::HeaderFilter::compile(script.match, flipped);
   }
 
-  /// Candidates of the match list `(match ITEMS)`.
+  /// Candidates of the match list `(match ITEMS)`; the header bitmaps (db/header_bitmaps.h)
+  /// and SQL alone must give the same.
   static Ids query(const std::string& items, bool flipped = false) {
-    return headers::HeaderStore(*dir_).candidates(compile(items, flipped), count());
+    headers::HeaderStore store(*dir_);
+    const headers::HeaderFilter filter = compile(items, flipped);
+    const Ids got = store.candidates(filter, count());
+    store.use_header_bitmaps(false);
+    EXPECT_EQ(got, store.candidates(filter, count())) << items << ": the header bitmaps and SQL differ";
+    return got;
   }
 
   /// Brute force: the ids whose header satisfies `p`.
