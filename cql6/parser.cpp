@@ -1627,6 +1627,8 @@ class Parser {
   /// True at a token that ends the constituents of a path (or of its group, `inner`).
   bool path_ends(bool inner) const {
     if (at_end() || is(")") || is("}") || is("then") || is("else")) return true;
+    // a comparison after the path compares the path's value (CQL 6.2: `⊢ ... (x) >= 3`)
+    if (!inner && (is("==") || is("!=") || is("<") || is("<=") || is(">") || is(">="))) return true;
     return !inner && cur().blank_line_before;
   }
   bool at_wildcard() const {

@@ -43,6 +43,10 @@ std::optional<int> number(std::string_view part, int lo, int hi) {
 
 DateParts parse_pgn_date(std::string_view date) {
   DateParts parts;
+  // blanks around the date (`[Date " 2007.??.??"]`) are not part of it (CQL 6.2 reads the
+  // year there too)
+  while (!date.empty() && (date.front() == ' ' || date.front() == '\t')) date.remove_prefix(1);
+  while (!date.empty() && (date.back() == ' ' || date.back() == '\t')) date.remove_suffix(1);
   size_t dot1 = date.find('.');
   parts.year = number(date.substr(0, dot1), 0, 9999);
   if (dot1 == std::string_view::npos) return parts;

@@ -61,7 +61,8 @@ struct DateParts {
   std::optional<int> day;    ///< 1-31
 };
 
-/// Splits a PGN date ("1985.??.??", "2001.03.17", "????.??.??") into its known parts.
+/// Splits a PGN date ("1985.??.??", "2001.03.17", "????.??.??") into its known parts;
+/// blanks around it are ignored.
 DateParts parse_pgn_date(std::string_view date);
 
 /// The PGN date "YYYY.MM.DD" of `parts`, with "????" / "??" for unknown parts: the form
