@@ -346,12 +346,12 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
   std::vector<uint32_t> ids, candidates;
   uint32_t covered = chain_bitmaps_ ? std::min(chain_bitmaps_->covered(), max_id) : 0;
   if (covered) {
-    const std::vector<BitmapTerm> pair = {{value_is(HeaderColumn::kWhitePlayer, *white_id)},
-                                          {value_is(HeaderColumn::kBlackPlayer, *black_id)}};
     try {
-      candidates = chain_bitmaps_->select(pair, covered);
+      intersect_sorted(chain_ids(HeaderColumn::kWhitePlayer, *white_id, covered),
+                       chain_ids(HeaderColumn::kBlackPlayer, *black_id, covered), covered, candidates);
     } catch (const FormatError&) {
       chain_bitmaps_.reset();
+      chain_ids_.clear();
       covered = 0;
       candidates.clear();
     }
@@ -401,6 +401,16 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
     if (stored.moves == fields.moves && stored.start_fen == fields.start_fen) return id;
   }
   return std::nullopt;
+}
+
+const std::vector<uint32_t>& GameWriter::chain_ids(HeaderColumn column, int64_t player, uint32_t covered) {
+  const uint64_t key = (uint64_t(column) << 32) | uint32_t(value_of(player));
+  auto it = chain_ids_.find(key);
+  if (it == chain_ids_.end()) {
+    const std::vector<BitmapTerm> term = {{value_is(column, player)}};
+    it = chain_ids_.emplace(key, chain_bitmaps_->select(term, covered)).first;
+  }
+  return it->second;
 }
 
 void GameWriter::add_log(const LogEntry& entry) {

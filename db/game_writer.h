@@ -139,6 +139,11 @@ class GameWriter {
   std::pair<int64_t, std::string_view> site_parts(std::string_view site);
   /// Throws if the writer is broken.
   void check_usable() const;
+  /// The games 1..`covered` of `chain_bitmaps_` whose `column` is players row `player`
+  /// (find_duplicate), decoded once per writer and kept: each game is in one bitmap of
+  /// each column, so the cache holds at most two ids per covered game. Throws FormatError
+  /// for a damaged bitmap.
+  const std::vector<uint32_t>& chain_ids(HeaderColumn column, int64_t player, uint32_t covered);
   /// Rolls the open batch back in both stores and marks the writer broken.
   void fail() noexcept;
 
@@ -177,6 +182,7 @@ class GameWriter {
   bool duplicate_index_ = false;                       // find_duplicate() made sure games_seg_white exists
   bool chain_opened_ = false;                          // find_duplicate() has opened chain_bitmaps_
   std::optional<HeaderBitmaps> chain_bitmaps_;         // the header bitmaps on disk (find_duplicate)
+  std::unordered_map<uint64_t, std::vector<uint32_t>> chain_ids_;  // chain_ids(): (column, player) -> ids
   const FreshHeaderBitmaps* fresh_bitmaps_ = nullptr;  // set_fresh_header_bitmaps()
   int64_t last_white_id_ = 0;                          // last_player_ids()
   int64_t last_black_id_ = 0;

@@ -194,9 +194,9 @@ void create_player_eco_tables(sqlite::Connection& db);
 /// Games per segment of the player indexes, as a power of two: a game's segment is
 /// id >> kPlayerSegmentBits (262,144 games; ids from 1). The indexes games_seg_white(segment,
 /// white_id, black_id, plies) and games_seg_black(segment, black_id) of databases made
-/// before issue 42's player bitmaps begin with it (a player lookup seeks each segment); the
-/// SQL of name filters still names the segments so that such a database, answered by SQL
-/// until its next import builds the bitmaps, uses them. No new database builds them.
+/// before issue 42's player bitmaps begin with it (a player lookup seeks each segment). No
+/// new database builds them; only the duplicate lookup of games no bitmap covers
+/// (db/duplicate_index.h) still seeks games_seg_white this way.
 inline constexpr int kPlayerSegmentBits = 18;
 /// SQL that creates games_seg_white, the White player index that served duplicate lookups
 /// before the header bitmaps' player columns: GameWriter::find_duplicate builds it only to

@@ -327,13 +327,10 @@ std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_vi
   if (table != "players")
     return std::string(id_column) + " IN (SELECT id FROM " + std::string(table) + " WHERE " + function + "(" +
            b.text(std::move(text)) + ", name))";
-  const std::string in = std::string(id_column) + " IN (" + player_ids_sql(b, std::move(text), pattern) + ")";
-  // The player indexes begin with the game's segment (db/schema.h kPlayerSegmentBits): name
-  // the segments, so that SQLite seeks (segment, player) instead of scanning an index.
-  const size_t dot = id_column.rfind('.');
-  const std::string_view alias = dot == std::string_view::npos ? "" : id_column.substr(0, dot);
-  return "(" + db::schema::player_segment_sql(alias) + " IN " +
-         db::schema::player_segments_sql("SELECT max(id) FROM games") + " AND " + in + ")";
+  // No index on the player columns since the header bitmaps took them over (issue 42): the
+  // SQL route scans the games table, where naming the player index's segments (as before)
+  // only cost time (`:or` of two players at 344k games: 0.29 s with them, 0.12 s without).
+  return std::string(id_column) + " IN (" + player_ids_sql(b, std::move(text), pattern) + ")";
 }
 
 std::string player_ids_sql(WhereBuilder& b, std::string text, bool pattern) {
