@@ -231,6 +231,8 @@ class Parser {
   Node filter() { return expr(kLevelOr); }
 
   /// Binary operators at `level` or above, left to right.
+  bool dash_right_ = false;  // parsing a dash's right side: `--x=Q` promotes, it does not assign
+
   Node expr(int level) {
     Node left = prefix(level);
     while (true) {
@@ -667,8 +669,12 @@ class Parser {
     Node right = make(Kind::kNone, Type::kSet, cur().loc);
     if (right_tied && !is("=") && !is("(") && !is(")") && !is("}") && cur().kind != Tok::kEnd &&
         cur().kind != Tok::kRepeat && !is("{+}") && !is("{*}") && !is("*") && !is("+") && !is("?")) {
-      // `I――*`: a quantifier (no set starts with `*` `+` `?`)
+      // `I――*`: a quantifier (no set starts with `*` `+` `?`); `--x=N` promotes on the
+      // square variable x (CQL 6.2), it assigns nothing
+      const bool saved = dash_right_;
+      dash_right_ = true;
       right = expr(kLevelArrow);
+      dash_right_ = saved;
       need(right, Type::kSet, "the right side of '--'");
     }
     n.kids.push_back(std::move(right));
@@ -1266,7 +1272,7 @@ class Parser {
     }
     if (t_[i_].kind == Tok::kWord && !later_words().count(w)) {
       const int slot = slot_of(w, loc, false);
-      if (is_assign(peek())) {
+      if (is_assign(peek()) && !(dash_right_ && peek().is("="))) {
         ++i_;
         return assignment(w, loc, false);
       }

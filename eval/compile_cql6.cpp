@@ -426,7 +426,9 @@ std::optional<eval::Node> exact_op(const Node& n, bool& needs_info) {
       if (!r) return std::nullopt;
       out.range = *r;
       if (var->kind == Kind::kPly) return simple(Op::kHalfmoveNumber);
-      if (var->kind == Kind::kMoveNumber) return simple(Op::kMoveNumber);
+      // CQL 6.2 numbers moves from the game's first position, not from a FEN's full-move
+      // number (Op::kMoveNumber's): no exact counterpart; implied_by hints a ply range
+      if (var->kind == Kind::kMoveNumber) return std::nullopt;
       // `#D`, or the designator D itself (a set compared with a number counts its squares)
       const Node* counted = var->kind == Kind::kCount ? &var->kids[0] : var;
       if (counted->kind == Kind::kDesignator && (var->kind == Kind::kCount || !(counted->kinds & cql6::kEmptyKind))) {
@@ -612,9 +614,27 @@ void implied_by(const Node& n, std::vector<eval::Node>& out) {
       for (size_t i = 2; i < n.kids.size(); ++i) path_facts(n.kids[i], first, out);
       return;
     }
-    case Kind::kCompare:
-      if (std::optional<eval::Node> op = exact_op(n, unused)) out.push_back(std::move(*op));
+    case Kind::kCompare: {
+      if (std::optional<eval::Node> op = exact_op(n, unused)) {
+        out.push_back(std::move(*op));
+        return;
+      }
+      // `movenumber` in lo..hi: CQL 6.2's move m spans plies 2m-2..2m-1 when White moved
+      // first and 2m-3..2m-2 when Black did (cql6_eval::move_number), so ply 2lo-3..2hi-1
+      const Node* var = nullptr;
+      std::optional<IntRange> r = range_of(n, &var);
+      if (!r || var->kind != Kind::kMoveNumber) return;
+      eval::Node plies;
+      plies.op = Op::kHalfmoveNumber;
+      plies.range = *r;
+      if (r->lo <= r->hi) {
+        constexpr int64_t kHuge = INT64_MAX / 4;
+        plies.range.lo = r->lo <= 2 ? INT64_MIN : r->lo > kHuge ? kHuge : 2 * r->lo - 3;
+        plies.range.hi = r->hi > kHuge ? INT64_MAX : r->hi < 1 ? -1 : 2 * r->hi - 1;
+      }
+      out.push_back(std::move(plies));
       return;
+    }
     case Kind::kSquareLoop:
     case Kind::kPieceLoop:
       // without kLoopAll a set: it matches when some element of its set made the body match
@@ -719,7 +739,13 @@ void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
 bool uses_part2(const cql6::Script& script) {
   if (!script.vars.empty()) return true;
   bool any = false;
-  for (const Node& n : script.body) visit(n, [&](const Node& k) { any |= cql6::is_part2(k.kind); });
+  for (const Node& n : script.body)
+    visit(n, [&](const Node& k) {
+      any |= cql6::is_part2(k.kind);
+      // `move previous` inside a variation reads the game tree's parent (cql6_values)
+      any |= script.header.variations && k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious) &&
+             !cql6::past_move_kind_only(k);
+    });
   return any;
 }
 
@@ -1100,9 +1126,8 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
       program.needs_game_info_ = true;  // header texts per position (GameInfo::text)
       program.needs_game_text_ = true;
     }
-    if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious) && !cql6::past_move_kind_only(k)) ||
-                         (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))))
-      throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
+    if (h.variations && k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))
+      throw cql6::not_supported(k.loc, "line <--", "with 'variations'");
     if (k.kind == Kind::kPath) throw cql6::not_supported(k.loc, "path");
     if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
     if (k.kind == Kind::kVar && (k.flags & cql6::kVarPersistent)) program.sequential_ = true;
@@ -1157,11 +1182,13 @@ Program Program::compile_cql6(const cql6::Script& script) {
     visit(*n, [&](const cql6::Node& k) {
       if (k.kind == Kind::kHeaderText) throw cql6::not_supported(k.loc, "player/event/site/date/eco", "inside another filter");
       if (k.kind == Kind::kYear) throw cql6::not_supported(k.loc, "year", "other than compared with constants at the top level");
-      if (h.variations && ((k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious) && !cql6::past_move_kind_only(k)) ||
-                           (k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))))
-        throw cql6::not_supported(k.loc, k.kind == Kind::kMove ? "move previous" : "line <--", "with 'variations'");
+      if (h.variations && k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))
+        throw cql6::not_supported(k.loc, "line <--", "with 'variations'");
       if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
+      // (`move legal` / `pseudolegal`: a castling from a FEN without the right looks at the
+      // earlier moves, cql6_eval may_castle)
       if (k.kind == Kind::kLine || (k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious)) ||
+          (k.kind == Kind::kMove && (k.flags & (cql6::kMoveLegal | cql6::kMovePseudoLegal))) ||
           k.kind == Kind::kFromSquare || k.kind == Kind::kToSquare ||
           (k.kind == Kind::kDash && k.kids.size() > 2 && k.kids[2].kind != Kind::kNone))
         program.needs_line_moves_ = true;

@@ -305,14 +305,14 @@ Ctx later(const Ctx& c, uint32_t k, const Position* pos) {
   n.moves_left = c.moves_left - k;
   n.next = n.moves_left ? n.moves[0] : Move::none();
   n.past = c.past + k;
-  if (k) n.next_secondary = false;
+  if (k) n.next_secondary = false, n.on_main_line = n.main_line;  // past a branch position: its line's
   return n;
 }
 
 // ---- moves
 
-/// The destination squares of move `m` as CQL 6.2 sees them: a castling counts with the
-/// king's and the rook's destination.
+/// True if move `m` goes from a square of `from` to one of `to` as a CQL 6.2 dash sees it: a
+/// castling fits as the king's move or as the rook's (the move filter looks at the king's alone).
 bool move_fits(const Position& pos, Move m, Bitboard from, Bitboard to) {
   if (m == Move::null() || m == Move::none()) return false;
   if (m.kind() == Move::CASTLING) {
@@ -327,26 +327,58 @@ bool move_fits(const Position& pos, Move m, Bitboard from, Bitboard to) {
   return (from & chess::square_bb(m.from_sq())) && (to & chess::square_bb(m.to_sq()));
 }
 
+/// CQL 6.2's castling of the side to move at `c` to the king's side or the queen's
+/// (Attack::castle), as the move (king's square, rook's square), or Move::none(): the king on
+/// e1/e8 and its rook on the corner, the squares between them empty, neither the king's
+/// square nor the one it crosses nor its destination attacked, and no earlier move of the
+/// game ending on the king's or the rook's square. That last test stands for the castling
+/// rights: CQL 6.2 does not read them from a FEN, so a study set up without them may still
+/// castle. Where the rights are kept (pos.can_castle) the two tests agree; a game from a FEN
+/// without the right is looked at through its earlier moves, which only the main line has
+/// (a variation of such a game: no castling).
+Move may_castle(const Ctx& c, bool king_side) {
+  const Position& pos = *c.pos;
+  const chess::Color us = pos.side_to_move();
+  const chess::CastlingRight cr = chess::castling_right(us, king_side);
+  if (pos.can_castle(cr)) {
+    const Move m = Move::make(pos.king_square(us), pos.castling_rook_square(cr), Move::CASTLING);
+    return pos.is_legal(m) ? m : Move::none();
+  }
+  if (!c.game_start || c.game_start->can_castle(cr) || !c.main_line || c.past != c.ply || (c.past && !c.moves))
+    return Move::none();  // lost in the game (a move ended on the king's or rook's square)
+  const Square king = us == chess::WHITE ? chess::SQ_E1 : chess::SQ_E8;
+  const Square rook = king_side ? Square(king + 3) : Square(king - 4);
+  if (pos.piece_on(king) != chess::make_piece(us, chess::KING) || pos.piece_on(rook) != chess::make_piece(us, chess::ROOK))
+    return Move::none();
+  if (chess::between_bb(king, rook) & pos.pieces()) return Move::none();
+  const Square crossed = king_side ? Square(king + 1) : Square(king - 1);
+  const Square dest = king_side ? Square(king + 2) : Square(king - 2);
+  for (const Square s : {king, crossed, dest})
+    if (pos.attackers_of(chess::Color(1 - us), s, pos.pieces())) return Move::none();
+  for (uint32_t i = 1; i <= c.past; ++i) {
+    const Move m = c.moves[-int64_t(i)];
+    if (m == Move::null() || m == Move::none()) continue;
+    Square to = m.to_sq();  // a castling ends on the king's destination (CQL 6.2's move)
+    if (m.kind() == Move::CASTLING) to = m.to_sq() > m.from_sq() ? Square(m.from_sq() + 2) : Square(m.from_sq() - 2);
+    if (to == king || to == rook) return Move::none();
+  }
+  return Move::make(king, rook, Move::CASTLING);
+}
+
 /// Calls `f(m)` for the pseudo-legal moves of the side to move (legal ones plus those leaving
 /// the king in check; castling only where legal) that may satisfy a move filter: a move
 /// other than castling only from a square of `origin` to one of `dest`, an en passant
-/// capture only when `ep` (its destination is also in `dest`); castling only when `castle`.
-/// Nothing else is filtered: the caller applies the filter to each move. Stops when `f`
-/// returns true and then returns true.
+/// capture only when `ep` (its destination is also in `dest`); the castlings `castles`
+/// (Move::none() for none: may_castle). Nothing else is filtered: the caller applies the
+/// filter to each move. Stops when `f` returns true and then returns true.
 template <class F>
-bool for_each_pseudo_legal(const Position& pos, Bitboard origin, Bitboard dest, bool ep, bool castle, F&& f) {
+bool for_each_pseudo_legal(const Position& pos, Bitboard origin, Bitboard dest, bool ep, const std::array<Move, 2>& castles,
+                           F&& f) {
   const chess::Color us = pos.side_to_move(), them = chess::Color(1 - us);
   const Bitboard own = pos.pieces(us), occupied = pos.pieces();
   dest &= ~own;
-  if (castle) {
-    const Square ksq = pos.king_square(us);
-    for (const bool king_side : {true, false}) {
-      const chess::CastlingRight cr = chess::castling_right(us, king_side);
-      if (!pos.can_castle(cr)) continue;
-      const Move m = Move::make(ksq, pos.castling_rook_square(cr), Move::CASTLING);
-      if (pos.is_legal(m) && f(m)) return true;
-    }
-  }
+  for (const Move m : castles)
+    if (m != Move::none() && f(m)) return true;
   origin &= own;
   if (!origin || (!dest && !ep)) return false;
   const Bitboard pawns = origin & pos.pieces(chess::PAWN);
@@ -387,15 +419,25 @@ bool for_each_pseudo_legal(const Position& pos, Bitboard origin, Bitboard dest, 
 bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from, Bitboard to, Bitboard cap) {
   const uint32_t f = n.flags;
   if (m == Move::none()) return false;
-  if (m == Move::null()) return (f & cql6::kMoveNull) && n.kids[0].kind == Kind::kNone && n.kids[1].kind == Kind::kNone &&
-                                n.kids[2].kind == Kind::kNone && n.kids[3].kind == Kind::kNone;
+  if (m == Move::null()) {  // CQL 6.2: from the mover's king square to itself, capturing nothing
+    if (n.kids[2].kind != Kind::kNone || n.kids[3].kind != Kind::kNone ||
+        (f & (cql6::kMoveCastle | cql6::kMoveKingSide | cql6::kMoveQueenSide | cql6::kMoveEnPassant)))
+      return false;
+    const Bitboard king = before.pieces(before.side_to_move(), chess::KING);
+    return (from & king) && (to & king);
+  }
   if (f & cql6::kMoveNull) return false;
   if ((f & cql6::kMoveCastle) && m.kind() != Move::CASTLING) return false;
   if ((f & (cql6::kMoveKingSide | cql6::kMoveQueenSide)) &&
       ((m.to_sq() > m.from_sq()) != bool(f & cql6::kMoveKingSide)))
     return false;
   if ((f & cql6::kMoveEnPassant) && m.kind() != Move::EN_PASSANT) return false;
-  if (!move_fits(before, m, from, to)) return false;
+  if (m.kind() == Move::CASTLING) {  // CQL 6.2's move filter: the king's move alone (a dash's: both)
+    const Square king_to = Position::castling_king_to(chess::castling_right(before.side_to_move(), m.to_sq() > m.from_sq()));
+    if (!(from & chess::square_bb(m.from_sq())) || !(to & chess::square_bb(king_to))) return false;
+  } else if (!move_fits(before, m, from, to)) {
+    return false;
+  }
   if (n.kids[2].kind != Kind::kNone) {
     const int cs = cql6_path_facts::captured_square(before, m);
     if (cs == 64 || !(cap & chess::square_bb(Square(cs)))) return false;
@@ -411,7 +453,11 @@ bool move_satisfies(const Node& n, const Position& before, Move m, Bitboard from
 /// The square of move `m` (played in `pos`) that a `move` set returns (sub 1 from, 2 to, 3
 /// the captured piece's); a castling is the king's move (CQL 6.2). 64: none.
 int move_square(const Position& pos, Move m, uint8_t sub) {
-  if (m == Move::null() || m == Move::none()) return 64;
+  if (m == Move::none()) return 64;
+  if (m == Move::null()) {  // from the mover's king square to itself (CQL 6.2)
+    const Bitboard king = pos.pieces(pos.side_to_move(), chess::KING);
+    return sub == 3 || !king ? 64 : chess::lsb(king);
+  }
   if (sub == 3) return cql6_path_facts::captured_square(pos, m);
   if (sub == 1) return m.from_sq();
   if (m.kind() != Move::CASTLING) return m.to_sq();
@@ -429,6 +475,7 @@ Ctx after_next(const Ctx& c, Position& after) {
   at.pos = &after;
   at.ply = c.ply + 1;
   at.past = c.past + 1;
+  at.on_main_line = at.main_line;
   at.moves = c.moves ? c.moves + 1 : nullptr;
   at.moves_left = c.moves_left ? c.moves_left - 1 : 0;
   at.next = at.moves_left ? at.moves[0] : Move::none();
@@ -450,17 +497,32 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
     if (c.past == 0 || !c.moves) return 0;
     return move_satisfies(n, *c.pos, c.moves[-1], ~Bitboard(0), ~Bitboard(0), ~Bitboard(0)) ? 1 : 0;
   }
+  Move last = Move::none();  // `previous`: the move that led here
   if (n.flags & cql6::kMovePrevious) {
-    before = earlier(c, 1);
-    if (!before) return 0;
-    at.pos = before;  // the sets are read in the position before the move
+    if (c.main_line) {
+      before = earlier(c, 1);
+      if (!before) return 0;
+      last = c.moves[-1];
+      at.pos = before;  // the sets are read in the position before the move
+      // a piece variable there is the square its piece stood on then (CQL 6.2)
+      if ((cql6_values::reads_piece_variable(n.kids[0]) || cql6_values::reads_piece_variable(n.kids[1]) ||
+           cql6_values::reads_piece_variable(n.kids[2])) &&
+          !cql6_values::previous_ctx(c, at))
+        return 0;
+    } else {  // inside a variation (`variations`): the game tree's parent and the move from it
+      cql6_values::TreeRef tree;
+      int64_t node = -1;
+      if (!cql6_values::tree_of(c, tree, node) || node <= 0 || !cql6_values::previous_ctx(c, at)) return 0;
+      before = at.pos;
+      last = (*tree.in_move)[size_t(node)];
+    }
   }
   auto set_or_all = [&](const Node& k) { return k.kind == Kind::kNone ? ~Bitboard(0) : squares(k, at); };
   const Bitboard from = set_or_all(n.kids[0]), to = set_or_all(n.kids[1]), cap = set_or_all(n.kids[2]);
   if (!from || !to || !cap) return 0;
   if (n.flags & cql6::kMovePrevious) {
-    if (!move_satisfies(n, *before, c.moves[-1], from, to, cap)) return 0;
-    if (set && move_square(*before, c.moves[-1], n.sub) < 64) *set |= Bitboard(1) << move_square(*before, c.moves[-1], n.sub);
+    if (!move_satisfies(n, *before, last, from, to, cap)) return 0;
+    if (set && move_square(*before, last, n.sub) < 64) *set |= Bitboard(1) << move_square(*before, last, n.sub);
     if (n.kids.size() > 4) match(n.kids[4], c);  // `comment`: at the move's tail, here
     return 1;
   }
@@ -472,14 +534,14 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
     if (f & cql6::kMoveNull) return 0;
     const chess::Color us = pos.side_to_move(), them = chess::Color(1 - us);
     const bool capture = n.kids[2].kind != Kind::kNone, promote = n.kids[3].kind != Kind::kNone;
-    bool castle = !capture && !promote && !(f & cql6::kMoveEnPassant) &&
-                  (pos.can_castle(chess::castling_right(us, true)) || pos.can_castle(chess::castling_right(us, false)));
+    std::array<Move, 2> castles{Move::none(), Move::none()};
+    if (!capture && !promote && !(f & cql6::kMoveEnPassant)) castles = {may_castle(c, true), may_castle(c, false)};
     Bitboard origin = from, dest = to;
     // en passant: onto the en passant square, capturing the pawn beyond it
     bool ep = pos.ep_square() != chess::SQ_NONE && !promote && (to & chess::square_bb(pos.ep_square())) &&
               (cap & chess::square_bb(Square(pos.ep_square() ^ 8)));
     if (f & cql6::kMoveCastle) origin = dest = 0, ep = false;
-    if (f & cql6::kMoveEnPassant) dest = 0, castle = false;
+    if (f & cql6::kMoveEnPassant) dest = 0;
     if (capture) dest &= cap & pos.pieces(them);
     if (promote) {
       origin &= pos.pieces(us, chess::PAWN) &
@@ -489,7 +551,7 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
     const bool legal = f & cql6::kMoveLegal;
     if (legal) dest &= ~pos.pieces(them, chess::KING);  // never a king capture (chess/movegen.cpp)
     int64_t found = 0;
-    for_each_pseudo_legal(pos, origin, dest, ep, castle, [&](Move m) {
+    for_each_pseudo_legal(pos, origin, dest, ep, castles, [&](Move m) {
       if (!move_satisfies(n, pos, m, from, to, cap)) return false;
       if ((f & cql6::kMoveCountSquares) && m.kind() == Move::PROMOTION && m.promotion_type() != chess::QUEEN)
         return false;  // CQL 6.2's `legal --` counts a promotion's squares once
@@ -499,6 +561,28 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
       return !count;
     });
     return found;
+  }
+  {  // a game tree (`variations`, part 2): every move played from this node (CQL 6.2)
+    cql6_values::TreeRef tree;
+    int64_t node = -1;
+    if (cql6_values::tree_of(c, tree, node) && (*tree.children)[size_t(node)].size() > 1) {
+      const std::vector<uint32_t>& kids = (*tree.children)[size_t(node)];
+      int64_t found = 0;
+      for (size_t i = 0; i < kids.size(); ++i) {
+        const Move m = (*tree.in_move)[kids[i]];
+        if (!move_satisfies(n, *c.pos, m, from, to, cap)) continue;
+        if ((n.flags & (cql6::kMovePrimary | cql6::kMoveSecondary)) && (i > 0) != bool(n.flags & cql6::kMoveSecondary))
+          continue;
+        ++found;
+        if (set && move_square(*c.pos, m, n.sub) < 64) *set |= Bitboard(1) << move_square(*c.pos, m, n.sub);
+        if (n.kids.size() > 4) {
+          Ctx after;
+          if (cql6_values::tree_ctx(c, kids[i], after)) match(n.kids[4], after);
+        }
+        if (!count) break;
+      }
+      return found;
+    }
   }
   if (!move_satisfies(n, *c.pos, c.next, from, to, cap)) return 0;
   if ((n.flags & (cql6::kMovePrimary | cql6::kMoveSecondary)) &&
@@ -524,6 +608,25 @@ thread_local DashSets t_dash_sets;
 /// its target and returns what it returns (true without a target).
 template <class F>
 bool dash_then(const Node& n, const Ctx& c, F&& f) {
+  {  // a game tree (`variations`, part 2): the first move played from this node that fits
+    cql6_values::TreeRef tree;
+    int64_t node = -1;
+    if (cql6_values::tree_of(c, tree, node) && (*tree.children)[size_t(node)].size() > 1) {
+      const std::vector<uint32_t>& kids = (*tree.children)[size_t(node)];
+      for (size_t i = 0; i < kids.size(); ++i) {
+        Ctx from = c;
+        from.next = (*tree.in_move)[kids[i]];
+        from.next_secondary = i > 0;
+        if (!dash_fits(n, from, from.next)) continue;
+        if (n.kids.size() < 3 || n.kids[2].kind == Kind::kNone) return f(nullptr);
+        Ctx at;
+        if (!cql6_values::tree_ctx(c, kids[i], at)) continue;
+        const DashScope scope(n, from);
+        if (f(&at)) return true;
+      }
+      return false;
+    }
+  }
   if (c.next == Move::none() || !dash_fits(n, c, c.next)) return false;
   if (n.kids.size() < 3 || n.kids[2].kind == Kind::kNone) return f(nullptr);
   Position after = *c.pos;
@@ -682,6 +785,7 @@ bool once(const Node& item, uint32_t off, const Cont* k, LineState& s) {
     at.moves_left = c.moves_left + off;
     at.next = off ? c.moves[-int64_t(off)] : c.next;
     at.past = c.past - off;
+    if (off) at.on_main_line = at.main_line;
   } else {
     at = later(c, off, pos);
   }
@@ -994,6 +1098,19 @@ bool line(const Node& n, const Ctx& c) {
 // ---- the generic value functions
 
 bool compare_chain(const Node& n, const Ctx& c) {
+  // CQL 6.2 makes `a != b` of numbers or strings `not (a == b)`: true when a side has no
+  // value (`(child : x) != 3` at the last position, a division by zero)
+  if (n.kids.size() == 2 && n.ops[0] == cql6::Cmp::kNe && n.kids[0].type != Type::kPosition &&
+      n.kids[1].type != Type::kPosition && !(n.kids[0].type == Type::kSet && n.kids[1].type == Type::kSet)) {
+    const Node& a = n.kids[0];
+    const Node& b = n.kids[1];
+    if (a.type == Type::kString) {
+      std::string x, y;
+      return !cql6_values::string(a, c, x) || !cql6_values::string(b, c, y) || x != y;
+    }
+    int64_t x = 0, y = 0;
+    return !number(a, c, x) || !number(b, c, y) || x != y;
+  }
   for (size_t i = 0; i + 1 < n.kids.size(); ++i) {
     const Node& a = n.kids[i];
     const Node& b = n.kids[i + 1];
@@ -1181,6 +1298,7 @@ Ctx from(const PosCtx& c) {
   x.moves = c.line_moves;
   x.moves_left = c.line_moves ? c.line_moves_left : 0;
   x.main_line = !c.inside_variation;
+  x.on_main_line = !c.inside_variation || c.branch_of_main_line;
   x.past = !c.line_moves ? 0 : c.inside_variation ? c.ply - c.line_first_ply : c.ply;
   x.start = c.inside_variation ? nullptr : c.start;
   x.game = c.game;
@@ -1335,7 +1453,7 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       return true;
     }
     case Kind::kPly: out = c.ply; return true;
-    case Kind::kMoveNumber: out = c.pos->fullmove_number(); return true;
+    case Kind::kMoveNumber: out = move_number(c.ply, c.pos->side_to_move() == chess::WHITE); return true;
     case Kind::kElo: {
       if (!c.info) return false;
       const int64_t w = c.info->white_elo, b = c.info->black_elo;
@@ -1395,7 +1513,7 @@ bool match(const Node& n, const Ctx& c) {
     case Kind::kBtm: return pos.side_to_move() == chess::BLACK;
     case Kind::kInitial: return c.ply == 0;
     case Kind::kTerminal: return c.next == Move::none();
-    case Kind::kMainline: return c.main_line;
+    case Kind::kMainline: return c.on_main_line;
     case Kind::kResult: return c.info && c.info->result == n.value;
     case Kind::kNot: return !match(n.kids[0], c);
     case Kind::kAnd: return match(n.kids[0], c) && match(n.kids[1], c);

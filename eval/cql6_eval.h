@@ -32,6 +32,8 @@ struct Ctx {
   uint32_t past = 0;                        ///< moves[-1] .. moves[-past] led here (main line)
   const chess::Position* start = nullptr;   ///< the game's start position (main line), or null
   bool main_line = true;                    ///< not inside a variation
+  bool on_main_line = true;  ///< the position is a main-line one (also a variation's branch
+                             ///< position on the main line): CQL 6 `mainline`, `variation`
   bool next_secondary = false;  ///< `next` is not the position's first continuation (a game-tree
                                 ///< line following a variation; see also next_is_secondary())
   uint64_t game = 0;                        ///< PosCtx::game: the game's serial (0 = unknown)
@@ -54,6 +56,16 @@ bool match(const cql6::Node& n, const Ctx& c);
 uint64_t squares(const cql6::Node& n, const Ctx& c);
 /// The value of the numeric (or set: its size) filter `n` at `c`; false when it has none.
 bool number(const cql6::Node& n, const Ctx& c, int64_t& out);
+/// CQL 6 `movenumber` of the position `ply` plies after the game's first position (its
+/// start or FEN), with White to move there or not: the move number counted from 1 at the
+/// first position, whoever moves first (CQL 6.2 ignores a FEN's full-move number). White
+/// first: plies 2m-2 and 2m-1 are move m; Black first: ply 0 is move 1, then plies 2m-3
+/// and 2m-2 are move m.
+constexpr int64_t move_number(int64_t ply, bool white_to_move) {
+  const bool white_first = white_to_move == (ply % 2 == 0);
+  return (white_first || !white_to_move ? ply : ply + 1) / 2 + 1;
+}
+
 /// The positions consumed by the match of the last `line` that matched on this thread (its
 /// value for CQL 6 `sort`, issue 37: the first match the line's search finds, greedy).
 int64_t last_line_length();

@@ -357,7 +357,7 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
 
 bool match(const Node& n, const Ctx& c) {
   switch (n.kind) {
-    case Kind::kVariation: return !c.main_line;
+    case Kind::kVariation: return !c.on_main_line;
     case Kind::kMakeSquare:
     case Kind::kMoveSquares:
     case Kind::kMateKind: return cql6_functions::squares(n, c) != 0;

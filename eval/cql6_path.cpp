@@ -220,6 +220,7 @@ Ctx ctx_at(Search& s, uint32_t k) {
   n.next = n.moves_left ? n.moves[0] : Move::none();
   n.past = s.start.past + k;
   n.next_secondary = false;
+  n.on_main_line = n.main_line;
   return n;
 }
 

@@ -535,6 +535,7 @@ bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
     out.next = out.moves_left ? v->next[i] : Move::none();
     out.past = i - v->chain[i] + (v->chain[i] > 0 ? 1 : 0);  // a variation's run: and the move into it
     out.main_line = v->depth[i] == 0;
+    out.on_main_line = out.main_line;
     out.start = out.main_line ? c.game_start : nullptr;
     out.node = i;
     out.next_secondary = false;
@@ -548,6 +549,7 @@ bool ctx_at(const Ctx& c, int64_t ply, Ctx& out) {
   out.next = out.moves_left ? out.moves[0] : Move::none();
   out.past = uint32_t(ply);
   out.main_line = true;
+  out.on_main_line = true;
   out.next_secondary = false;
   return true;
 }
@@ -1180,6 +1182,7 @@ class Walk {
 
   static bool holds(const Precheck& p, const Val& a, const Val& b) {
     if (p.set_mode) return (a.v == b.v) == (p.op == cql6::Cmp::kEq);
+    if (p.op == cql6::Cmp::kNe) return !(a.has && b.has && a.v == b.v);  // CQL 6.2: not ==
     return a.has && b.has && cql6_eval::compare(a.v, p.op, b.v);
   }
 
@@ -1546,6 +1549,20 @@ bool tree_of(const Ctx& c, TreeRef& out, int64_t& node) {
 }
 
 bool tree_ctx(const Ctx& c, int64_t node, Ctx& out) { return ctx_at(c, node, out); }
+
+bool previous_ctx(const Ctx& c, Ctx& out) {
+  GameView* v = view(c);
+  const int64_t at = node_of(c, v);
+  if (!v || at <= 0) return false;
+  return ctx_at(c, v->tree ? int64_t(v->parent[size_t(at)]) : at - 1, out);
+}
+
+bool reads_piece_variable(const Node& n) {
+  if (n.kind == Kind::kVar && (n.flags & cql6::kVarPiece)) return true;
+  for (const Node& k : n.kids)
+    if (reads_piece_variable(k)) return true;
+  return false;
+}
 
 void begin_search() { ++t_search; }
 

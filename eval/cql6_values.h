@@ -118,6 +118,12 @@ bool tree_of(const cql6_eval::Ctx& c, TreeRef& out, int64_t& node);
 /// The context of node `node` of `c`'s game tree (its `next` / `moves` follow the main
 /// continuation); false when there is no tree or no such node.
 bool tree_ctx(const cql6_eval::Ctx& c, int64_t node, cql6_eval::Ctx& out);
+/// The context of the position before `c` (its parent in the game tree): false at the
+/// game's first position or without the game's view. Piece variables read there find their
+/// pieces where they stood then (`move previous from Piece`, CQL 6.2).
+bool previous_ctx(const cql6_eval::Ctx& c, cql6_eval::Ctx& out);
+/// True if `n` or a node below it reads a piece variable.
+bool reads_piece_variable(const cql6::Node& n);
 
 /// The game's year (header texts, GameInfo::text); false when unknown or not loaded.
 bool year(const cql6_eval::Ctx& c, int64_t& out);

@@ -72,6 +72,10 @@ struct PosCtx {
   /// (eval/sequence.h). Null when the program has no sequences.
   const std::vector<std::vector<uint8_t>>* sequence_hits = nullptr;
   bool inside_variation = false;  ///< the position belongs to a variation (not the main line)
+  /// The first position of a variation's line when the variation branches from the main
+  /// line: a main-line position, collected with its variation (its next move is the
+  /// variation's first). CQL 6 `mainline` / `variation` read it (VariationWalker).
+  bool branch_of_main_line = false;
   uint32_t line_first_ply = 0;    ///< ply of the first position of the line being searched
                                   ///< (0 on the main line); sequence_hits index = ply - this
   /// :line (eval/line.h): the moves of the line being searched from this position on

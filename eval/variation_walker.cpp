@@ -58,6 +58,7 @@ void VariationWalker::walk(const db::RecordView& record, const chess::Position& 
     c.next = chess::Move::none();
     c.next_facts = 0;
     c.inside_variation = true;
+    c.branch_of_main_line = depth == 1 && f.line.empty();
     c.variation_serial = f.serial;
     if (repetition) {
       const chess::Key key = f.cur.pos.key();
