@@ -275,7 +275,7 @@ void check_header_bitmaps(const std::filesystem::path& dir, uint32_t games, Chec
     return damaged(e.what());
   }
   if (!bitmaps) {
-    report.header_bitmaps_note = "missing or of another version (year, Elo and ECO filters read headers.sqlite; "
+    report.header_bitmaps_note = "missing or of another version (year, Elo, ECO and player name filters read headers.sqlite; "
                                  "`cqldb check --repair` or the next import builds them)";
     if (games) report.warnings.push_back(behind_warning(path, 0, games));
     return;

@@ -73,16 +73,32 @@ DuplicateLookup::DuplicateLookup(sqlite::Connection& sql)
     // sorted (a handful per lookup).
     : select_(sql, std::string("SELECT g.id, ") + kPgnDateSql + ", g.result FROM games g WHERE " +
                        schema::player_segment_sql("g") + " IN " + schema::player_segments_sql("?4") +
-                       " AND g.white_id = ?1 AND g.black_id = ?2 AND g.plies = ?3 AND g.id <= ?4 "
-                       "ORDER BY g.id") {}
+                       " AND g.white_id = ?1 AND g.black_id = ?2 AND g.plies = ?3 AND g.id BETWEEN ?5 AND ?4 "
+                       "ORDER BY g.id"),
+      by_id_(sql, std::string("SELECT g.plies, ") + kPgnDateSql + ", g.result FROM games g WHERE g.id = ?1") {}
+
+bool DuplicateLookup::header_equal(const DuplicateFields& fields, uint32_t id) {
+  by_id_.bind(1, int64_t(id));
+  bool equal = false;
+  try {
+    equal = by_id_.step() && by_id_.column_int64(0) == int64_t(fields.moves.size()) &&
+            by_id_.column_text(1) == fields.date && by_id_.column_int64(2) == int64_t(fields.result);
+  } catch (...) {
+    by_id_.reset();
+    throw;
+  }
+  by_id_.reset();
+  return equal;
+}
 
 void DuplicateLookup::header_matches(const DuplicateFields& fields, int64_t white_id,
-                                     int64_t black_id, uint32_t max_id,
+                                     int64_t black_id, uint32_t min_id, uint32_t max_id,
                                      std::vector<uint32_t>& ids) {
   select_.bind(1, white_id);
   select_.bind(2, black_id);
   select_.bind(3, int64_t(fields.moves.size()));
   select_.bind(4, int64_t(max_id));
+  select_.bind(5, int64_t(min_id));
   try {
     while (select_.step()) {
       const int64_t id = select_.column_int64(0);

@@ -1,17 +1,16 @@
 // Duplicate games (issue 16): what makes two games duplicates, and how the stored games
-// that may duplicate a new one are found through the games_seg_white index of
-// headers.sqlite.
+// that may duplicate a new one are found.
 //
 // Two games are duplicates when their main-line moves, start position (FEN as in the
 // record; empty = standard start), White, Black, Date (text as in the PGN) and result are
 // equal. Duplicates then also have equal games.white_id, black_id (one players row per
-// name) and plies (the main-line moves), the last three columns of the secondary index
-// games_seg_white(id >> 18, white_id, black_id, plies) (schema.cpp, kCreateIndexes; led by
-// the game's segment, db/schema.h kPlayerSegmentBits, so that appends insert near its end).
-// That index also serves every White player filter. A lookup seeks the games of one pair of
-// players with one length in each segment (14 seeks at 3.44M games), then compares Date and
-// result in SQL and the moves and start FEN from games.mdb, so only equal games are ever
-// called duplicates.
+// name) and plies (the main-line moves). Since issue 42 (session 7) the candidates are the
+// games of White's bitmap intersected with Black's in the header bitmaps' player columns
+// (db/header_bitmaps.h; GameWriter::find_duplicate: the chain on disk and the import's
+// fresh bitmaps), each checked by id for its length, Date and result (header_equal), then
+// its moves and start FEN from games.mdb, so only equal games are ever called duplicates.
+// Games no bitmap covers are looked up through the index games_seg_white(id >> 18,
+// white_id, black_id, plies) of issue 16 (header_matches), built only for them.
 #pragma once
 
 #include <cstdint>
@@ -66,21 +65,25 @@ std::vector<std::vector<uint32_t>> duplicate_groups(GameReader& reader, sqlite::
 /// the database's header store: what `cqldb duplicates` lists.
 std::vector<std::vector<uint32_t>> duplicate_groups(Database& database);
 
-/// The lookup of stored games by their duplicate fields, on one connection (the writer's,
+/// The checks of stored games against duplicate fields, on one connection (the writer's,
 /// whose open transaction also sees the rows of its uncommitted batch).
 class DuplicateLookup {
  public:
   /// Prepares the statement (the games table must exist; the index need not yet).
   explicit DuplicateLookup(sqlite::Connection& sql);
-  /// Appends to `ids`, in id order, the games of players `white_id` and `black_id` with as
-  /// many main-line plies as `fields` has moves whose Date and result equal those of
-  /// `fields` (moves and start FEN are not compared here: they live in games.mdb; the
-  /// caller compares them). Ids above `max_id` are left out.
+  /// Appends to `ids`, in id order, the games min_id..max_id of players `white_id` and
+  /// `black_id` with as many main-line plies as `fields` has moves whose Date and result
+  /// equal those of `fields` (moves and start FEN are not compared here: they live in
+  /// games.mdb; the caller compares them). Through games_seg_white when it exists.
   void header_matches(const DuplicateFields& fields, int64_t white_id, int64_t black_id,
-                      uint32_t max_id, std::vector<uint32_t>& ids);
+                      uint32_t min_id, uint32_t max_id, std::vector<uint32_t>& ids);
+  /// True when game `id` has as many main-line plies as `fields` has moves and the same
+  /// Date and result (one read by primary key); false for a missing row.
+  bool header_equal(const DuplicateFields& fields, uint32_t id);
 
  private:
   sqlite::Statement select_;  // the games of a pair and length, with their date and result
+  sqlite::Statement by_id_;   // one game's plies, date and result
 };
 
 }  // namespace db

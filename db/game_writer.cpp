@@ -7,6 +7,7 @@
 #include "db/date_sql.h"
 #include "db/errors.h"
 #include "db/game_blocks.h"
+#include "db/header_bitmaps.h"
 #include "db/lmdb_cursor.h"
 #include "db/record_view.h"
 #include "db/schema.h"
@@ -44,6 +45,27 @@ int64_t unix_now() {
 /// An Elo for binding: NULL when zero (none).
 std::optional<int64_t> elo(int value) {
   return value ? std::optional<int64_t>(value) : std::nullopt;
+}
+
+/// A players row as a header bitmap value (db/header_bitmaps.h; ids fit in 31 bits).
+int32_t value_of(int64_t id) { return int32_t(std::clamp<int64_t>(id, kMinValue, kMaxValue)); }
+
+/// The single-value range "column = id".
+ValueRange value_is(HeaderColumn column, int64_t id) { return {column, value_of(id), value_of(id)}; }
+
+/// Appends to `out` the ids (at most `max_id`) in both ascending `a` and `b`: each id of the
+/// shorter looked up in the longer from where the last one was found.
+void intersect_sorted(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, uint32_t max_id,
+                      std::vector<uint32_t>& out) {
+  const std::vector<uint32_t>& small = a.size() <= b.size() ? a : b;
+  const std::vector<uint32_t>& large = a.size() <= b.size() ? b : a;
+  auto at = large.begin();
+  for (uint32_t id : small) {
+    if (id > max_id) break;
+    at = std::lower_bound(at, large.end(), id);
+    if (at == large.end()) break;
+    if (*at == id) out.push_back(id);
+  }
 }
 
 /// A date part for binding: NULL when unknown.
@@ -134,9 +156,6 @@ GameWriter::GameWriter(std::shared_ptr<GameStore> store, const WriterOptions& op
     // Bulk load: inserting into the secondary indexes row by row costs more than building
     // them once in finish().
     schema::drop_indexes(sql_);
-    indexes_deferred_ = true;
-  } else if (!schema::has_indexes(sql_)) {
-    // A bulk load killed before its finish(): the indexes are built by this writer's.
     indexes_deferred_ = true;
   }
 }
@@ -242,6 +261,8 @@ uint32_t GameWriter::add_game(const GameHeader& header, std::string_view record,
     const int64_t source_id = file_id(header.source_file);
     const int64_t white_id = players_.id(header.white);
     const int64_t black_id = players_.id(header.black);
+    last_white_id_ = white_id;
+    last_black_id_ = black_id;
     const int64_t event_id = events_.id(header.event);
     const auto [site_id, site_suffix] = site_parts(header.site);
     const int64_t opening_id =
@@ -309,20 +330,60 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
   const std::optional<int64_t> white_id = players_.find(fields.white);
   const std::optional<int64_t> black_id = white_id ? players_.find(fields.black) : std::nullopt;
   if (!black_id) return std::nullopt;
-  if (!duplicate_index_) {
-    // Once per writer: the index exists (Database::create_or_open builds the indexes) unless
-    // this writer's bulk load dropped them; without it each lookup would scan the games.
+  // Candidates: the games of both players rows. Those the header bitmaps cover (the
+  // chain on disk, then this import's games in `fresh_bitmaps_`) are White's bitmap
+  // intersected with Black's, then their length, date and result are read by id; games
+  // in neither (bitmaps missing or behind) are found through games_seg_white.
+  const uint32_t max_id = committed_ + pending_;
+  if (!chain_opened_) {
+    chain_opened_ = true;
     try {
-      begin_sql();
-      sql_.exec(kCreateDuplicateIndexSql);
-    } catch (...) {
-      fail();
-      throw;
+      chain_bitmaps_ = HeaderBitmaps::open(store_->dir());
+    } catch (const FormatError&) {
+      chain_bitmaps_.reset();  // damaged: rebuilt by update_header_bitmaps; the index serves meanwhile
     }
-    duplicate_index_ = true;
   }
-  std::vector<uint32_t> ids;
-  duplicate_lookup_->header_matches(fields, *white_id, *black_id, committed_ + pending_, ids);
+  std::vector<uint32_t> ids, candidates;
+  uint32_t covered = chain_bitmaps_ ? std::min(chain_bitmaps_->covered(), max_id) : 0;
+  if (covered) {
+    try {
+      intersect_sorted(chain_ids(HeaderColumn::kWhitePlayer, *white_id, covered),
+                       chain_ids(HeaderColumn::kBlackPlayer, *black_id, covered), covered, candidates);
+    } catch (const FormatError&) {
+      chain_bitmaps_.reset();
+      chain_ids_.clear();
+      covered = 0;
+      candidates.clear();
+    }
+  }
+  const FreshHeaderBitmaps* fresh = fresh_bitmaps_;
+  const bool use_fresh = fresh && !fresh->broken && fresh->first > covered && fresh->first <= max_id;
+  const uint32_t gap_last = use_fresh ? fresh->first - 1 : max_id;
+  if (use_fresh) {
+    const std::vector<uint32_t>* w = fresh->builder.ids(HeaderColumn::kWhitePlayer, value_of(*white_id));
+    const std::vector<uint32_t>* b = fresh->builder.ids(HeaderColumn::kBlackPlayer, value_of(*black_id));
+    if (w && b) intersect_sorted(*w, *b, max_id, candidates);
+  }
+  for (uint32_t id : candidates)
+    if (duplicate_lookup_->header_equal(fields, id)) ids.push_back(id);
+  if (gap_last > covered) {
+    if (!duplicate_index_) {
+      // Once per writer, only for games no bitmap covers: without the index each lookup
+      // would scan them.
+      try {
+        begin_sql();
+        sql_.exec(kCreateDuplicateIndexSql);
+      } catch (...) {
+        fail();
+        throw;
+      }
+      duplicate_index_ = true;
+    }
+    std::vector<uint32_t> gap;
+    duplicate_lookup_->header_matches(fields, *white_id, *black_id, covered + 1, gap_last, gap);
+    ids.insert(ids.end(), gap.begin(), gap.end());
+    std::sort(ids.begin(), ids.end());
+  }
   if (ids.empty()) return std::nullopt;
   // The batch's own LMDB transaction sees its uncommitted records; else a snapshot.
   std::optional<lmdb::Txn> read;
@@ -340,6 +401,16 @@ std::optional<uint32_t> GameWriter::find_duplicate(const GameHeader& header,
     if (stored.moves == fields.moves && stored.start_fen == fields.start_fen) return id;
   }
   return std::nullopt;
+}
+
+const std::vector<uint32_t>& GameWriter::chain_ids(HeaderColumn column, int64_t player, uint32_t covered) {
+  const uint64_t key = (uint64_t(column) << 32) | uint32_t(value_of(player));
+  auto it = chain_ids_.find(key);
+  if (it == chain_ids_.end()) {
+    const std::vector<BitmapTerm> term = {{value_is(column, player)}};
+    it = chain_ids_.emplace(key, chain_bitmaps_->select(term, covered)).first;
+  }
+  return it->second;
 }
 
 void GameWriter::add_log(const LogEntry& entry) {

@@ -9,12 +9,14 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "db/duplicate_index.h"
 #include "db/file_lock.h"
 #include "db/game_blocks.h"
 #include "db/game_header.h"
 #include "db/game_store.h"
+#include "db/header_bitmaps.h"
 #include "db/import_log.h"
 #include "db/lmdb_txn.h"
 #include "db/name_table.h"
@@ -80,12 +82,21 @@ class GameWriter {
   /// The id of a stored game that duplicates the game with `header` and move record
   /// `record` (same main-line moves and start FEN, White, Black, Date and result; see
   /// duplicate_index.h), or std::nullopt. Committed games and the games of the open batch
-  /// are searched, through the games_seg_white index and then a comparison of the real
-  /// fields. The first call makes sure that index exists: when this writer deferred the
-  /// indexes (a bulk load) it builds it over the games stored so far, in the open batch (a
-  /// failure there breaks the writer like any failed write); otherwise it writes nothing.
-  /// Throws CorruptRecord for a bad `record`; the writer stays usable.
+  /// are searched: the games of both players rows by the header bitmaps' player columns
+  /// (the chain on disk, opened at the first call, and set_fresh_header_bitmaps()'s for the
+  /// games since), their length, Date and result read by id, then a comparison of the
+  /// moves. Games no bitmap covers (bitmaps missing or behind, no fresh bitmaps) are looked
+  /// up through the index games_seg_white, which the first such call builds over the games
+  /// stored so far, in the open batch (a failure there breaks the writer like any failed
+  /// write; update_header_bitmaps drops it again). Throws CorruptRecord for a bad `record`;
+  /// the writer stays usable.
   std::optional<uint32_t> find_duplicate(const GameHeader& header, std::string_view record);
+  /// The players rows (games.white_id, black_id) of the game the last add_game() stored.
+  std::pair<int64_t, int64_t> last_player_ids() const { return {last_white_id_, last_black_id_}; }
+  /// The header bitmaps of the games added since the chain on disk ends, which the caller
+  /// (the import) keeps as it adds games (FreshHeaderBitmaps::add after each add_game);
+  /// find_duplicate searches them. nullptr: none (those games are looked up by SQL).
+  void set_fresh_header_bitmaps(const FreshHeaderBitmaps* fresh) { fresh_bitmaps_ = fresh; }
   /// Replaces the signature of the committed game `id` (1..committed_games()) in the open
   /// batch; an empty `signature` deletes it. Only LMDB is written: commit() then commits
   /// no SQLite transaction. Throws std::out_of_range for an id that is not committed.
@@ -128,6 +139,11 @@ class GameWriter {
   std::pair<int64_t, std::string_view> site_parts(std::string_view site);
   /// Throws if the writer is broken.
   void check_usable() const;
+  /// The games 1..`covered` of `chain_bitmaps_` whose `column` is players row `player`
+  /// (find_duplicate), decoded once per writer and kept: each game is in one bitmap of
+  /// each column, so the cache holds at most two ids per covered game. Throws FormatError
+  /// for a damaged bitmap.
+  const std::vector<uint32_t>& chain_ids(HeaderColumn column, int64_t player, uint32_t covered);
   /// Rolls the open batch back in both stores and marks the writer broken.
   void fail() noexcept;
 
@@ -164,6 +180,12 @@ class GameWriter {
   uint32_t pending_ = 0;                               // games in the open batch
   bool indexes_deferred_ = false;                      // secondary indexes dropped for a bulk load
   bool duplicate_index_ = false;                       // find_duplicate() made sure games_seg_white exists
+  bool chain_opened_ = false;                          // find_duplicate() has opened chain_bitmaps_
+  std::optional<HeaderBitmaps> chain_bitmaps_;         // the header bitmaps on disk (find_duplicate)
+  std::unordered_map<uint64_t, std::vector<uint32_t>> chain_ids_;  // chain_ids(): (column, player) -> ids
+  const FreshHeaderBitmaps* fresh_bitmaps_ = nullptr;  // set_fresh_header_bitmaps()
+  int64_t last_white_id_ = 0;                          // last_player_ids()
+  int64_t last_black_id_ = 0;
   bool whole_url_sites_ = false;                       // no kMetaSiteSuffixes: look URL sites up whole first
   bool broken_ = false;                                // a failure rolled a batch back
 };

@@ -20,6 +20,7 @@
 #include "db/game_header.h"
 #include "db/game_reader.h"
 #include "db/schema.h"
+#include "db/segment_chain.h"
 #include "db/sqlite_db.h"
 #include "db/sqlite_statement.h"
 
@@ -32,6 +33,9 @@ constexpr char kMagic[8] = {'C', 'Q', 'L', 'H', 'B', 'M', 'P', '1'};
 constexpr size_t kHeaderBytes = 8 + 4 * 4 + 4 * kHeaderColumns;
 constexpr size_t kEntryBytes = 16;
 constexpr const char* kSegmentPrefix = "header-bitmaps-";
+/// The columns' names in check()'s findings, in HeaderColumn order.
+constexpr const char* kColumnNames[kHeaderColumns] = {"year", "white Elo", "black Elo", "ECO", "white player",
+                                                      "black player"};
 
 uint32_t read_u32(const char* p) {
   uint32_t v;
@@ -131,32 +135,56 @@ int32_t eco_key(std::string_view code) {
   return (code[0] - 'A') * 100 + (code[1] - '0') * 10 + (code[2] - '0');
 }
 
-HeaderValues header_values(const GameHeader& header) {
+HeaderValues header_values(const GameHeader& header, int64_t white_id, int64_t black_id) {
   HeaderValues v;
   const DateParts date = parse_pgn_date(header.date);
   v[size_t(HeaderColumn::kYear)] = date.year ? int32_t(*date.year) : kNoValue;
   v[size_t(HeaderColumn::kWhiteElo)] = header.white_elo ? int32_t(header.white_elo) : kNoValue;
   v[size_t(HeaderColumn::kBlackElo)] = header.black_elo ? int32_t(header.black_elo) : kNoValue;
   v[size_t(HeaderColumn::kOpeningEco)] = eco_key(header.eco_class);
+  v[size_t(HeaderColumn::kWhitePlayer)] = int32_t(std::clamp<int64_t>(white_id, kMinValue, kMaxValue));
+  v[size_t(HeaderColumn::kBlackPlayer)] = int32_t(std::clamp<int64_t>(black_id, kMinValue, kMaxValue));
   return v;
+}
+
+void add_value_ranges(BitmapTerm& term, HeaderColumn column, const std::vector<int64_t>& ids) {
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i + 1;
+    while (j < ids.size() && ids[j] == ids[j - 1] + 1) ++j;
+    const int64_t lo = std::clamp<int64_t>(ids[i], kMinValue, kMaxValue);
+    const int64_t hi = std::clamp<int64_t>(ids[j - 1], kMinValue, kMaxValue);
+    term.push_back({column, int32_t(lo), int32_t(hi)});
+    i = j;
+  }
 }
 
 // ---- the builder -------------------------------------------------------------------------
 
 struct HeaderBitmapsBuilder::Columns {
-  /// Values 0..kDense-1 (every Elo, year and code of real games) index a vector directly:
-  /// no hashing on the writer thread; others (none, negative, huge) go to a map.
-  static constexpr int32_t kDense = 4096;
+  /// Values 0..kDense-1 (every Elo, year, code and players row of real games) index a
+  /// vector directly, grown as values come: no hashing on the writer thread; others (none,
+  /// negative, huge) go to a map.
+  static constexpr int32_t kDense = 1 << 22;
+  static constexpr size_t kFirstSize = 4096;
   std::array<std::vector<std::vector<uint32_t>>, kHeaderColumns> dense;
   std::array<std::unordered_map<int32_t, std::vector<uint32_t>>, kHeaderColumns> other;
 
   std::vector<uint32_t>& ids(size_t column, int32_t value) {
     if (value >= 0 && value < kDense) {
       auto& d = dense[column];
-      if (d.empty()) d.resize(size_t(kDense));
+      if (size_t(value) >= d.size()) d.resize(std::max({kFirstSize, 2 * d.size(), size_t(value) + 1}));
       return d[size_t(value)];
     }
     return other[column][value];
+  }
+
+  const std::vector<uint32_t>* find(size_t column, int32_t value) const {
+    if (value >= 0 && value < kDense) {
+      const auto& d = dense[column];
+      return size_t(value) < d.size() && !d[size_t(value)].empty() ? &d[size_t(value)] : nullptr;
+    }
+    const auto it = other[column].find(value);
+    return it == other[column].end() ? nullptr : &it->second;
   }
 };
 
@@ -167,6 +195,10 @@ HeaderBitmapsBuilder& HeaderBitmapsBuilder::operator=(HeaderBitmapsBuilder&&) no
 
 void HeaderBitmapsBuilder::add(uint32_t id, const HeaderValues& values) {
   for (size_t i = 0; i < size_t(kHeaderColumns); ++i) columns_->ids(i, values[i]).push_back(id);
+}
+
+const std::vector<uint32_t>* HeaderBitmapsBuilder::ids(HeaderColumn column, int32_t value) const {
+  return columns_->find(size_t(column), value);
 }
 
 void HeaderBitmapsBuilder::write(const std::filesystem::path& dir, uint32_t first, uint32_t last) const {
@@ -365,7 +397,8 @@ std::vector<std::string> HeaderBitmaps::check(uint64_t& bitmaps) const {
       }
       const uint64_t expected = uint64_t(seg.last) + 1 - seg.first;
       if (games != expected || all.cardinality() != expected)
-        problems.push_back(seg.path.string() + ": column " + std::to_string(c) + " holds " + std::to_string(games) +
+        problems.push_back(seg.path.string() + ": column " + std::to_string(c) + " (" + kColumnNames[size_t(c)] +
+                           ") holds " + std::to_string(games) +
                            " game entries (" + std::to_string(all.cardinality()) + " distinct) for " +
                            std::to_string(expected) + " games");
     }
@@ -383,7 +416,8 @@ void build_segment(const std::filesystem::path& dir, uint32_t first, uint32_t la
   if (first <= last) {
     sqlite::Connection sql(dir / schema::kHeadersFile, sqlite::OpenMode::kReadOnly);
     sqlite::Statement q(sql,
-                        "SELECT id, year, white_elo, black_elo, opening_eco FROM games WHERE id BETWEEN ?1 AND ?2 "
+                        "SELECT id, year, white_elo, black_elo, opening_eco, white_id, black_id FROM games "
+                        "WHERE id BETWEEN ?1 AND ?2 "
                         "ORDER BY id");
     q.bind(1, int64_t(first));
     q.bind(2, int64_t(last));
@@ -404,6 +438,8 @@ void build_segment(const std::filesystem::path& dir, uint32_t first, uint32_t la
       v[size_t(HeaderColumn::kWhiteElo)] = value(2);
       v[size_t(HeaderColumn::kBlackElo)] = value(3);
       v[size_t(HeaderColumn::kOpeningEco)] = q.column_is_null(4) ? kNoValue : eco_key(q.column_text(4));
+      v[size_t(HeaderColumn::kWhitePlayer)] = value(5);
+      v[size_t(HeaderColumn::kBlackPlayer)] = value(6);
       builder.add(id, v);
     }
     if (expected != last + 1)
@@ -418,77 +454,57 @@ void build_segment(const std::filesystem::path& dir, uint32_t first, uint32_t la
 HeaderBitmapsUpdate update_header_bitmaps(const Database& database, bool rebuild, FreshHeaderBitmaps* fresh) {
   const auto start = std::chrono::steady_clock::now();
   const std::filesystem::path dir = database.path();
-  HeaderBitmapsUpdate result;
   const uint32_t count = database.reader().game_count();
-  std::optional<HeaderBitmaps> existing;
-  if (!rebuild) {
+  SegmentChain chain;
+  chain.max_merged_games = kMaxMergedHeaderGames;
+  chain.open = [&]() -> std::optional<std::vector<ChainSpan>> {
+    std::optional<HeaderBitmaps> existing;
     try {
       existing = HeaderBitmaps::open(dir);
     } catch (const FormatError&) {
-      existing.reset();  // damaged: built anew
+      return std::nullopt;  // damaged: built anew
     }
-  }
-  if (existing && existing->covered() > count) existing.reset();  // not this database's
-  auto finish = [&] {
-    // The SQLite indexes the bitmaps replace, in a database made before them (schema.cpp).
-    sqlite::Connection sql(dir / schema::kHeadersFile, sqlite::OpenMode::kReadWrite);
-    schema::drop_bitmap_indexes(sql);
-    result.covered = count;
-    result.file_bytes = header_bitmaps_bytes(dir);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
+    if (!existing) return std::nullopt;
+    std::vector<ChainSpan> spans;
+    for (const HeaderBitmaps::Segment& seg : existing->segments_) spans.push_back({seg.first, seg.last});
+    return spans;
   };
-  if (existing && existing->covered() == count) {
-    result.segments = existing->segments();
-    return finish();
-  }
-  result.rebuilt = !existing;
-  const uint32_t first = existing ? existing->covered() + 1 : 1;
-  if (fresh && !fresh->broken && fresh->first == first && fresh->last == count) {
-    fresh->builder.write(dir, first, count);
-    result.from_import = true;
-  } else {
-    build_segment(dir, first, count);  // an empty database: a base file covering no game
-  }
-  result.added = count >= first ? count - first + 1 : 0;
-  if (!existing) {
-    remove_segments_up_to(dir, UINT32_MAX);
-    result.segments = 1;
-    return finish();
-  }
-  // Merge the chain's last two segments while the earlier is no larger than the later.
-  std::vector<HeaderBitmaps::Segment> chain = std::move(existing->segments_);
-  existing.reset();
-  std::optional<HeaderBitmaps::Segment> added =
-      HeaderBitmapsAccess::open_segment(header_bitmaps_path(dir, first), first);
-  if (!added) throw std::runtime_error("cannot read back " + header_bitmaps_path(dir, first).string());
-  chain.push_back(std::move(*added));
-  while (chain.size() >= 2) {
-    const HeaderBitmaps::Segment& a = chain[chain.size() - 2];
-    const HeaderBitmaps::Segment& b = chain.back();
-    const uint64_t na = uint64_t(a.last) + 1 - a.first, nb = uint64_t(b.last) + 1 - b.first;
-    if (na > nb || na + nb > kMaxMergedHeaderGames) break;
+  chain.write = [&](uint32_t first, uint32_t last) {
+    if (fresh && !fresh->broken && fresh->first == first && fresh->last == last) {
+      fresh->builder.write(dir, first, last);
+      return true;
+    }
+    build_segment(dir, first, last);
+    return false;
+  };
+  chain.merge = [&](const ChainSpan& a, const ChainSpan& b) {
     std::array<std::map<int32_t, Roaring>, kHeaderColumns> bitmaps;
-    for (const HeaderBitmaps::Segment* seg : {&a, &b})
-      for (size_t c = 0; c < size_t(kHeaderColumns); ++c)
-        for (const HeaderBitmaps::Entry& e : seg->entries[c]) bitmaps[c][e.value] |= HeaderBitmapsAccess::read(*seg, c, e);
+    {
+      // Both files are read and unmapped before the earlier one is replaced.
+      for (const ChainSpan& span : {a, b}) {
+        std::optional<HeaderBitmaps::Segment> seg =
+            HeaderBitmapsAccess::open_segment(header_bitmaps_path(dir, span.first), span.first);
+        if (!seg) throw std::runtime_error("cannot read back " + header_bitmaps_path(dir, span.first).string());
+        for (size_t c = 0; c < size_t(kHeaderColumns); ++c)
+          for (const HeaderBitmaps::Entry& e : seg->entries[c]) bitmaps[c][e.value] |= HeaderBitmapsAccess::read(*seg, c, e);
+      }
+    }
     for (auto& column : bitmaps)
       for (auto& [value, set] : column) set.runOptimize();
-    const uint32_t merged_first = a.first, merged_last = b.last;
-    const std::filesystem::path later = b.path;
-    chain.pop_back();
-    chain.pop_back();  // unmaps both before the earlier file is replaced
-    write_file(header_bitmaps_path(dir, merged_first), segment_bytes(merged_first, merged_last, bitmaps));
+    write_file(header_bitmaps_path(dir, a.first), segment_bytes(a.first, b.last, bitmaps));
     std::error_code ec;
-    std::filesystem::remove(later, ec);  // no longer continues the chain
-    std::optional<HeaderBitmaps::Segment> merged =
-        HeaderBitmapsAccess::open_segment(header_bitmaps_path(dir, merged_first), merged_first);
-    if (!merged) throw std::runtime_error("cannot read back " + header_bitmaps_path(dir, merged_first).string());
-    chain.push_back(std::move(*merged));
-    ++result.merges;
-  }
-  result.segments = chain.size();
-  return finish();
+    std::filesystem::remove(header_bitmaps_path(dir, b.first), ec);  // no longer continues the chain
+  };
+  chain.remove_segments = [&] { remove_segments_up_to(dir, UINT32_MAX); };
+  HeaderBitmapsUpdate result;
+  static_cast<ChainUpdate&>(result) = update_segment_chain(chain, count, rebuild);
+  // The SQLite indexes the bitmaps replace, in a database made before them (schema.cpp).
+  sqlite::Connection sql(dir / schema::kHeadersFile, sqlite::OpenMode::kReadWrite);
+  schema::drop_bitmap_indexes(sql);
+  result.covered = count;
+  result.file_bytes = header_bitmaps_bytes(dir);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
 }
 
 }  // namespace db

@@ -1,12 +1,15 @@
-// Header bitmaps (issue 42): for each of four header columns of headers.sqlite (the year of
-// the date, White's Elo, Black's Elo, the classified ECO code), one compressed bitmap
-// (CRoaring) of game ids per distinct value. Header filters on those columns
-// (headers/header_filter.h, HeaderStore::candidates) unite the bitmaps of the values in a
-// range and intersect across conditions instead of asking SQLite; they replaced the SQLite
-// indexes games_year, games_white_elo, games_black_elo and games_opening_eco (14.1 MB at
-// players-344k against 2 MB of bitmaps).
+// Header bitmaps (issue 42): for each of six header columns of headers.sqlite (the year of
+// the date, White's Elo, Black's Elo, the classified ECO code, White's and Black's players
+// row), one compressed bitmap (CRoaring) of game ids per distinct value. Header filters on
+// those columns (headers/header_filter.h, HeaderStore::candidates) unite the bitmaps of the
+// values in a range (for names: of the players rows the name or pattern selects) and
+// intersect across conditions instead of asking SQLite; they replaced the SQLite indexes
+// games_year, games_white_elo, games_black_elo and games_opening_eco (14.1 MB at
+// players-344k against 2 MB of bitmaps; session 4) and games_seg_white and games_seg_black
+// (10.0 MB; session 7), whose duplicate lookup (db/duplicate_index.h) now intersects the two
+// players' bitmaps.
 //
-// ---- Files, format version kHeaderBitmapsFormatVersion (= 1) ------------------------------
+// ---- Files, format version kHeaderBitmapsFormatVersion (= 2) ------------------------------
 //
 // A chain of segments, as the posting index (index/postings.h), each an immutable file for
 // the games first..last:
@@ -20,7 +23,7 @@
 //
 // Each file; all integers little-endian:
 //   magic "CQLHBMP1" (8 bytes)
-//   uint32 format version, first, last (games first..last), column count C (= 4)
+//   uint32 format version, first, last (games first..last), column count C (= 6)
 //   uint32 entry count of each column (C of them)
 //   the entries of column 0, then of column 1, ...: int32 value, uint32 offset (from the
 //     start of the file), uint32 length, uint32 FNV-1a of the column number (1 byte),
@@ -36,6 +39,9 @@
 //   black_elo
 //   opening_eco  the classified code "A00".."E99" as 0..499 (eco_key()); kNoValue when the
 //                game is not classified; kOtherEco for another text (no import writes one)
+//   white_player, the players.id of the side (games.white_id, black_id; every game has one,
+//   black_player  an empty name included)
+// Version 1 (session 4) had the first four columns only: it is ignored like a missing file.
 // A database without the base file (made before this format, or whose file was removed)
 // is answered by SQL (slower: no index on those columns any more); its next import or
 // `cqldb reindex` builds the file. A damaged file throws FormatError naming it.
@@ -51,6 +57,8 @@
 #include <string_view>
 #include <vector>
 
+#include "db/segment_chain.h"
+
 namespace db {
 
 class Database;
@@ -60,16 +68,23 @@ struct FreshHeaderBitmaps;
 struct HeaderBitmapsUpdate;
 
 /// Version of the header bitmap files' layout; a file of another version is ignored
-/// (queries use SQL) and rebuilt by the next import or reindex.
-inline constexpr uint32_t kHeaderBitmapsFormatVersion = 1;
+/// (queries use SQL) and rebuilt by the next import or reindex. 2: the player columns.
+inline constexpr uint32_t kHeaderBitmapsFormatVersion = 2;
 /// The base segment's file name inside a database directory.
 inline constexpr const char* kHeaderBitmapsFile = "header-bitmaps.bin";
 /// Two segments are merged only while together they hold at most this many games.
 inline constexpr uint32_t kMaxMergedHeaderGames = 1u << 22;
 
 /// The columns with bitmaps, in file order.
-enum class HeaderColumn : uint8_t { kYear = 0, kWhiteElo = 1, kBlackElo = 2, kOpeningEco = 3 };
-inline constexpr int kHeaderColumns = 4;
+enum class HeaderColumn : uint8_t {
+  kYear = 0,
+  kWhiteElo = 1,
+  kBlackElo = 2,
+  kOpeningEco = 3,
+  kWhitePlayer = 4,  ///< games.white_id
+  kBlackPlayer = 5,  ///< games.black_id
+};
+inline constexpr int kHeaderColumns = 6;
 
 /// The value of a column that is SQL NULL (no year, no Elo, not classified).
 inline constexpr int32_t kNoValue = std::numeric_limits<int32_t>::min();
@@ -83,12 +98,14 @@ inline constexpr int32_t kOtherEco = 1000;
 /// + number); kOtherEco for any other text, kNoValue for an empty one.
 int32_t eco_key(std::string_view code);
 
-/// One game's four values, indexed by HeaderColumn.
+/// One game's six values, indexed by HeaderColumn.
 using HeaderValues = std::array<int32_t, kHeaderColumns>;
 
 /// The values `header` is stored with (the year parsed from its date, the Elos with 0 as
-/// none, eco_class as eco_key()).
-HeaderValues header_values(const GameHeader& header);
+/// none, eco_class as eco_key()) and its players rows `white_id`, `black_id` (games.white_id,
+/// black_id as GameWriter::add_game stored them; GameWriter::last_player_ids()).
+HeaderValues header_values(const GameHeader& header, int64_t white_id, int64_t black_id);
+
 
 /// An inclusive range of one column's values.
 struct ValueRange {
@@ -100,6 +117,10 @@ struct ValueRange {
 /// A condition on the bitmaps: a game passes when some value of it lies in one of the
 /// ranges (a union; an empty term passes no game).
 using BitmapTerm = std::vector<ValueRange>;
+
+/// The ranges of `column` holding exactly the values `ids` (ascending, distinct; e.g.
+/// players rows), consecutive values joined into one range, appended to `term`.
+void add_value_ranges(BitmapTerm& term, HeaderColumn column, const std::vector<int64_t>& ids);
 
 /// The read side: the segment chain of a database directory, memory-mapped (each file's
 /// table read at open, the bitmaps when a term needs them).
@@ -157,6 +178,8 @@ class HeaderBitmapsBuilder {
 
   /// Adds game `id` (larger than every id added before) with `values`.
   void add(uint32_t id, const HeaderValues& values);
+  /// The ids added so far (ascending) whose `column` is `value`; null when none.
+  const std::vector<uint32_t>* ids(HeaderColumn column, int32_t value) const;
   /// Writes the segment of games first..last as `dir`'s segment file of `first` (a
   /// temporary file, fsync, rename). Throws std::runtime_error on I/O errors.
   void write(const std::filesystem::path& dir, uint32_t first, uint32_t last) const;
@@ -183,15 +206,11 @@ struct FreshHeaderBitmaps {
   }
 };
 
-/// What update_header_bitmaps() did.
-struct HeaderBitmapsUpdate {
-  uint32_t added = 0;        ///< games added to the bitmaps now
-  uint32_t covered = 0;      ///< games covered afterwards
-  bool rebuilt = false;      ///< the chain was missing, outdated or damaged and built anew
-  bool from_import = false;  ///< the new segment came from the import (FreshHeaderBitmaps)
-  uint32_t merges = 0;       ///< segments merged after the append
-  size_t segments = 0;       ///< segments in the chain afterwards
-  uint64_t file_bytes = 0;   ///< bytes of every header bitmap file
+/// What update_header_bitmaps() did: the chain's update (added, rebuilt, from_import =
+/// the new segment came from FreshHeaderBitmaps, merges, segments) and the outcome.
+struct HeaderBitmapsUpdate : ChainUpdate {
+  uint32_t covered = 0;     ///< games covered afterwards
+  uint64_t file_bytes = 0;  ///< bytes of every header bitmap file
   double seconds = 0;
 };
 

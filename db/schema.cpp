@@ -112,20 +112,15 @@ CREATE TABLE IF NOT EXISTS game_players(
 // (db/header_bitmaps.h); the indexes games_year, games_white_elo, games_black_elo and
 // games_opening_eco (14.1 MB at players-344k) are no longer built, and a database that has
 // them loses them once its bitmaps cover every game (drop_bitmap_indexes).
-// The player indexes begin with the game's segment, id >> kPlayerSegmentBits (schema.h):
-// an import inserts only into the segments of its own ids, near the end of each index,
-// instead of into every player's run all over it, so an append costs what its games cost,
-// not what the database holds (issue 16). A player filter names the segments
-// (headers::name_sql, player_segment_sql): one seek per segment and player.
-// games_seg_white also serves duplicate lookups (db/duplicate_index.h: duplicates share
-// white, black and plies). They replaced games_white_black and games_black (session 16),
-// and games_white and the duplicate_keys table before that (session 14); older databases
-// lose those here.
-// create_indexes runs kCreateSegWhiteIndexSql (schema.h) first, in the same transaction.
+// The player indexes games_seg_white(id >> 18, white_id, black_id, plies) and
+// games_seg_black(id >> 18, black_id) of issue 16 (10.0 MB at players-344k) are gone too since
+// issue 42's session 7: name filters and the duplicate lookup of `--skip-duplicates` read the
+// header bitmaps' player columns; drop_bitmap_indexes drops them with the four above. Their
+// predecessors games_white_black, games_black, games_white (and the duplicate_keys table)
+// are dropped here.
 constexpr const char* kCreateIndexes = R"sql(
 DROP INDEX IF EXISTS games_white_black;
 DROP INDEX IF EXISTS games_white;
-CREATE INDEX IF NOT EXISTS games_seg_black ON games(id >> 18, black_id);
 DROP INDEX IF EXISTS games_black;
 DROP INDEX IF EXISTS games_eco;
 )sql";
@@ -291,26 +286,23 @@ std::string player_segments_sql(std::string_view max_id_sql) {
 
 void create_indexes(sqlite::Connection& db) {
   sqlite::Transaction txn(db);
-  db.exec((std::string(kCreateSegWhiteIndexSql) + ";\n" + kCreateIndexes).c_str());
+  db.exec(kCreateIndexes);
   txn.commit();
-}
-
-bool has_indexes(sqlite::Connection& db) {
-  sqlite::Statement index(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_seg_black'");
-  return index.step();
 }
 
 bool drop_bitmap_indexes(sqlite::Connection& db) {
   {
     sqlite::Statement any(db,
                           "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name IN "
-                          "('games_year', 'games_white_elo', 'games_black_elo', 'games_opening_eco')");
+                          "('games_year', 'games_white_elo', 'games_black_elo', 'games_opening_eco', "
+                          "'games_seg_white', 'games_seg_black')");
     if (!any.step()) return false;
   }
   sqlite::Transaction txn(db, sqlite::Begin::kImmediate);
   db.exec(
       "DROP INDEX IF EXISTS games_year; DROP INDEX IF EXISTS games_white_elo; "
-      "DROP INDEX IF EXISTS games_black_elo; DROP INDEX IF EXISTS games_opening_eco;");
+      "DROP INDEX IF EXISTS games_black_elo; DROP INDEX IF EXISTS games_opening_eco; "
+      "DROP INDEX IF EXISTS games_seg_white; DROP INDEX IF EXISTS games_seg_black;");
   txn.commit();
   return true;
 }

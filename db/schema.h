@@ -91,8 +91,8 @@
 //   imports(id, file_id, started, finished, games_read, imported, rejected, warnings,
 //           skipped_duplicates)  games_read = imported + rejected + skipped_duplicates
 //   (duplicate_keys(key, game_id) of issue 16's first version is dropped by the next
-//   writer: duplicates are found through the index games_seg_white(id >> 18, white_id,
-//   black_id, plies), db/duplicate_index.h)
+//   writer: duplicates are found through the header bitmaps' player columns,
+//   db/duplicate_index.h; no secondary index on games is built since issue 42)
 //
 // Commit protocol (GameWriter): each batch commits the LMDB transaction first (synced to
 // disk), then the SQLite transaction, which also sets meta.committed_games = N. Games
@@ -193,14 +193,16 @@ bool has_player_eco_tables(sqlite::Connection& db);
 void create_player_eco_tables(sqlite::Connection& db);
 /// Games per segment of the player indexes, as a power of two: a game's segment is
 /// id >> kPlayerSegmentBits (262,144 games; ids from 1). The indexes games_seg_white(segment,
-/// white_id, black_id, plies) and games_seg_black(segment, black_id) begin with it, so that
-/// an import inserts into the last segments only (issue 16: appends cost what the new games
-/// cost); a player lookup then seeks each segment (14 at 3.44M games).
+/// white_id, black_id, plies) and games_seg_black(segment, black_id) of databases made
+/// before issue 42's player bitmaps begin with it (a player lookup seeks each segment). No
+/// new database builds them; only the duplicate lookup of games no bitmap covers
+/// (db/duplicate_index.h) still seeks games_seg_white this way.
 inline constexpr int kPlayerSegmentBits = 18;
-/// SQL that creates games_seg_white, the White player index that also serves duplicate
-/// lookups (db/duplicate_index.h). create_indexes() runs it with the other indexes; GameWriter
-/// runs it alone when a bulk load deferred the indexes and `--skip-duplicates` needs it
-/// before finish().
+/// SQL that creates games_seg_white, the White player index that served duplicate lookups
+/// before the header bitmaps' player columns: GameWriter::find_duplicate builds it only to
+/// look up games that no bitmap covers yet (a database whose bitmaps are missing or behind,
+/// written by a GameWriter without the import's fresh bitmaps); update_header_bitmaps drops
+/// it again once the bitmaps cover every game.
 inline constexpr const char* kCreateSegWhiteIndexSql =
     "CREATE INDEX IF NOT EXISTS games_seg_white ON games(id >> 18, white_id, black_id, plies)";
 /// SQL for the segment of the games row aliased `games_alias` ("g" -> "(g.id >> 18)"; empty
@@ -210,18 +212,17 @@ std::string player_segment_sql(std::string_view games_alias);
 /// <this>`; `max_id_sql` is an SQL expression for the largest game id of interest (e.g.
 /// "SELECT max(id) FROM games", or a parameter "?4"). NULL (no games) lists segment 0 only.
 std::string player_segments_sql(std::string_view max_id_sql);
-/// Creates the secondary indexes used by header filters, if missing (one transaction).
+/// Drops the secondary indexes of older versions that nothing reads any more (one
+/// transaction); since issue 42 no secondary index on games is built (header filters read
+/// the header bitmaps, db/header_bitmaps.h).
 void create_indexes(sqlite::Connection& db);
-/// Drops the indexes games_year, games_white_elo, games_black_elo and games_opening_eco of
-/// a database made before issue 42, whose filters the header bitmaps now answer
-/// (db/header_bitmaps.h: update_header_bitmaps calls it once they cover every game).
-/// Returns true when there was one to drop.
+/// Drops the indexes games_year, games_white_elo, games_black_elo, games_opening_eco,
+/// games_seg_white and games_seg_black of a database made before issue 42's header bitmaps,
+/// whose filters the bitmaps now answer (update_header_bitmaps calls it once they cover
+/// every game). Returns true when there was one to drop.
 bool drop_bitmap_indexes(sqlite::Connection& db);
 /// Drops the secondary indexes (before bulk-loading an empty database).
 void drop_indexes(sqlite::Connection& db);
-/// True when the secondary indexes exist (false after drop_indexes until create_indexes:
-/// a bulk load that was killed before it ended).
-bool has_indexes(sqlite::Connection& db);
 /// The integer value of a meta row, or std::nullopt when the row is missing.
 std::optional<int64_t> read_meta(sqlite::Connection& db, std::string_view key);
 /// Throws FormatError when `found` (a stored format version, nullopt = missing) is not the

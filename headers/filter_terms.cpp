@@ -186,6 +186,14 @@ bool build_name(const FilterKey& key, Op op, std::string_view value, HeaderCondi
   // a value with a `*` or `?` wildcard is a pattern (as if quoted in a match list) that may
   // also match the player key; other values are substrings, like an unquoted `:player`.
   const bool pattern = key.table == "players" && !is_plain_name(value);
+  if (key.table == "players") {  // also a term on the bitmaps' player columns
+    PlayerTerm term;
+    WhereBuilder ids(term.params);
+    term.ids_sql = player_ids_sql(ids, std::string(value), pattern);
+    term.white = key.column.empty() || key.column == "g.white_id";
+    term.black = key.column.empty() || key.column == "g.black_id";
+    c.players.push_back(std::move(term));
+  }
   if (key.column.empty()) {  // `player`: either side
     std::string w = name_sql(b, "g.white_id", "players", std::string(value), pattern);
     c.sql = "(" + w + " OR " + name_sql(b, "g.black_id", "players", std::string(value), pattern) + ")";
@@ -347,21 +355,23 @@ std::optional<HeaderFilter> compile_filter_terms(const std::vector<std::string>&
   std::string where, rest;
   std::vector<SqlParam> params, rest_params;
   std::vector<db::BitmapTerm> bitmap;
+  std::vector<PlayerTerm> players;
   for (const std::string& term : terms) {
     HeaderCondition c;
     if (!parse_filter_term(term, c, error)) return std::nullopt;
     where += (where.empty() ? "(" : " AND (") + c.sql + ")";
     params.insert(params.end(), c.params.begin(), c.params.end());
-    if (!c.bitmap.empty()) {  // decided by the header bitmaps when the database has them
+    if (!c.bitmap.empty() || !c.players.empty()) {  // decided by the header bitmaps when the database has them
       bitmap.insert(bitmap.end(), c.bitmap.begin(), c.bitmap.end());
+      players.insert(players.end(), c.players.begin(), c.players.end());
       continue;
     }
     rest += (rest.empty() ? "(" : " AND (") + c.sql + ")";
     rest_params.insert(rest_params.end(), c.params.begin(), c.params.end());
   }
-  if (bitmap.empty()) return HeaderFilter::from_where(std::move(where), std::move(params));
+  if (bitmap.empty() && players.empty()) return HeaderFilter::from_where(std::move(where), std::move(params));
   return HeaderFilter::from_parts(std::move(where), std::move(params), std::move(bitmap), std::move(rest),
-                                  std::move(rest_params));
+                                  std::move(rest_params), std::move(players));
 }
 
 }  // namespace headers

@@ -27,6 +27,9 @@ struct HeaderCondition {
   /// The same condition on the header bitmaps (db/header_bitmaps.h), ANDed terms, when
   /// they decide it exactly (year, Elo and ECO terms); empty otherwise.
   std::vector<db::BitmapTerm> bitmap;
+  /// The same condition as a term on the bitmaps' player columns (player names); empty
+  /// otherwise.
+  std::vector<PlayerTerm> players;
 };
 
 /// Parses one term such as `player=carlsen`, `elo>=2500`, `year=1990..2000`, `eco=B20..B99`,

@@ -47,8 +47,8 @@ class HeaderStore {
   /// Opens `db_dir`/headers.sqlite read-only.
   explicit HeaderStore(const std::filesystem::path& db_dir);
 
-  /// The ids (ascending) of games 1..game_count satisfying `filter`. Its bitmap terms
-  /// (HeaderFilter::bitmap_terms) are answered by the header bitmaps (db/header_bitmaps.h)
+  /// The ids (ascending) of games 1..game_count satisfying `filter`. Its bitmap and player
+  /// terms (HeaderFilter::bitmap_terms, player_terms) are answered by the header bitmaps (db/header_bitmaps.h)
   /// when the database has them, and only the rest of the filter by SQL, asked about the
   /// games they leave; without the bitmaps (or for games above what they cover) the whole
   /// filter is SQL. With `within` (ascending ids), only those games are asked about: a few
@@ -92,6 +92,9 @@ class HeaderStore {
   std::vector<uint32_t> sql_candidates(const std::string& where, const std::vector<db::sqlite::Param>& params,
                                        uint32_t game_count, const std::vector<uint32_t>* within,
                                        uint32_t first_id);
+  /// The bitmap term of `term`: its players rows' values on its columns (one query of the
+  /// players table; no row: an empty term).
+  db::BitmapTerm player_bitmap_term(const PlayerTerm& term);
   /// The header bitmaps of the database, opened on first use; null when it has none.
   const db::HeaderBitmaps* bitmaps();
 

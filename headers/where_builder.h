@@ -56,6 +56,11 @@ class WhereBuilder {
 std::string name_sql(WhereBuilder& b, std::string_view id_column, std::string_view table, std::string text,
                      bool pattern);
 
+/// `SELECT id FROM players WHERE ...`: the players rows whose name contains `text`
+/// (ignoring case) or, with `pattern`, matches the pattern or whose player key does
+/// (headers/player_name.h), as name_sql() tests them; the text bound through `b`.
+std::string player_ids_sql(WhereBuilder& b, std::string text, bool pattern);
+
 /// A condition on the site name of the game row `games_alias` (e.g. "g"), which may be
 /// cut into a `sites` prefix and a games.site_suffix (db/site_name.h): `on_name` tests a
 /// `sites` row's column `name` (games without a suffix: one scan of `sites` for the whole

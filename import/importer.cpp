@@ -224,7 +224,8 @@ class BatchWriter {
         uint32_t id = writer_.add_game(g.header, g.record, g.signature, g.annotations);
         db::StageLap lap(times_);
         postings_.add(id, g.posting_keys);
-        header_bitmaps_.add(id, db::header_values(g.header));
+        const auto [white_id, black_id] = writer_.last_player_ids();
+        header_bitmaps_.add(id, db::header_values(g.header, white_id, black_id));
         lap.lap(db::Stage::kPostings);
         if (positions_)
           positions_->add(id, g.position_count, posindex::game_facts(g.header, g.positions.frontier, g.positions.flags));
@@ -328,9 +329,14 @@ ImportSummary import_paths(db::Database& database, db::GameWriter& writer, const
   BatchWriter batch_writer(writer, summary, options, fresh_postings, fresh_header_bitmaps,
                            fresh_positions ? &*fresh_positions : nullptr);
   if (options.stage_times) writer.set_stage_times(&summary.writer_stages);
-  struct Untime {  // the writer outlives this summary when an error is thrown
+  // Duplicate lookups search the games of this import in their fresh bitmaps.
+  writer.set_fresh_header_bitmaps(&fresh_header_bitmaps);
+  struct Untime {  // the writer outlives this summary and the fresh bitmaps when an error is thrown
     db::GameWriter& writer;
-    ~Untime() { writer.set_stage_times(nullptr); }
+    ~Untime() {
+      writer.set_stage_times(nullptr);
+      writer.set_fresh_header_bitmaps(nullptr);
+    }
   } untime{writer};
   const double writer_cpu_start = thread_cpu_seconds();
   const uint64_t ticks_start = db::stage_ticks();

@@ -70,6 +70,7 @@
 #include <vector>
 
 #include "chess/types.h"
+#include "db/segment_chain.h"
 #include "index/signature.h"
 
 namespace db {
@@ -311,15 +312,9 @@ struct FreshPostings {
 };
 
 /// What update_postings() did.
-struct PostingsUpdate {
-  uint32_t added = 0;       ///< games indexed now
+struct PostingsUpdate : db::ChainUpdate {  // added, rebuilt, from_import, merges, merged_games, segments
   uint32_t covered = 0;     ///< games covered by the file afterwards
   uint64_t file_bytes = 0;  ///< size of postings.bin
-  bool rebuilt = false;     ///< the file was missing or outdated and was built from scratch
-  uint32_t merges = 0;      ///< segments merged after the append
-  uint32_t merged_games = 0;///< games whose postings the merges rewrote
-  bool from_import = false; ///< the new segment came from the import (FreshPostings)
-  size_t segments = 0;      ///< segments in the chain afterwards
   double seconds = 0;
 };
 

@@ -10,6 +10,7 @@
 
 #include "db/database.h"
 #include "db/game_reader.h"
+#include "db/segment_chain.h"
 #include "index/postings.h"
 #include "index/postings_format.h"
 
@@ -289,62 +290,45 @@ void build_segment(const db::GameReader& reader, const std::filesystem::path& di
 PostingsUpdate update_postings(const db::Database& database, bool rebuild, FreshPostings* fresh) {
   const auto start = std::chrono::steady_clock::now();
   const std::filesystem::path dir = database.path();
-  PostingsUpdate result;
   db::GameReader reader = database.reader();
   const uint32_t count = reader.game_count();
-  std::optional<Postings> existing = rebuild ? std::nullopt : Postings::open(dir);
-  if (existing && existing->covered() > count) existing.reset();  // not this database's
+  db::SegmentChain chain;
+  chain.max_merged_games = kMaxMergedGames;
+  chain.open = [&]() -> std::optional<std::vector<db::ChainSpan>> {
+    std::optional<Postings> existing = Postings::open(dir);
+    if (!existing) return std::nullopt;
+    std::vector<db::ChainSpan> spans;
+    for (const Postings::Segment& seg : existing->segments_) spans.push_back({seg.first, seg.last});
+    return spans;
+  };
+  chain.write = [&](uint32_t first, uint32_t last) {
+    if (last < first) {
+      PostingsBuilder().write(dir, 1, 0);  // an empty database: an empty postings.bin covering no game
+      return false;
+    }
+    if (fresh && !fresh->broken && fresh->first == first && fresh->last == last) {
+      fresh->builder.write(dir, first, last);
+      return true;
+    }
+    build_segment(reader, dir, first, last);
+    return false;
+  };
+  chain.merge = [&](const db::ChainSpan& a, const db::ChainSpan& b) {
+    std::optional<Postings::Segment> sa = Postings::open_segment(segment_path(dir, a.first), a.first);
+    std::optional<Postings::Segment> sb = Postings::open_segment(segment_path(dir, b.first), b.first);
+    if (!sa || !sb) throw std::runtime_error("cannot read back " + segment_path(dir, sa ? b.first : a.first).string());
+    SegmentMerger::merge(dir, *sa, *sb);
+  };
+  chain.remove_segments = [&] { remove_segments_up_to(dir, UINT32_MAX); };
+  PostingsUpdate result;
+  static_cast<db::ChainUpdate&>(result) = db::update_segment_chain(chain, count, rebuild);
   auto finish = [&] {
     result.covered = count;
     result.file_bytes = postings_bytes(dir);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   };
-  if (existing && existing->covered() == count) {
-    result.segments = existing->segments();
-    return finish();
-  }
-  result.rebuilt = !existing;
-  const uint32_t first = existing ? existing->covered() + 1 : 1;
-  if (count >= first) {
-    if (fresh && !fresh->broken && fresh->first == first && fresh->last == count) {
-      fresh->builder.write(dir, first, count);
-      result.from_import = true;
-    } else {
-      build_segment(reader, dir, first, count);
-    }
-    result.added = count - first + 1;
-  } else {
-    // An empty database: an empty postings.bin covering no game.
-    PostingsBuilder().write(dir, 1, 0);
-  }
-  if (!existing) {
-    remove_segments_up_to(dir, UINT32_MAX);
-    result.segments = 1;
-    return finish();
-  }
-  // Merge the chain's last two segments while the earlier is no larger than the later.
-  std::vector<Postings::Segment> chain = std::move(existing->segments_);
-  std::optional<Postings::Segment> added = Postings::open_segment(segment_path(dir, first), first);
-  if (!added) throw std::runtime_error("cannot read back " + segment_path(dir, first).string());
-  chain.push_back(std::move(*added));
-  while (chain.size() >= 2) {
-    const Postings::Segment& a = chain[chain.size() - 2];
-    const Postings::Segment& b = chain.back();
-    const uint64_t games_a = a.last - a.first + 1, games_b = b.last - b.first + 1;
-    if (games_a > games_b || games_a + games_b > kMaxMergedGames) break;
-    SegmentMerger::merge(dir, a, b);
-    ++result.merges;
-    result.merged_games += uint32_t(games_a + games_b);
-    const uint32_t merged_first = a.first;
-    chain.pop_back();
-    chain.pop_back();
-    std::optional<Postings::Segment> merged = Postings::open_segment(segment_path(dir, merged_first), merged_first);
-    if (!merged) throw std::runtime_error("cannot read back " + segment_path(dir, merged_first).string());
-    chain.push_back(std::move(*merged));
-  }
-  result.segments = chain.size();
-  chain.clear();
+  if (result.rebuilt || result.added == 0) return finish();
   // Files no longer in the chain: inside a merged segment's range (a.first < first <= b.last).
   {
     std::optional<Postings> now = Postings::open(dir);

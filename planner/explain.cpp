@@ -15,10 +15,11 @@ std::string explain_plan(const eval::Program& program, const Plan* plan) {
                            : "";
     const std::string& sql = alts[i].header.where_sql();
     out += "  header SQL:           " + (sql.empty() ? std::string("none (every game)") : "WHERE " + sql) + "\n";
-    if (const size_t terms = alts[i].header.bitmap_terms().size()) {
-      // Issue 42: the year, Elo and ECO conditions read the header bitmaps (db/header_bitmaps.h).
+    if (const size_t terms = alts[i].header.bitmap_terms().size() + alts[i].header.player_terms().size()) {
+      // Issue 42: the year, Elo, ECO and player name conditions read the header bitmaps
+      // (db/header_bitmaps.h).
       const std::string& rest = alts[i].header.rest_sql();
-      out += "  header bitmaps:       " + std::to_string(terms) + " year/Elo/ECO condition" + (terms == 1 ? "" : "s") +
+      out += "  header bitmaps:       " + std::to_string(terms) + " year/Elo/ECO/player condition" + (terms == 1 ? "" : "s") +
              " from header-bitmaps.bin (SQL above when the database has none); SQL for the rest: " +
              (rest.empty() ? std::string("none") : "WHERE " + rest) + "\n";
     }

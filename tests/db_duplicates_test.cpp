@@ -1,4 +1,5 @@
-// Duplicate games (issue 16): `import --skip-duplicates`, the games_seg_white index and
+// Duplicate games (issue 16): `import --skip-duplicates`, its lookup through the header
+// bitmaps' player columns (issue 42; games_seg_white only for games no bitmap covers) and
 // `cqldb duplicates`, on small PGN with exact and near duplicates and on the corpus.
 #include <gtest/gtest.h>
 
@@ -10,6 +11,9 @@
 #include "cli_test_util.h"
 #include "db/database.h"
 #include "db/duplicate_index.h"
+#include "db/game_writer.h"
+#include "db/header_bitmaps.h"
+#include "db/record_view.h"
 #include "db/game_reader.h"
 #include "db/schema.h"
 #include "db/sqlite_db.h"
@@ -156,6 +160,14 @@ bool has_object(const fs::path& db_dir, const std::string& type, const std::stri
   q.bind(2, std::string_view(name));
   return q.step();
 }
+/// test_pgn() written as `tmp`/t.pgn and imported without skipping into `tmp`/db, which
+/// is returned.
+fs::path test_database(const TempDir& tmp) {
+  const fs::path pgn = write_pgn(tmp, "t.pgn", test_pgn());
+  const fs::path db_dir = tmp.path / "db";
+  import_into(db_dir, {pgn.string()}, false);
+  return db_dir;
+}
 }  // namespace
 
 // Games of the same two players with the same number of plies share the index entry of a
@@ -176,18 +188,68 @@ TEST(Duplicates, GamesOfOnePairAndLengthAreComparedInFull) {
   EXPECT_EQ(s.imported, 4u);
   EXPECT_EQ(s.skipped_duplicates, 1u);
   EXPECT_TRUE(groups_of(db_dir).empty());
-  // The lookup's condition is answered by the index alone: one seek per segment.
-  db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadOnly);
-  db::sqlite::Statement plan(sql, "EXPLAIN QUERY PLAN SELECT g.id FROM games g WHERE " +
-                                      db::schema::player_segment_sql("g") + " IN " +
-                                      db::schema::player_segments_sql("?4") +
-                                      " AND g.white_id = 1 AND g.black_id = 2 AND g.plies = 6");
-  std::string details;
-  while (plan.step()) details += std::string(plan.column_text(3)) + "\n";
-  EXPECT_NE(details.find("games_seg_white (<expr>=? AND white_id=? AND black_id=? AND plies=?)"),
-            std::string::npos)
-      << details;
-  EXPECT_EQ(details.find("SCAN g"), std::string::npos) << details;
+  // Issue 42: the candidates came from the header bitmaps (the first import's chain, then
+  // this import's fresh bitmaps), so no index was built; none is left.
+  EXPECT_FALSE(has_object(db_dir, "index", "games_seg_white"));
+  EXPECT_FALSE(has_object(db_dir, "index", "games_seg_black"));
+}
+
+// The writer's lookup over bitmaps that cover every game: White's bitmap intersected with
+// Black's, then length, date and result by id, then the moves; it builds no index (the SQL
+// route would have built games_seg_white in the batch, visible after the commit).
+TEST(Duplicates, WriterLooksUpThroughThePlayerBitmaps) {
+  TempDir tmp("dup");
+  const fs::path db_dir = test_database(tmp);
+  ASSERT_TRUE(db::HeaderBitmaps::open(db_dir).has_value());
+  db::Database database = db::Database::create_or_open(db_dir);
+  db::GameReader reader = database.reader();
+  db::GameWriter writer = database.writer();
+  for (uint32_t id = 1; id <= reader.game_count(); ++id) {
+    const db::GameHeader header = reader.header(id);
+    std::string record;
+    ASSERT_TRUE(reader.read_record(id, record));
+    const std::optional<uint32_t> found = writer.find_duplicate(header, record);
+    ASSERT_TRUE(found.has_value()) << id;
+    // The first stored copy: games 1, 2 and 10 are one game.
+    EXPECT_EQ(*found, id == 2 || id == 10 ? 1u : id) << id;
+  }
+  writer.commit();
+  EXPECT_FALSE(has_object(db_dir, "index", "games_seg_white"));
+}
+
+// Without current bitmaps (a database of the version before the player columns, or whose
+// file is gone) the lookup builds games_seg_white for the games no bitmap covers; the
+// import's catch-up then builds the bitmaps and drops the index.
+TEST(Duplicates, WithoutBitmapsTheIndexServesUntilTheCatchUp) {
+  TempDir tmp("dup");
+  const fs::path db_dir = test_database(tmp);
+  db::remove_header_bitmaps(db_dir);
+  const import::ImportSummary again = import_into(db_dir, {(tmp.path / "t.pgn").string()}, true);
+  EXPECT_EQ(again.skipped_duplicates, 10u);
+  EXPECT_EQ(again.imported, 0u);
+  EXPECT_TRUE(again.header_bitmaps.rebuilt);
+  EXPECT_EQ(db::HeaderBitmaps::open(db_dir)->covered(), 10u);
+  EXPECT_FALSE(has_object(db_dir, "index", "games_seg_white"));
+}
+
+// Real games: the same file imported twice skips every game the second time; two copies
+// in one import skip the second (found in the import's fresh bitmaps).
+TEST(Duplicates, CorpusTwiceAcrossAndWithinOneImport) {
+  TempDir tmp("dup");
+  const std::string file = std::string(CQLDB_SOURCE_DIR) + "/examples/sample/players-3000.pgn.zst";
+  const fs::path db_dir = tmp.path / "db";
+  const import::ImportSummary first = import_into(db_dir, {file}, true);
+  ASSERT_GT(first.imported, 2900u);
+  const import::ImportSummary again = import_into(db_dir, {file}, true);
+  EXPECT_EQ(again.imported, 0u);
+  EXPECT_EQ(again.skipped_duplicates, first.imported + first.skipped_duplicates);
+  const fs::path copy = tmp.path / "copy.pgn.zst";  // another file: not a continued import
+  fs::copy_file(file, copy);
+  const fs::path db2 = tmp.path / "db2";
+  const import::ImportSummary both = import_into(db2, {file, copy.string()}, true);
+  EXPECT_EQ(both.imported, first.imported);
+  EXPECT_EQ(both.skipped_duplicates, first.imported + 2 * first.skipped_duplicates);
+  EXPECT_TRUE(groups_of(db2).empty());
 }
 
 // The segments a player filter names: 0 .. max id >> 18, and 0 alone in an empty database.
@@ -212,9 +274,8 @@ TEST(Duplicates, PlayerSegmentsCoverEveryId) {
 // A database of issue 16's first version has the duplicate_keys table and games_white(white_id);
 // one made before issue 16 not even imports.skipped_duplicates; one of sessions 14-15 has
 // games_white_black and games_black. Read-only, its duplicates are listed as they are; its
-// next writer drops the table and the old indexes and builds games_seg_white and
-// games_seg_black.
-TEST(Duplicates, OlderDatabasesGetTheIndexFromTheirNextWriter) {
+// next writer drops the table and the old indexes (and builds none: issue 42).
+TEST(Duplicates, OlderDatabasesLoseTheOldIndexesAtTheirNextWriter) {
   TempDir tmp("dup");
   const fs::path pgn = write_pgn(tmp, "t.pgn", test_pgn());
   const fs::path db_dir = tmp.path / "db";
@@ -222,7 +283,6 @@ TEST(Duplicates, OlderDatabasesGetTheIndexFromTheirNextWriter) {
   {
     db::sqlite::Connection sql(db_dir / db::schema::kHeadersFile, db::sqlite::OpenMode::kReadWrite);
     sql.exec(
-        "DROP INDEX games_seg_white; DROP INDEX games_seg_black;"
         "CREATE INDEX games_white ON games(white_id); CREATE INDEX games_black ON games(black_id);"
         "CREATE TABLE duplicate_keys(key INTEGER NOT NULL, game_id INTEGER NOT NULL, "
         "PRIMARY KEY(key, game_id)) WITHOUT ROWID; INSERT INTO duplicate_keys VALUES(7, 1);"
@@ -235,8 +295,8 @@ TEST(Duplicates, OlderDatabasesGetTheIndexFromTheirNextWriter) {
   EXPECT_EQ(again.imported, 0u);
   EXPECT_EQ(groups_of(db_dir), (Groups{{1, 2, 10}}));
   EXPECT_EQ(skipped_per_run(db_dir), (std::vector<int64_t>{0, 10}));
-  EXPECT_TRUE(has_object(db_dir, "index", "games_seg_white"));
-  EXPECT_TRUE(has_object(db_dir, "index", "games_seg_black"));
+  EXPECT_FALSE(has_object(db_dir, "index", "games_seg_white"));
+  EXPECT_FALSE(has_object(db_dir, "index", "games_seg_black"));
   EXPECT_FALSE(has_object(db_dir, "index", "games_white"));
   EXPECT_FALSE(has_object(db_dir, "index", "games_black"));
   EXPECT_FALSE(has_object(db_dir, "table", "duplicate_keys"));

@@ -1,7 +1,8 @@
-// Header bitmaps (db/header_bitmaps.h, issue 42): header filters on the year, the Elos and
-// the classified ECO code answered through the bitmaps equal the plain SQL route, for
-// ranges, open ends and missing values, after appends, with the file missing or behind;
-// a damaged file is a clear db::FormatError.
+// Header bitmaps (db/header_bitmaps.h, issue 42): header filters on the year, the Elos,
+// the classified ECO code and the player names answered through the bitmaps equal the plain
+// SQL route, for ranges, open ends, missing values, name substrings and patterns, after
+// appends, with the file missing, behind or of the version before the player columns; a
+// damaged file is a clear db::FormatError, a damaged player column a finding of check.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "headers/header_filter.h"
 #include "headers/header_store.h"
 #include "import/importer.h"
+#include "cli_test_util.h"
 #include "temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -65,6 +67,17 @@ const std::vector<std::string> kMatchLists = {
     ":or ((match :year 1990 1991) (match :elo 2700 3000))",
     ":not (match :year 1990 2000) :eco B00-99",
     ":year 1980 2000 :whiteplayer \"K*\"",
+    // Session 7: names through the player columns.
+    ":player Alekhine",
+    ":whiteplayer Alekhine :blackplayer Bogoljubow",
+    ":blackplayer \"Alekseev*\"",
+    ":player \"*Max\"",
+    ":player a",
+    ":player zzznobody",
+    ":whiteplayer Euwe :year 1930 1940 :result 1-0",
+    ":player Alekhine :elo *",
+    ":or ((match :player Euwe) (match :player Bogoljubow))",
+    ":not (match :player Alekhine) :year 1920 1930",
 };
 
 /// Filter terms of `filter`, `cqldb tree --year/--elo` and the web filters.
@@ -73,6 +86,8 @@ const std::vector<std::vector<std::string>> kFilterTerms = {
     {"year<1900"},       {"elo>=2500"},        {"whiteelo<2000"},    {"blackelo=2400..2500"},
     {"eco=B2"},          {"eco>B29"},          {"eco<C"},            {"eco=A00..B09", "year>=1990"},
     {"eco<=B99"},        {"eco>=E9"},          {"elo>2600", "result=1-0"}, {"player=carlsen", "year=2010.."},
+    {"player=alekhine"}, {"white=alekhine", "black=euwe"}, {"black=Alekseev*"}, {"player=*max*", "result=0-1"},
+    {"white=zzznobody"}, {"player=alekhine", "event~olympiad"},
 };
 
 /// Candidates of `filter` through the bitmaps and through SQL alone, which must agree.
@@ -125,6 +140,86 @@ TEST(HeaderBitmaps, TopLevelYearEloAndEcoConditionsBecomeTerms) {
   EXPECT_FALSE(match_filter(":date 1990-01-01 1995-12-31").rest_sql().empty());
   EXPECT_TRUE(match_filter(":or ((match :year 1990) (match :elo 2700 3000))").bitmap_terms().empty());
   EXPECT_EQ(terms_filter({"elo>=2500", "year=1990..2000", "result=1-0"}).bitmap_terms().size(), 3u);
+}
+
+TEST(HeaderBitmaps, TopLevelPlayerNamesBecomePlayerTerms) {
+  const headers::HeaderFilter f = match_filter(":whiteplayer Kasparov :blackplayer \"Karpov*\" :year 1985");
+  ASSERT_EQ(f.player_terms().size(), 2u);
+  EXPECT_TRUE(f.player_terms()[0].white && !f.player_terms()[0].black);
+  EXPECT_TRUE(!f.player_terms()[1].white && f.player_terms()[1].black);
+  EXPECT_TRUE(f.rest_sql().empty());
+  // Colours flipped: White's name is Black's column.
+  const headers::HeaderFilter flipped = match_filter(":whiteplayer Kasparov", true);
+  ASSERT_EQ(flipped.player_terms().size(), 1u);
+  EXPECT_TRUE(!flipped.player_terms()[0].white && flipped.player_terms()[0].black);
+  const headers::HeaderFilter either = match_filter(":player Kasparov :event Linares");
+  ASSERT_EQ(either.player_terms().size(), 1u);
+  EXPECT_TRUE(either.player_terms()[0].white && either.player_terms()[0].black);
+  EXPECT_FALSE(either.rest_sql().empty());  // the event stays SQL
+  // Inside logic over sub-lists a name stays SQL.
+  EXPECT_FALSE(match_filter(":or ((match :player Euwe) (match :year 1930))").has_bitmap_terms());
+  const headers::HeaderFilter terms = terms_filter({"player=carlsen", "black=*sen", "event~olympiad"});
+  EXPECT_EQ(terms.player_terms().size(), 2u);
+  EXPECT_FALSE(terms.rest_sql().empty());
+}
+
+TEST(HeaderBitmaps, AFileOfTheVersionBeforeThePlayerColumnsIsAnsweredBySql) {
+  cqltest::TempDir tmp("header-bitmaps-v1");
+  const uint32_t games = import_into(tmp.db(), {kCorpus + "/mates.pgn", kSample + "/players-3000.pgn.zst"});
+  const fs::path file = tmp.db() / db::kHeaderBitmapsFile;
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(8);
+    const char v1[4] = {1, 0, 0, 0};
+    f.write(v1, 4);
+  }
+  EXPECT_FALSE(db::HeaderBitmaps::open(tmp.db()).has_value());
+  const size_t total = check_all(tmp.db(), games);  // the SQL route on both sides
+  EXPECT_GT(total, 10000u);
+  {
+    db::Database database = db::Database::create_or_open(tmp.db());
+    db::GameWriter writer = database.writer();
+    const db::HeaderBitmapsUpdate u = db::update_header_bitmaps(database);
+    EXPECT_TRUE(u.rebuilt);
+    EXPECT_EQ(u.covered, games);
+  }
+  ASSERT_TRUE(db::HeaderBitmaps::open(tmp.db()).has_value());
+  EXPECT_EQ(check_all(tmp.db(), games), total);
+}
+
+TEST(HeaderBitmaps, CheckFindsAGameInTwoPlayersBitmaps) {
+  cqltest::TempDir tmp("header-bitmaps-players");
+  const uint32_t games = import_into(tmp.db(), {kSample + "/mates-30.pgn"});
+  ASSERT_GE(games, 3u);
+  // A file of the right format whose White column lists game 2 under two players rows
+  // (every other column as the builder makes it): only check() can tell.
+  db::HeaderBitmapsBuilder builder;
+  for (uint32_t id = 1; id <= games; ++id) {
+    db::HeaderValues v{2000, 2500, 2500, 0, int32_t(id), int32_t(id + 1)};
+    builder.add(id, v);
+    if (id == 2) {
+      v[size_t(db::HeaderColumn::kWhitePlayer)] = 1;
+      builder.add(id, v);
+    }
+  }
+  builder.write(tmp.db(), 1, games);
+  std::optional<db::HeaderBitmaps> b = db::HeaderBitmaps::open(tmp.db());
+  ASSERT_TRUE(b.has_value());
+  uint64_t read = 0;
+  const std::vector<std::string> problems = b->check(read);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("white player"), std::string::npos) << problems[0];
+  const cqltest::Outcome r = cqltest::run_cqldb({"check", "--db", tmp.db().string()}, tmp.path);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE((r.out + r.err).find("white player"), std::string::npos) << r.out << r.err;
+  // reindex rebuilds it from headers.sqlite.
+  const cqltest::Outcome re = cqltest::run_cqldb({"reindex", "--db", tmp.db().string()}, tmp.path);
+  ASSERT_EQ(re.code, 0) << re.out << re.err;
+  b = db::HeaderBitmaps::open(tmp.db());
+  ASSERT_TRUE(b.has_value());
+  EXPECT_TRUE(b->check(read).empty());
+  EXPECT_EQ(b->covered(), games);
+  check_all(tmp.db(), games);
 }
 
 TEST(HeaderBitmaps, AnswersEqualSqlOverTheSamples) {
@@ -225,7 +320,8 @@ TEST(HeaderBitmaps, DamagedFileIsAClearFormatError) {
   }
   headers::HeaderStore store(tmp.db());
   bool thrown = false;
-  for (const char* items : {":year *", ":year -", ":elo *", ":elo -", ":eco *", ":eco -"}) {
+  for (const char* items : {":year *", ":year -", ":elo *", ":elo -", ":eco *", ":eco -", ":whiteplayer \"*\"",
+                            ":blackplayer \"*\""}) {
     try {
       store.candidates(match_filter(items), games);
     } catch (const db::FormatError& e) {
@@ -274,6 +370,9 @@ TEST(HeaderBitmaps, EveryChangedByteIsCaughtOrHarmless) {
       {{{HeaderColumn::kOpeningEco, db::kNoValue, db::kMaxValue}}},
       {{{HeaderColumn::kYear, 1900, 2000}}, {{HeaderColumn::kOpeningEco, db::kNoValue, db::kNoValue}}},
       {{{HeaderColumn::kWhiteElo, 2000, 2800}, {HeaderColumn::kBlackElo, db::kNoValue, 0}}},
+      {{{HeaderColumn::kWhitePlayer, db::kNoValue, db::kMaxValue}}},
+      {{{HeaderColumn::kBlackPlayer, db::kNoValue, db::kMaxValue}}},
+      {{{HeaderColumn::kWhitePlayer, 1, 5}}, {{HeaderColumn::kBlackPlayer, 3, 40}}},
   };
   std::vector<Ids> want;
   for (const auto& q : queries) want.push_back(db::HeaderBitmaps::open(tmp.db())->select(q, games));
