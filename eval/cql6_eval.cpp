@@ -871,7 +871,7 @@ struct TreeLine {
   struct Item {
     const Node* item;
     bool repeating;  // a repetition in progress: `done` occurrences, the last began at `began`
-    int64_t done;
+    int64_t done;    // not repeating: kOnce for one occurrence of a repeated constituent
     uint32_t began;
   };
   std::vector<Item> stack;
@@ -880,6 +880,9 @@ struct TreeLine {
   uint32_t best_ply = 0;
   uint64_t steps = 0;
 };
+
+/// TreeLine::Item::done of one occurrence of a constituent with a repeat (`check{1,3}`).
+constexpr int64_t kOnce = -1;
 
 /// Past this many steps a tree line stops with what it found (CQL 6.2 has no bound).
 constexpr uint64_t kMaxTreeLineSteps = 20'000'000;
@@ -894,8 +897,13 @@ bool item_nullable(const Node& item) {
 }
 
 bool stack_nullable(const TreeLine& s) {
-  for (const TreeLine::Item& it : s.stack)
-    if (!(it.repeating ? it.done >= it.item->lo || item_nullable(*it.item) : item_nullable(*it.item))) return false;
+  for (const TreeLine::Item& it : s.stack) {
+    if (it.repeating ? it.done >= it.item->lo || item_nullable(*it.item) : item_nullable(*it.item)) continue;
+    if (!it.repeating && it.done == kOnce && (it.item->flags & cql6::kLineGroup) &&
+        std::all_of(it.item->kids.begin(), it.item->kids.end(), [](const Node& k) { return item_nullable(k); }))
+      continue;  // one occurrence of a group whose parts may all be empty
+    return false;
+  }
   return true;
 }
 
@@ -954,12 +962,12 @@ void tree_line_compute(TreeLine& s, uint32_t node) {
     if (top.done >= item.lo) tree_line_compute(s, node);
     if ((item.hi < 0 || top.done < item.hi) && !(top.done > 0 && top.began == node)) {
       s.stack.push_back(TreeLine::Item{&item, true, top.done + 1, node});
-      s.stack.push_back(TreeLine::Item{&item, false, 0, 0});
+      s.stack.push_back(TreeLine::Item{&item, false, kOnce, 0});
       tree_line_compute(s, node);
       s.stack.pop_back();
       s.stack.pop_back();
     }
-  } else if (item.lo != 1 || item.hi != 1) {  // a repetition starts
+  } else if ((item.lo != 1 || item.hi != 1) && top.done != kOnce) {  // a repetition starts
     s.stack.push_back(TreeLine::Item{&item, true, 0, node});
     tree_line_compute(s, node);
     s.stack.pop_back();
