@@ -745,6 +745,8 @@ bool uses_part2(const cql6::Script& script) {
       // `move previous` inside a variation reads the game tree's parent (cql6_values)
       any |= script.header.variations && k.kind == Kind::kMove && (k.flags & cql6::kMovePrevious) &&
              !cql6::past_move_kind_only(k);
+      // so does `line <--` (the ancestors)
+      any |= script.header.variations && k.kind == Kind::kLine && (k.flags & cql6::kLineBackward);
     });
   return any;
 }
@@ -1126,8 +1128,6 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
       program.needs_game_info_ = true;  // header texts per position (GameInfo::text)
       program.needs_game_text_ = true;
     }
-    if (h.variations && k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))
-      throw cql6::not_supported(k.loc, "line <--", "with 'variations'");
     if (k.kind == Kind::kPath) throw cql6::not_supported(k.loc, "path");
     if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
     if (k.kind == Kind::kVar && (k.flags & cql6::kVarPersistent)) program.sequential_ = true;
@@ -1182,8 +1182,6 @@ Program Program::compile_cql6(const cql6::Script& script) {
     visit(*n, [&](const cql6::Node& k) {
       if (k.kind == Kind::kHeaderText) throw cql6::not_supported(k.loc, "player/event/site/date/eco", "inside another filter");
       if (k.kind == Kind::kYear) throw cql6::not_supported(k.loc, "year", "other than compared with constants at the top level");
-      if (h.variations && k.kind == Kind::kLine && (k.flags & cql6::kLineBackward))
-        throw cql6::not_supported(k.loc, "line <--", "with 'variations'");
       if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;
       // (`move legal` / `pseudolegal`: a castling from a FEN without the right looks at the
       // earlier moves, cql6_eval may_castle)

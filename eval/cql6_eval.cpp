@@ -718,7 +718,20 @@ struct LineState {
   uint32_t span = 0;      // cells (memo row length): origin + the positions the line may reach
   const std::vector<Node>* top = nullptr;  // the line's top-level constituents
   uint32_t length = 0;    // positions consumed by the match found (CQL 6 sort of a line)
+  // a backward line over the game tree (`variations`, part-2 route): the ancestors of `node`
+  bool tree = false;
+  cql6_values::TreeRef t;
+  int64_t node = -1;
 };
+
+/// The `k`th ancestor of `node` in the game tree `t` (k = 0: the node itself); -1 past the root.
+int64_t ancestor(const cql6_values::TreeRef& t, int64_t node, uint32_t k) {
+  for (; k > 0; --k) {
+    if (node <= 0) return -1;
+    node = int64_t((*t.parent)[size_t(node)]);
+  }
+  return node;
+}
 
 thread_local int64_t t_line_length = 0;  // of the last line that matched (last_line_length())
 thread_local int64_t t_line_last = 0;    // ... its last position (last_line_position())
@@ -727,6 +740,10 @@ thread_local int64_t t_line_last = 0;    // ... its last position (last_line_pos
 const Position* line_position(LineState& s, uint32_t k) {
   const Ctx& c = *s.c;
   if (k == 0) return c.pos;
+  if (s.backward && s.tree) {
+    const int64_t a = ancestor(s.t, s.node, k);
+    return a < 0 ? nullptr : &(*s.t.positions)[size_t(a)];
+  }
   if (s.backward) return k <= c.past ? earlier(c, k) : nullptr;
   if (k > c.moves_left) return nullptr;
   LineBuffer& b = *s.buffer;
@@ -778,7 +795,9 @@ bool once(const Node& item, uint32_t off, const Cont* k, LineState& s) {
   if (!pos) return false;
   const Ctx& c = *s.c;
   Ctx at = c;
-  if (s.backward) {
+  if (s.backward && s.tree) {
+    if (!cql6_values::tree_ctx(c, ancestor(s.t, s.node, off), at)) return false;
+  } else if (s.backward) {
     at.pos = pos;
     at.ply = c.ply - off;
     at.moves = c.moves ? c.moves - off : nullptr;
@@ -1047,11 +1066,12 @@ bool line(const Node& n, const Ctx& c) {
   s.stride = (n.flags & cql6::kLineSingleColor) ? 2 : 1;
   s.buffer = buffer;
   s.top = &n.kids;
+  if (s.backward) s.tree = cql6_values::tree_of(c, s.t, s.node);
   LineBuffer& b = *buffer;
   const bool absolute = !s.backward && c.game != 0 && c.main_line && c.moves && !(n.flags & cql6::kLineHasRange);
   const uint64_t game = absolute ? c.game : 0;
   s.origin = absolute ? c.ply : 0;
-  s.span = s.origin + (s.backward ? c.past : c.moves_left) + 1;
+  s.span = s.origin + (s.backward ? (s.tree ? c.ply : c.past) : c.moves_left) + 1;
   // the positions: kept when they are this game's and reach back to the current ply
   if (!s.backward && (game == 0 || b.made_game != game || s.origin < b.made_from || s.origin >= b.made_to)) {
     if (b.positions.size() <= s.origin) b.positions.resize(size_t(s.origin) + 1);

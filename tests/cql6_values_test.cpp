@@ -177,8 +177,7 @@ TEST(Cql6ValuesErrors, Located) {
   EXPECT_EQ(cqltest::cql6_error_of("cql() function F(a) {F(a)} F(1)"), "s.cql:1:22: functions nested too deeply (recursion?)");
   EXPECT_EQ(cqltest::cql6_error_of("cql() D[\"a\"] = 1"), "s.cql:1:7: 'D' is not a dictionary (expected 'dictionary D' before its first use)");
   EXPECT_EQ(cqltest::cql6_error_of("cql() while check"), "s.cql:1:13: unexpected 'check' (expected '(')");
-  EXPECT_EQ(cqltest::cql6_error_of("cql(variations) line <-- check"),
-            "s.cql:1:17: CQL 6 'line <--' with 'variations' is not supported yet");
+  EXPECT_EQ(cqltest::cql6_error_of("cql(variations) line <-- check"), "");  // the game tree's parents
   EXPECT_EQ(cqltest::cql6_error_of("cql(variations) move previous from K"), "");  // the game tree's parent
   EXPECT_EQ(cqltest::cql6_error_of("cql() dictionary D D[\"x\"] = 1 D[2] = 1"), "s.cql:1:33: this dictionary's keys have another type");
   EXPECT_EQ(cqltest::cql6_error_of("cql() ⊢ max check --"), "s.cql:1:13: 'path max' needs a numeric filter, this is a plain filter");
