@@ -208,7 +208,7 @@ enum DesignatorFlag : uint32_t { kNoTransform = 1 };  ///< kept as written under
 enum TransformFlag : uint32_t { kHasRange = 1 };  // also kFind's range
 enum LoopFlag : uint32_t { kLoopAll = 2 };
 enum FindFlag : uint32_t { kFindAll = 2, kFindBackward = 4 };
-enum SortFlag : uint32_t { kSortMin = 1 };
+enum SortFlag : uint32_t { kSortMin = 1, kSortQuiet = 2 };  ///< kSortQuiet: no "title: value" comment
 enum VarFlag : uint32_t { kVarPersistent = 1, kVarPiece = 2, kVarDictionary = 4 };
 /// kEcho: set by the compiler when the body requires `s & t == .` (the same placement).
 enum EchoFlag : uint32_t { kEchoSameBoard = 1 };

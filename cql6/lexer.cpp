@@ -203,7 +203,9 @@ Kinds kinds_of(char c) {
   return Kinds(1u << order.find(c));
 }
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+/// CQL 6.2's word characters (Lexer::word_constituent): letters, digits, '_' and '$'
+/// (`piece $w in [QRB]`: a name may start with '$').
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 
 /// Reads a designator at t[i] (see lexer.h); returns the end index, or 0 when none starts
 /// here. The designator must not run on into a word character.
@@ -482,7 +484,7 @@ std::vector<Token> lex(std::string_view input) {
         continue;
       }
     }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '[' || c == '.') {
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '[' || c == '.') {
       size_t w = i;
       while (is_word_char(at(w))) ++w;
       const std::string word = t.substr(i, w - i);

@@ -1202,10 +1202,15 @@ class Parser {
     if (w == "sort") {
       ++i_;
       Node n = make(Kind::kSort, Type::kNumber, loc);
-      for (int k = 0; k < 2; ++k) {
-        if (accept("min")) n.flags |= kSortMin;
-        else if (cur().kind == Tok::kString) n.text = t_[i_++].text;
+      // CQL 6.2's order: `sort [quiet] [min|max] ["title"] filter`. A `min`/`max` followed by
+      // `(` is the function (`sort "v" min(5 movenumber)`); CQL 6.2 sorts `sort max` like
+      // `sort min` (smallest first), and so does cqldb.
+      if (accept("quiet")) n.flags |= kSortQuiet;
+      if ((cur().is("min") || cur().is("max")) && !peek().is("(")) {
+        ++i_;
+        n.flags |= kSortMin;
       }
+      if (cur().kind == Tok::kString) n.text = t_[i_++].text;
       if (at_end()) fail("'sort' needs a numeric filter", "a numeric filter");
       // CQL 6.2 sorts by the whole filter that follows: a comparison has its left side's
       // value (`sort ◭ >= 4`), a compound its last filter's, an echo its body's largest
@@ -1869,7 +1874,9 @@ class Parser {
       throw Error(n.loc, "'move previous' cannot be 'legal' or 'pseudolegal'");
     if ((n.flags & kMoveCount) && !(n.flags & (kMoveLegal | kMovePseudoLegal)))
       throw Error(n.loc, "'count' in 'move' needs 'legal' or 'pseudolegal'");
-    if (n.flags & kMoveCount) n.type = Type::kNumber;
+    // CQL 6.2 counts the squares each piece may move to (MoveLegalNode::compute): a
+    // promotion counts once, as for `legal --`
+    if (n.flags & kMoveCount) n.type = Type::kNumber, n.flags |= kMoveCountSquares;
     else if (n.sub) n.type = Type::kSet;
     return n;
   }

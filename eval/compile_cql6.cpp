@@ -698,21 +698,22 @@ bool attack_is_check(const Node& attackers, const Node& targets) {
 }
 
 /// The same for a set filter that matched (it is not empty).
+/// Appends the exact op of the argument-less status filter `kind` (mate, check) to `out`.
+void implied_status(Kind kind, std::vector<eval::Node>& out) {
+  bool unused = false;
+  Node status;
+  status.kind = kind;
+  if (std::optional<eval::Node> op = exact_op(status, unused)) out.push_back(std::move(*op));
+}
+
 void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
   if (n.kind == Kind::kMateKind) {  // the participants of a pure or model mate: a mate here
-    bool unused = false;
-    Node mate;
-    mate.kind = Kind::kMate;
-    if (std::optional<eval::Node> op = exact_op(mate, unused)) out.push_back(std::move(*op));
+    implied_status(Kind::kMate, out);
     return;
   }
   if ((n.kind == Kind::kAttacks && attack_is_check(n.kids[0], n.kids[1])) ||
-      (n.kind == Kind::kAttackedBy && attack_is_check(n.kids[1], n.kids[0]))) {
-    bool unused = false;
-    Node check;
-    check.kind = Kind::kCheck;
-    if (std::optional<eval::Node> op = exact_op(check, unused)) out.push_back(std::move(*op));
-  }
+      (n.kind == Kind::kAttackedBy && attack_is_check(n.kids[1], n.kids[0])))
+    implied_status(Kind::kCheck, out);
   switch (n.kind) {
     case Kind::kDesignator: {
       bool unused = false;
@@ -1133,7 +1134,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
     if (k.kind == Kind::kVar && (k.flags & cql6::kVarPersistent)) program.sequential_ = true;
     if (k.kind == Kind::kSort && !program.cql6_sort_) {
       program.cql6_sort_ = (k.flags & cql6::kSortMin) ? 2 : 1;
-      program.cql6_sort_title_ = k.text.empty() ? "sort" : k.text;
+      program.cql6_sort_title_ = (k.flags & cql6::kSortQuiet) ? "" : k.text.empty() ? "sort" : k.text;
     }
     if ((k.kind == Kind::kComment && k.sub == 0) || k.kind == Kind::kSettag) program.cql6_output_ = true;
   });
@@ -1157,6 +1158,7 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
   program.needs_line_moves_ = true;  // other positions of the game are replayed from its moves
   nodes.push_back(cql6_node(std::move(root), std::move(hints)));
   program.needs_variations_ = h.variations;
+  program.tree_positions_once_ = true;
   if (h.sort_matchcount) program.cql6_sort_matchcount_ = true, program.cql6_sort_ = 1, program.cql6_sort_title_ = "matchcount";
   program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;
@@ -1202,6 +1204,7 @@ Program Program::compile_cql6(const cql6::Script& script) {
     cql6_nodes(std::move(filter), nodes);
   }
   program.needs_variations_ = h.variations;
+  program.tree_positions_once_ = true;
   if (h.sort_matchcount) program.cql6_sort_matchcount_ = true, program.cql6_sort_ = 1, program.cql6_sort_title_ = "matchcount";
   program.alternatives_.push_back(script_alternative(h, where, params, std::move(nodes)));
   return program;

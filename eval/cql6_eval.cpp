@@ -484,6 +484,15 @@ Ctx after_next(const Ctx& c, Position& after) {
   return at;
 }
 
+/// The game-tree children of c's position (node ids of `tree`, the main continuation
+/// first) when the script walks a game tree (`variations`, part 2) and more than one move
+/// is played from there; null otherwise (then c.next is the only move).
+const std::vector<uint32_t>* branching_children(const Ctx& c, cql6_values::TreeRef& tree) {
+  int64_t node = -1;
+  if (!cql6_values::tree_of(c, tree, node) || (*tree.children)[size_t(node)].size() < 2) return nullptr;
+  return &(*tree.children)[size_t(node)];
+}
+
 /// The number of moves satisfying the move filter `n` at `c` (stops at 1 unless counting);
 /// with `set` (a `move from|to|capture` set, n.sub) every fitting move is looked at and the
 /// squares it returns are added to *set.
@@ -537,8 +546,9 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
     std::array<Move, 2> castles{Move::none(), Move::none()};
     if (!capture && !promote && !(f & cql6::kMoveEnPassant)) castles = {may_castle(c, true), may_castle(c, false)};
     Bitboard origin = from, dest = to;
-    // en passant: onto the en passant square, capturing the pawn beyond it
-    bool ep = pos.ep_square() != chess::SQ_NONE && !promote && (to & chess::square_bb(pos.ep_square())) &&
+    // en passant: onto the en passant square, capturing the pawn beyond it; never at the
+    // game's first position (CQL 6.2 reads the previous move, not a FEN's square)
+    bool ep = c.ply > 0 && pos.ep_square() != chess::SQ_NONE && !promote && (to & chess::square_bb(pos.ep_square())) &&
               (cap & chess::square_bb(Square(pos.ep_square() ^ 8)));
     if (f & cql6::kMoveCastle) origin = dest = 0, ep = false;
     if (f & cql6::kMoveEnPassant) dest = 0;
@@ -564,9 +574,8 @@ int64_t moves_matching(const Node& n, const Ctx& c, Bitboard* set = nullptr) {
   }
   {  // a game tree (`variations`, part 2): every move played from this node (CQL 6.2)
     cql6_values::TreeRef tree;
-    int64_t node = -1;
-    if (cql6_values::tree_of(c, tree, node) && (*tree.children)[size_t(node)].size() > 1) {
-      const std::vector<uint32_t>& kids = (*tree.children)[size_t(node)];
+    if (const std::vector<uint32_t>* branches = branching_children(c, tree)) {
+      const std::vector<uint32_t>& kids = *branches;
       int64_t found = 0;
       for (size_t i = 0; i < kids.size(); ++i) {
         const Move m = (*tree.in_move)[kids[i]];
@@ -610,9 +619,8 @@ template <class F>
 bool dash_then(const Node& n, const Ctx& c, F&& f) {
   {  // a game tree (`variations`, part 2): the first move played from this node that fits
     cql6_values::TreeRef tree;
-    int64_t node = -1;
-    if (cql6_values::tree_of(c, tree, node) && (*tree.children)[size_t(node)].size() > 1) {
-      const std::vector<uint32_t>& kids = (*tree.children)[size_t(node)];
+    if (const std::vector<uint32_t>* branches = branching_children(c, tree)) {
+      const std::vector<uint32_t>& kids = *branches;
       for (size_t i = 0; i < kids.size(); ++i) {
         Ctx from = c;
         from.next = (*tree.in_move)[kids[i]];

@@ -1995,7 +1995,8 @@ bool number(const Node& n, const Ctx& c, int64_t& out) {
       }
       const bool min = n.flags & cql6::kSortMin;
       const size_t key = size_t(std::max<int64_t>(n.value, 0));
-      if (t_output.sorts.size() <= key) t_output.sorts.resize(key + 1);
+      if (t_output.sorts.size() <= key) t_output.sorts.resize(key + 1), t_output.sort_nodes.resize(key + 1);
+      if (!t_output.sort_nodes[key]) t_output.sort_nodes[key] = &n;
       std::optional<int64_t>& best = t_output.sorts[key];
       if (!best || (min ? out < *best : out > *best)) best = out;
       if (key == 0) {

@@ -49,6 +49,9 @@ struct GameOutput {
   /// Every sort of the script by its key (kSort's Node::value, Program::cql6_sort_keys()):
   /// its largest (`min`: smallest) value; sort (above) is key 0's
   std::vector<std::optional<int64_t>> sorts;
+  /// Per key of `sorts`: the first `sort` filter with that key that had a value (its title
+  /// and `quiet` flag name the key in the output comment)
+  std::vector<const cql6::Node*> sort_nodes;
   /// `comment` texts by main-line ply (in evaluation order; every position, matched or not)
   std::vector<std::pair<uint32_t, std::string>> comments;
   /// `comment` texts at positions inside variations, by ply path (eval/match_location.h), in

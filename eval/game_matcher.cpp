@@ -189,7 +189,7 @@ void GameMatcher::reset_counts(GameState& g) {
   ply_hit_.assign(alts.size() * g.row(), 0);
 }
 
-void GameMatcher::evaluate(GameState& g, const PosCtx& at) {
+void GameMatcher::evaluate(GameState& g, const PosCtx& at, bool count) {
   const auto& alts = program_.alternatives();
   ++g.positions;
   for (size_t a = 0; a < alts.size(); ++a) {
@@ -218,7 +218,7 @@ void GameMatcher::evaluate(GameState& g, const PosCtx& at) {
         }
       } else {
         hit = rule.pretransform ? count_variant_matches(*lists[i], at, variant_count_[slot]) : lists[i]->match(at);
-        if (hit) ++list_count_[slot];
+        if (hit && count) ++list_count_[slot];
       }
       if (hit) {
         if (!at.inside_variation) ply_hit_[a * g.row() + at.ply] = 1;
@@ -383,7 +383,22 @@ bool GameMatcher::tag_prepass() {
   return true;
 }
 
+void GameMatcher::evaluate_tree_node(GameState& g, const PosCtx& at, size_t i) {
+  // CQL 6 has one alternative (compile_cql6). The main line was evaluated first, so a
+  // main-line node's hit is ply_hit_; a variation's nodes may be met first as the branch
+  // position of a sub-variation (reported before the variation containing it).
+  const bool main_line = tree_node_.size() == 1;
+  const bool counted = main_line ? ply_hit_[tree_node_[0]] != 0 : counted_nodes_.count(tree_node_) > 0;
+  evaluate(g, at, !counted);
+  if (!variation_hit_[i]) return;
+  if (counted || main_line) variation_hit_[i] = 0;  // reported where it was counted / as the main-line ply
+  if (counted) return;
+  if (main_line) ply_hit_[tree_node_[0]] = 1;
+  else counted_nodes_.insert(tree_node_);
+}
+
 void GameMatcher::match_variations(GameState& g) {
+  counted_nodes_.clear();
   const size_t alternatives = program_.alternatives().size();
   // Each variation is a line of its own; its sequences and relations are decided on it.
   PosCtx base = g.c;
@@ -408,7 +423,16 @@ void GameMatcher::match_variations(GameState& g) {
                  if (!line.empty())  // CQL 6 `comment` inside the variation (issue 37)
                    cql6_values::begin_variation_line(line[0].variation_serial, walker_.line_path(), line[0].ply);
                  variation_hit_.assign(alternatives * line.size(), 0);
-                 for (const PosCtx& at : line) evaluate(g, at);
+                 for (size_t i = 0; i < line.size(); ++i) {
+                   if (!program_.tree_positions_once()) {
+                     evaluate(g, line[i]);
+                     continue;
+                   }
+                   tree_node_ = walker_.line_path();  // line[0]: the parent line's node
+                   if (i == 0) tree_node_.pop_back();
+                   else tree_node_.push_back(uint32_t(i));
+                   evaluate_tree_node(g, line[i], i);
+                 }
                  for (size_t a = 0; a < alternatives; ++a)
                    for (size_t i = 0; i < line.size(); ++i)
                      if (variation_hit_[a * line.size() + i]) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -81,8 +82,13 @@ class GameMatcher {
   void start_line(GameState& g);
   /// The counts of one evaluation of the lists (once per game; once per binding with tags).
   void reset_counts(GameState& g);
-  /// Evaluates the alternatives' top-level lists at the position `at` and counts their hits.
-  void evaluate(GameState& g, const PosCtx& at);
+  /// Evaluates the alternatives' top-level lists at the position `at` and counts their hits
+  /// (not when `count` is false: the position was already counted, see evaluate_tree_node).
+  void evaluate(GameState& g, const PosCtx& at, bool count = true);
+  /// Program::tree_positions_once (CQL 6): evaluates line[i] of a variation, whose game-tree node is tree_node_ (a ply path, eval/match_location.h; one
+  /// element for a main-line position), counting and reporting each node's hit once however
+  /// many lines reach it (a branch position is line[0] of every variation leaving there).
+  void evaluate_tree_node(GameState& g, const PosCtx& at, size_t i);
   /// :sumrange in line tables: counts the accumulators of every ply of `line` (all
   /// alternatives, each on counters of its own) and points the contexts at them.
   void count_line(GameState& g, std::span<PosCtx> line);
@@ -153,6 +159,8 @@ class GameMatcher {
   std::vector<std::vector<uint8_t>> variation_sequence_hits_;  // per sequence id x ply of
                                                                // the variation line
   std::vector<uint8_t> variation_hit_;  // per alternative x ply of the variation line: a hit
+  VariationPly tree_node_;                // evaluate_tree_node: the node being evaluated
+  std::set<VariationPly> counted_nodes_;  // CQL 6: variation nodes counted (this game)
   std::vector<std::pair<size_t, VariationPly>> variation_found_;  // alternative, hit (this game)
   std::vector<VariationPly> variation_out_;                      // see variation_plies()
   // Programs with :relation (eval/relation.h):

@@ -143,10 +143,15 @@ class Program {
   /// Every CQL 6 sort of the script in the order CQL 6.2 uses them (first written first;
   /// sorts with the same title share a key): true for `sort min`.
   const std::vector<bool>& cql6_sort_keys() const { return cql6_sort_keys_; }
-  /// The first CQL 6 `sort`'s title ("sort" when it has none).
+  /// The first CQL 6 `sort`'s title ("sort" when it has none; empty for `sort quiet`).
   const std::string& cql6_sort_title() const { return cql6_sort_title_; }
   /// True if a CQL 6 script writes `comment` or `settag` output (GameMatch::comments, tags).
   bool cql6_output() const { return cql6_output_; }
+  /// True for a CQL 6 script (compile_cql6): with `variations` every position of the game
+  /// tree is visited once, so a variation's branch position (its line's first position,
+  /// already visited on the line it branches from) is not evaluated again on the variation
+  /// (CQL 6.2's behaviour; SPEC-NOTES "Random scripts against CQL 6.2, round 3 session 8").
+  bool tree_positions_once() const { return tree_positions_once_; }
 
  private:
   /// compile_cql6 for a script using part-2 features (issue 37; eval/compile_cql6.cpp).
@@ -173,6 +178,7 @@ class Program {
   std::vector<bool> cql6_sort_keys_;
   std::string cql6_sort_title_;
   bool cql6_output_ = false;
+  bool tree_positions_once_ = false;
 };
 
 }  // namespace eval

@@ -35,8 +35,15 @@ void cql6_output(const eval::Program& program, const eval::cql6_values::GameOutp
     if (!out.sorts.empty()) m.sort_value = out.sorts[0];
     for (size_t k = 1; k < out.sorts.size(); ++k) m.sort_keys.push_back(out.sorts[k]);
   }
-  if (!program.cql6_sort_matchcount() && out.has_sort) {
-    m.comments.emplace_back(0, program.cql6_sort_title() + ": " + std::to_string(out.sort));
+  if (!program.cql6_sort_matchcount() && out.has_sort) {  // "title: value" of every sort but `sort quiet`
+    std::string text;
+    for (size_t k = 0; k < out.sorts.size() && k < out.sort_nodes.size(); ++k) {
+      const cql6::Node* sort = out.sort_nodes[k];
+      if (!out.sorts[k] || !sort || (sort->flags & cql6::kSortQuiet)) continue;
+      if (!text.empty()) text += ' ';
+      text += (sort->text.empty() ? "sort" : sort->text) + ": " + std::to_string(*out.sorts[k]);
+    }
+    if (!text.empty()) m.comments.emplace_back(0, std::move(text));
   }
   for (const auto& [ply, text] : out.comments)
     if (std::binary_search(m.plies.begin(), m.plies.end(), ply)) m.comments.emplace_back(ply, text);

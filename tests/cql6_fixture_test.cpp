@@ -102,6 +102,18 @@ std::map<int64_t, int64_t> ordinals(const fs::path& db_dir) {
   return out;
 }
 
+/// Runs `q` over `database` with the planner on or off; `r` gets the result, the return
+/// value its games as fixture ordinals (1-based, `ordinal` from ordinals()) in output order.
+std::vector<int64_t> run_ordinals(const query::Query& q, db::Database& database,
+                                  const std::map<int64_t, int64_t>& ordinal, bool planner, query::Result& r) {
+  query::ExecuteOptions options;
+  if (!planner) options.planner_off();
+  r = query::execute(q, database, options);
+  std::vector<int64_t> got;
+  for (const eval::GameMatch& m : r.matches) got.push_back(ordinal.at(int64_t(m.id)));
+  return got;
+}
+
 class Cql6Fixture : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -174,11 +186,8 @@ TEST_F(Cql6Fixture, RandomScriptsGiveCql62sGamesOverTheFixture) {
     }
     bool same = true;
     for (bool planner : {true, false}) {
-      query::ExecuteOptions options;
-      if (!planner) options.planner_off();
-      const query::Result r = query::execute(*q, database, options);
-      std::vector<int64_t> got;
-      for (const eval::GameMatch& m : r.matches) got.push_back(ordinal.at(int64_t(m.id)));
+      query::Result r;
+      std::vector<int64_t> got = run_ordinals(*q, database, ordinal, planner, r);
       std::sort(got.begin(), got.end());
       same = same && got == want;
       if (!is_known) EXPECT_EQ(got, want) << name << (planner ? " (planner on)" : " (planner off)");
@@ -226,11 +235,8 @@ void Cql6Fixture::compare(const std::string& db_name, const std::string& suffix)
     const bool sorted_output = q->program().cql6_sort() != 0;
     const fs::path comments = kDir / "expected" / (script.stem().string() + suffix + ".comments");
     for (bool planner : {true, false}) {
-      query::ExecuteOptions options;
-      if (!planner) options.planner_off();
-      const query::Result r = query::execute(*q, database, options);
-      std::vector<int64_t> got;
-      for (const eval::GameMatch& m : r.matches) got.push_back(ordinal_.at(int64_t(m.id)));
+      query::Result r;
+      std::vector<int64_t> got = run_ordinals(*q, database, ordinal_, planner, r);
       // issue 37: `sort` gives CQL 6.2's order of the games
       if (sorted_output) EXPECT_EQ(got, read_numbers_in_order(expected)) << name << " (order)";
       std::sort(got.begin(), got.end());
