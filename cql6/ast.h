@@ -105,7 +105,7 @@ enum class Kind : uint8_t {
   kUppercase,    ///< kids: a string
   kIndex,        ///< kids: string, number: the one-character string at that index
   kStrIn,        ///< kids: a b strings: a occurs in b
-  kHeaderValue,  ///< string: sub = HeaderTag (player white/black, event, site, date, eco)
+  kHeaderValue,  ///< string: sub = HeaderTag (player white/black, event, site, date, eco, tag "Name")
   kSort,         ///< kids: a number; flags kSortMin; text = title: matches when it has a value
   kComment,      ///< kids: the parts (strings, numbers, sets, positions); true; sub 1: message
   kSettag,       ///< kids: tag name, value (strings); true
@@ -167,7 +167,9 @@ enum class PawnSet : uint8_t { kPassed, kIsolated, kDoubled, kConnected, kBackwa
 enum class Side : uint8_t { kEither, kWhite, kBlack };
 
 /// kHeaderText: which tag.
-enum class HeaderTag : uint8_t { kPlayer, kWhite, kBlack, kEvent, kSite, kDate, kEco };
+/// The header a kHeaderText / kHeaderValue reads; kTag: any tag by name (`tag "Name"`,
+/// Node::text the name).
+enum class HeaderTag : uint8_t { kPlayer, kWhite, kBlack, kEvent, kSite, kDate, kEco, kTag };
 
 /// kCompare operators.
 /// kPrecedes.. are CQL 6.2's `[<] [<=] [>] [>=]` (`≺ ≼ ≻ ≽`) of positions: s [<] t when s

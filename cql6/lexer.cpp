@@ -105,14 +105,8 @@ Ascii to_ascii(std::string_view s) {
     }
     if (c < 0x80 || in_string || line_comment || block_comment) {
       put(s.substr(i, len), at);
-      if (in_string) {
-        if (c == '\\' && i + 1 < s.size()) {
-          put(s.substr(i + 1, 1), loc);
-          ++loc.column;
-          ++i;
-        } else if (c == '"') {
-          in_string = false;
-        }
+      if (in_string) {  // no escapes: the next '"' ends the string (CQL 6.2)
+        if (c == '"') in_string = false;
       } else if (line_comment) {
         if (c == '\n') line_comment = false;
       } else if (block_comment) {
@@ -385,15 +379,9 @@ std::vector<Token> lex(std::string_view input) {
     if (c == '"') {
       tok.kind = Tok::kString;
       ++i;
-      while (i < t.size() && t[i] != '"') {
-        if (t[i] == '\\' && i + 1 < t.size()) {
-          const char e = t[i + 1];
-          tok.text += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-          i += 2;
-          continue;
-        }
-        tok.text += t[i++];
-      }
+      // CQL 6.2's quoted strings have no escapes (Lexer::match_quotedstringtoken): a
+      // backslash is itself, so a pattern "\d+" or "\?" reaches the regular expression whole
+      while (i < t.size() && t[i] != '"') tok.text += t[i++];
       if (i >= t.size()) throw Error(a.where[start], "unclosed string", "'\"'");
       ++i;
       push(std::move(tok), start);

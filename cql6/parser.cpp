@@ -1032,6 +1032,15 @@ class Parser {
 
   /// The part-2 word `w` at the cursor, if it is one (else nullopt, nothing consumed).
   std::optional<Node> part2(const std::string& w, Loc loc) {
+    if (w == "tag" && peek().kind == Tok::kString) {  // `tag "Termination"`: that tag's text
+      if (peek().text == "FEN") throw not_supported(loc, "tag \"FEN\"");
+      ++i_;
+      Node n = make(Kind::kHeaderValue, Type::kString, loc);
+      n.sub = uint8_t(HeaderTag::kTag);
+      n.text = cur().text;
+      ++i_;
+      return n;
+    }
     // function parameters being expanded
     for (auto it = args_.rbegin(); it != args_.rend(); ++it) {
       auto a = it->find(w);

@@ -319,6 +319,7 @@ void add_header_condition(headers::WhereBuilder& b, const Node& n) {
       }
       case cql6::HeaderTag::kDate: b.add("instr(IFNULL(g.date, ''), " + b.text(n.text) + ") > 0"); break;
       case cql6::HeaderTag::kEco: b.add("instr(IFNULL(g.eco, ''), " + b.text(n.text) + ") > 0"); break;
+      case cql6::HeaderTag::kTag: break;  // `tag "Name"` is a string value, never a kHeaderText
     }
     return;
   }
@@ -1128,6 +1129,10 @@ Program Program::compile_cql6_part2(const cql6::Script& script) {
         k.kind == Kind::kHhdbAward) {
       program.needs_game_info_ = true;  // header texts per position (GameInfo::text)
       program.needs_game_text_ = true;
+      auto& names = program.cql6_tag_names_;
+      if (k.kind == Kind::kHeaderValue && cql6::HeaderTag(k.sub) == cql6::HeaderTag::kTag &&
+          std::find(names.begin(), names.end(), k.text) == names.end())
+        names.push_back(k.text);
     }
     if (k.kind == Kind::kPath) throw cql6::not_supported(k.loc, "path");
     if (k.kind == Kind::kResult || k.kind == Kind::kElo) program.needs_game_info_ = true;

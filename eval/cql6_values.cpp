@@ -1612,7 +1612,25 @@ void begin_variation_line(uint32_t serial, const std::vector<uint32_t>& path, ui
 }
 
 namespace {
-const std::string* tag_text(const headers::GameText& t, cql6::HeaderTag tag) {
+/// The text of header `tag` (for kTag: the tag `name`, from the games table's columns or
+/// GameText::tags); null when the game has none.
+const std::string* tag_text(const headers::GameText& t, cql6::HeaderTag tag, const std::string& name = {}) {
+  if (tag == cql6::HeaderTag::kTag) {
+    static const std::array<std::pair<const char*, cql6::HeaderTag>, 6> kColumns = {{
+        {"White", cql6::HeaderTag::kWhite}, {"Black", cql6::HeaderTag::kBlack}, {"Event", cql6::HeaderTag::kEvent},
+        {"Site", cql6::HeaderTag::kSite}, {"Date", cql6::HeaderTag::kDate}, {"ECO", cql6::HeaderTag::kEco}}};
+    for (const auto& [column, which] : kColumns)  // an empty text is no value (as CQL 6.2)
+      if (name == column) {
+        const std::string* s = tag_text(t, which);
+        return s && !s->empty() ? s : nullptr;
+      }
+    if (name == "Round") return &t.round;
+    for (const auto& [tag_name, value] : t.tags)
+      if (tag_name == name) return &value;
+    static const std::string kNoDate = "????.??.??";
+    if (name == "EventDate") return &kNoDate;  // CQL 6.2 (Scid's game): an unknown date
+    return nullptr;
+  }
   switch (tag) {
     case cql6::HeaderTag::kWhite: return &t.white;
     case cql6::HeaderTag::kBlack: return &t.black;
@@ -1783,7 +1801,20 @@ bool string(const Node& n, const Ctx& c, std::string& out) {
     case Kind::kString: out = n.text; return true;
     case Kind::kHeaderValue: {
       if (!c.info || !c.info->text) return false;
-      const std::string* s = tag_text(*c.info->text, cql6::HeaderTag(n.sub));
+      if (cql6::HeaderTag(n.sub) == cql6::HeaderTag::kTag) {  // these come from the games row
+        static const std::array<std::string, 4> kResults = {"*", "1-0", "0-1", "1/2-1/2"};
+        if (n.text == "Result") {
+          out = kResults[c.info->result & 3];
+          return true;
+        }
+        if (n.text == "WhiteElo" || n.text == "BlackElo") {
+          const uint16_t elo = n.text == "WhiteElo" ? c.info->white_elo : c.info->black_elo;
+          if (!elo) return false;
+          out = std::to_string(elo);
+          return true;
+        }
+      }
+      const std::string* s = tag_text(*c.info->text, cql6::HeaderTag(n.sub), n.text);
       if (!s) return false;
       out = *s;
       return true;

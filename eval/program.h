@@ -152,6 +152,8 @@ class Program {
   /// already visited on the line it branches from) is not evaluated again on the variation
   /// (CQL 6.2's behaviour; SPEC-NOTES "Random scripts against CQL 6.2, round 3 session 8").
   bool tree_positions_once() const { return tree_positions_once_; }
+  /// The tag names CQL 6 `tag "Name"` filters read (GameText::tags), each once.
+  const std::vector<std::string>& cql6_tag_names() const { return cql6_tag_names_; }
 
  private:
   /// compile_cql6 for a script using part-2 features (issue 37; eval/compile_cql6.cpp).
@@ -179,6 +181,7 @@ class Program {
   std::string cql6_sort_title_;
   bool cql6_output_ = false;
   bool tree_positions_once_ = false;
+  std::vector<std::string> cql6_tag_names_;
 };
 
 }  // namespace eval

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace headers {
 
@@ -15,6 +17,10 @@ namespace headers {
 struct GameText {
   std::string white, black, event, site, date, eco;
   int year = 0;
+  std::string round;  ///< the Round tag ("?" when unknown)
+  /// The other tags a CQL 6 `tag "Name"` reads (name, value; HeaderStore::game_text's
+  /// `tag_names`), those the game has, in file order.
+  std::vector<std::pair<std::string, std::string>> tags;
 };
 
 /// Header values of one game used by position-list game-information keywords.

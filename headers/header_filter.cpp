@@ -521,6 +521,24 @@ bool player_term(const KeywordItem& item, bool flipped, PlayerTerm& term) {
   return true;
 }
 
+/// The player term of a top-level `:or` whose every sub-list is one name keyword alone
+/// (`(:or (:player "Carlsen") (:player "Anand"))`): their terms as alternatives of one.
+bool or_of_player_terms(const KeywordItem& item, bool flipped, PlayerTerm& term) {
+  const auto* args = std::get_if<cql::SubListArgs>(&item.args);
+  if (item.keyword != Keyword::Or || !args || args->lists.empty()) return false;
+  std::vector<PlayerTerm> terms;
+  for (const cql::List& l : args->lists) {
+    const std::vector<const KeywordItem*> items = l.keywords();
+    if (l.elements.size() != 1 || items.size() != 1) return false;
+    PlayerTerm t;
+    if (!player_term(*items[0], flipped, t)) return false;
+    terms.push_back(std::move(t));
+  }
+  term = std::move(terms[0]);
+  for (size_t i = 1; i < terms.size(); ++i) term.alternatives.push_back(std::move(terms[i]));
+  return true;
+}
+
 }  // namespace
 
 HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
@@ -537,7 +555,8 @@ HeaderFilter HeaderFilter::compile(const cql::List& match, bool color_flipped) {
   for (const cql::KeywordItem* item : match.keywords()) {
     if (!(item->info().lists & cql::kInMatch)) continue;
     PlayerTerm player;
-    if (!is_structural(item->keyword) && player_term(*item, color_flipped, player)) {
+    if (is_structural(item->keyword) ? or_of_player_terms(*item, color_flipped, player)
+                                     : player_term(*item, color_flipped, player)) {
       players.push_back(std::move(player));
       continue;
     }

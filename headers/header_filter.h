@@ -24,6 +24,9 @@ struct PlayerTerm {
   std::vector<db::sqlite::Param> params;
   bool white = false;  ///< games.white_id among the rows
   bool black = false;  ///< games.black_id among the rows (both: either side)
+  /// Terms ORed with this one (`(:or (:whiteplayer "A") (:blackplayer "B"))`): one bitmap
+  /// term whose values are all of theirs.
+  std::vector<PlayerTerm> alternatives;
 };
 
 /// The header conditions of one match list as an SQL WHERE clause over the `games` table

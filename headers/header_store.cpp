@@ -77,14 +77,19 @@ std::vector<uint32_t> HeaderStore::candidates(const HeaderFilter& filter, uint32
 }
 
 db::BitmapTerm HeaderStore::player_bitmap_term(const PlayerTerm& term) {
+  db::BitmapTerm out;
+  add_player_values(term, out);
+  return out;
+}
+
+void HeaderStore::add_player_values(const PlayerTerm& term, db::BitmapTerm& out) {
   std::vector<int64_t> rows;
   db::sqlite::Statement q(sql_, term.ids_sql + " ORDER BY id");
   q.bind_all(term.params);
   while (q.step()) rows.push_back(q.column_int64(0));
-  db::BitmapTerm out;
   if (term.white) db::add_value_ranges(out, db::HeaderColumn::kWhitePlayer, rows);
   if (term.black) db::add_value_ranges(out, db::HeaderColumn::kBlackPlayer, rows);
-  return out;
+  for (const PlayerTerm& alternative : term.alternatives) add_player_values(alternative, out);
 }
 
 std::vector<uint32_t> HeaderStore::sql_candidates(const std::string& where,
@@ -165,12 +170,13 @@ std::vector<GameInfo> HeaderStore::game_info(uint32_t game_count, const std::vec
   return info;
 }
 
-std::vector<GameText> HeaderStore::game_text(uint32_t game_count, const std::vector<uint32_t>* only) {
+std::vector<GameText> HeaderStore::game_text(uint32_t game_count, const std::vector<uint32_t>* only,
+                                             const std::vector<std::string>& tag_names) {
   std::vector<GameText> text(size_t(game_count) + 1);
   const std::string columns =
       "SELECT g.id, (SELECT name FROM players WHERE id = g.white_id), (SELECT name FROM players WHERE id = g.black_id), "
       "(SELECT name FROM events WHERE id = g.event_id), " + db::site_name_sql("g") +
-      ", g.date, g.year, g.month, g.day, IFNULL(g.eco, '') FROM games g ";
+      ", g.date, g.year, g.month, g.day, IFNULL(g.eco, ''), g.round FROM games g ";
   auto fill = [&](db::sqlite::Statement& q) {
     const int64_t id = q.column_int64(0);
     if (id < 1 || id > int64_t(game_count)) return;
@@ -187,6 +193,24 @@ std::vector<GameText> HeaderStore::game_text(uint32_t game_count, const std::vec
     t.date = q.column_is_null(5) ? db::canonical_pgn_date(parts) : col(5);
     t.year = parts.year.value_or(0);
     t.eco = col(9);
+    t.round = col(10);
+  };
+  // `tag "Name"`: the other tags of those names (the tags view unpacks game_tag_lists)
+  std::string tag_sql;
+  for (size_t i = 0; i < tag_names.size(); ++i) tag_sql += (i ? ", ?" : "?") + std::to_string(i + 2);
+  tag_sql = "SELECT game_id, name, value FROM tags WHERE game_id BETWEEN ?1 AND ?" +
+            std::to_string(tag_names.size() + 2) + " AND name IN (" + tag_sql + ") ORDER BY game_id, seq";
+  auto read_tags = [&](uint32_t first, uint32_t last) {
+    if (tag_names.empty()) return;
+    db::sqlite::Statement q(sql_, tag_sql);
+    q.bind(1, int64_t(first));
+    for (size_t i = 0; i < tag_names.size(); ++i) q.bind(int(i + 2), tag_names[i]);
+    q.bind(int(tag_names.size() + 2), int64_t(last));
+    while (q.step()) {
+      const int64_t id = q.column_int64(0);
+      if (id < 1 || id > int64_t(game_count)) continue;
+      text[size_t(id)].tags.emplace_back(q.column_text(1), q.column_is_null(2) ? "" : q.column_text(2));
+    }
   };
   if (only) {
     db::sqlite::Statement q(sql_, columns + "WHERE g.id = ?1");
@@ -194,12 +218,14 @@ std::vector<GameText> HeaderStore::game_text(uint32_t game_count, const std::vec
       q.bind(1, int64_t(id));
       if (q.step()) fill(q);
       q.reset();
+      read_tags(id, id);
     }
     return text;
   }
   db::sqlite::Statement q(sql_, columns + "WHERE g.id <= ?1 ORDER BY g.id");
   q.bind(1, int64_t(game_count));
   while (q.step()) fill(q);
+  read_tags(1, game_count);
   return text;
 }
 

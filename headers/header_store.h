@@ -65,8 +65,10 @@ class HeaderStore {
   /// scan; with `only` (ids), a lookup per id and the other entries left zero.
   std::vector<GameInfo> game_info(uint32_t game_count, const std::vector<uint32_t>* only = nullptr);
   /// The header texts of games 1..game_count (index = id; only the ids in `only` when
-  /// given): CQL 6 string values (issue 37).
-  std::vector<GameText> game_text(uint32_t game_count, const std::vector<uint32_t>* only = nullptr);
+  /// given): CQL 6 string values (issue 37). With `tag_names`, GameText::tags gets each
+  /// game's tags of those names (the `tags` view: the tags outside the games table).
+  std::vector<GameText> game_text(uint32_t game_count, const std::vector<uint32_t>* only = nullptr,
+                                  const std::vector<std::string>& tag_names = {});
 
   /// `ids` in `order` (headers/game_order.h); one primary-key lookup per game.
   std::vector<uint32_t> sort_ids(std::vector<uint32_t> ids, SortOrder order);
@@ -95,6 +97,8 @@ class HeaderStore {
   /// The bitmap term of `term`: its players rows' values on its columns (one query of the
   /// players table; no row: an empty term).
   db::BitmapTerm player_bitmap_term(const PlayerTerm& term);
+  /// Adds the values of `term` and of its alternatives to `out` (a union).
+  void add_player_values(const PlayerTerm& term, db::BitmapTerm& out);
   /// The header bitmaps of the database, opened on first use; null when it has none.
   const db::HeaderBitmaps* bitmaps();
 

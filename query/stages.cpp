@@ -238,7 +238,8 @@ void HeaderStage::run(RunState& run, StageFigures& figures) {
     if (run.query.program().needs_game_text()) {  // CQL 6 string values of headers (issue 37)
       std::vector<uint32_t> ids;
       for (const Candidate& c : run.candidates) ids.push_back(c.id);
-      run.text = run.candidates.size() * 8 < count ? store->game_text(count, &ids) : store->game_text(count);
+      const std::vector<std::string>& tags = run.query.program().cql6_tag_names();
+      run.text = store->game_text(count, run.candidates.size() * 8 < count ? &ids : nullptr, tags);
       for (size_t id = 0; id < run.info.size() && id < run.text.size(); ++id) run.info[id].text = &run.text[id];
     }
   }

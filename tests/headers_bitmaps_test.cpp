@@ -77,6 +77,10 @@ const std::vector<std::string> kMatchLists = {
     ":whiteplayer Euwe :year 1930 1940 :result 1-0",
     ":player Alekhine :elo *",
     ":or ((match :player Euwe) (match :player Bogoljubow))",
+    // Session 8: an :or of names alone is one player term (a union).
+    ":or ((match :whiteplayer Euwe) (match :blackplayer Alekhine)) :year 1930 1940",
+    ":or ((match :whiteplayer \"K*\") (match :blackplayer zzznobody) (match :player Bogoljubow))",
+    ":or ((match :player Euwe) (match :player Euwe :year 1935))",
     ":not (match :player Alekhine) :year 1920 1930",
 };
 
@@ -156,8 +160,17 @@ TEST(HeaderBitmaps, TopLevelPlayerNamesBecomePlayerTerms) {
   ASSERT_EQ(either.player_terms().size(), 1u);
   EXPECT_TRUE(either.player_terms()[0].white && either.player_terms()[0].black);
   EXPECT_FALSE(either.rest_sql().empty());  // the event stays SQL
-  // Inside logic over sub-lists a name stays SQL.
+  // Inside logic over sub-lists a name stays SQL, but for an :or of names alone: one term
+  // whose alternatives are the other names (colours flipped like the rest).
   EXPECT_FALSE(match_filter(":or ((match :player Euwe) (match :year 1930))").has_bitmap_terms());
+  EXPECT_FALSE(match_filter(":or ((match :player Euwe) (match :player Euwe :year 1935))").has_bitmap_terms());
+  const headers::HeaderFilter names =
+      match_filter(":or ((match :whiteplayer Euwe) (match :blackplayer Aljechin)) :year 1935", true);
+  ASSERT_EQ(names.player_terms().size(), 1u);
+  ASSERT_EQ(names.player_terms()[0].alternatives.size(), 1u);
+  EXPECT_TRUE(!names.player_terms()[0].white && names.player_terms()[0].black);
+  EXPECT_TRUE(names.player_terms()[0].alternatives[0].white && !names.player_terms()[0].alternatives[0].black);
+  EXPECT_TRUE(names.rest_sql().empty());
   const headers::HeaderFilter terms = terms_filter({"player=carlsen", "black=*sen", "event~olympiad"});
   EXPECT_EQ(terms.player_terms().size(), 2u);
   EXPECT_FALSE(terms.rest_sql().empty());
