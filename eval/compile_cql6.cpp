@@ -698,7 +698,6 @@ bool attack_is_check(const Node& attackers, const Node& targets) {
   return (!(t & ~kBlackKing) && !(a & ~cql6::kWhiteKinds)) || (!(t & ~kWhiteKing) && !(a & ~cql6::kBlackKinds));
 }
 
-/// The same for a set filter that matched (it is not empty).
 /// Appends the exact op of the argument-less status filter `kind` (mate, check) to `out`.
 void implied_status(Kind kind, std::vector<eval::Node>& out) {
   bool unused = false;
@@ -707,6 +706,7 @@ void implied_status(Kind kind, std::vector<eval::Node>& out) {
   if (std::optional<eval::Node> op = exact_op(status, unused)) out.push_back(std::move(*op));
 }
 
+/// The same for a set filter that matched (it is not empty).
 void implied_by_set(const Node& n, std::vector<eval::Node>& out) {
   if (n.kind == Kind::kMateKind) {  // the participants of a pure or model mate: a mate here
     implied_status(Kind::kMate, out);

@@ -85,9 +85,9 @@ class GameMatcher {
   /// Evaluates the alternatives' top-level lists at the position `at` and counts their hits
   /// (not when `count` is false: the position was already counted, see evaluate_tree_node).
   void evaluate(GameState& g, const PosCtx& at, bool count = true);
-  /// Program::tree_positions_once (CQL 6): evaluates line[i] of a variation, whose game-tree node is tree_node_ (a ply path, eval/match_location.h; one
-  /// element for a main-line position), counting and reporting each node's hit once however
-  /// many lines reach it (a branch position is line[0] of every variation leaving there).
+  /// Program::tree_positions_once (CQL 6): evaluates line[i] of a variation at its game-tree
+  /// node tree_node_ (a ply path, eval/match_location.h; one element: a main-line position),
+  /// counting and reporting a node's hit once however many lines reach it (line[0] of each).
   void evaluate_tree_node(GameState& g, const PosCtx& at, size_t i);
   /// :sumrange in line tables: counts the accumulators of every ply of `line` (all
   /// alternatives, each on counters of its own) and points the contexts at them.

@@ -148,8 +148,8 @@ class Program {
   /// True if a CQL 6 script writes `comment` or `settag` output (GameMatch::comments, tags).
   bool cql6_output() const { return cql6_output_; }
   /// True for a CQL 6 script (compile_cql6): with `variations` every position of the game
-  /// tree is visited once, so a variation's branch position (its line's first position,
-  /// already visited on the line it branches from) is not evaluated again on the variation
+  /// tree counts once, so a variation's branch position (its line's first position, also a
+  /// position of the line it leaves) is evaluated on the variation but not counted again
   /// (CQL 6.2's behaviour; SPEC-NOTES "Random scripts against CQL 6.2, round 3 session 8").
   bool tree_positions_once() const { return tree_positions_once_; }
   /// The tag names CQL 6 `tag "Name"` filters read (GameText::tags), each once.

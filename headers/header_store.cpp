@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <numeric>
+#include <optional>
 
 #include "db/errors.h"
 #include "db/game_header.h"
@@ -200,9 +201,12 @@ std::vector<GameText> HeaderStore::game_text(uint32_t game_count, const std::vec
   for (size_t i = 0; i < tag_names.size(); ++i) tag_sql += (i ? ", ?" : "?") + std::to_string(i + 2);
   tag_sql = "SELECT game_id, name, value FROM tags WHERE game_id BETWEEN ?1 AND ?" +
             std::to_string(tag_names.size() + 2) + " AND name IN (" + tag_sql + ") ORDER BY game_id, seq";
+  std::optional<db::sqlite::Statement> tag_query;  // prepared once, run per game or once
+  if (!tag_names.empty()) tag_query.emplace(sql_, tag_sql);
   auto read_tags = [&](uint32_t first, uint32_t last) {
-    if (tag_names.empty()) return;
-    db::sqlite::Statement q(sql_, tag_sql);
+    if (!tag_query) return;
+    db::sqlite::Statement& q = *tag_query;
+    q.reset();
     q.bind(1, int64_t(first));
     for (size_t i = 0; i < tag_names.size(); ++i) q.bind(int(i + 2), tag_names[i]);
     q.bind(int(tag_names.size() + 2), int64_t(last));
